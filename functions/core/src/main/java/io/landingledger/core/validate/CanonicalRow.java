@@ -1,0 +1,239 @@
+package io.landingledger.core.validate;
+
+import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.contract.FieldSpec;
+import io.landingledger.core.contract.FieldType;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Builds one published row in canonical form: every contract field, sorted by name, compact JSON, absent optional
+ * fields as {@code null}. Values are checked against their field as they are put, and written straight into a
+ * reused buffer, so no tree or string map is built per line. Two lines that mean the same thing (another key
+ * order, other whitespace, the same instant with another offset) produce the same bytes.
+ */
+final class CanonicalRow {
+    private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
+
+    final FieldSpec[] fields;
+    private final byte[][] prefixes;
+    private final char[][][] enumChars;
+    private final int keyIndex;
+    /** Integer bounds as longs, so the hot path compares primitives (clamped: a bound beyond int64 is no bound). */
+    private final long[] minLong;
+    private final long[] maxLong;
+
+    /** Canonical value bytes of the current row, one slot per field. */
+    private final ByteSink values = new ByteSink(1024);
+    private final int[] slotStart;
+    private final int[] slotEnd;
+    private final int[] slotStamp;
+    private int stamp;
+
+    /** The assembled row, with its trailing newline. */
+    final ByteSink row = new ByteSink(1024);
+
+    CanonicalRow(DatasetContract contract) {
+        List<FieldSpec> list = contract.fields();
+        this.fields = list.toArray(new FieldSpec[0]);
+        this.prefixes = new byte[fields.length][];
+        this.enumChars = new char[fields.length][][];
+        for (int i = 0; i < fields.length; i++) {
+            prefixes[i] = ((i == 0 ? "{\"" : ",\"") + fields[i].name() + "\":").getBytes(StandardCharsets.UTF_8);
+            List<String> enums = fields[i].enumValues();
+            enumChars[i] = enums.stream().map(String::toCharArray).toArray(char[][]::new);
+        }
+        this.keyIndex = contract.keyIndex();
+        this.minLong = new long[fields.length];
+        this.maxLong = new long[fields.length];
+        for (int i = 0; i < fields.length; i++) {
+            minLong[i] = clamp(fields[i].min(), Long.MIN_VALUE);
+            maxLong[i] = clamp(fields[i].max(), Long.MAX_VALUE);
+        }
+        this.slotStart = new int[fields.length];
+        this.slotEnd = new int[fields.length];
+        this.slotStamp = new int[fields.length];
+    }
+
+    private static long clamp(BigDecimal bound, long none) {
+        if (bound == null) {
+            return none;
+        }
+        if (bound.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) <= 0) {
+            return Long.MIN_VALUE;
+        }
+        if (bound.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) >= 0) {
+            return Long.MAX_VALUE;
+        }
+        return bound.longValueExact();
+    }
+
+    void begin() {
+        values.reset();
+        if (++stamp == 0) {
+            java.util.Arrays.fill(slotStamp, 0);
+            stamp = 1;
+        }
+    }
+
+    /** True when the field already has a value in this row (a duplicate field). */
+    boolean has(int field) {
+        return slotStamp[field] == stamp;
+    }
+
+    private void open(int field) {
+        slotStart[field] = values.size;
+    }
+
+    private void close(int field) {
+        slotEnd[field] = values.size;
+        slotStamp[field] = stamp;
+    }
+
+    private ReasonCode abandon(int field, ReasonCode reason) {
+        values.size = slotStart[field];
+        return reason;
+    }
+
+    ReasonCode putNull(int field) {
+        if (!fields[field].nullable()) {
+            return ReasonCode.NULL_NOT_ALLOWED;
+        }
+        open(field);
+        values.write(NULL);
+        close(field);
+        return null;
+    }
+
+    ReasonCode putBoolean(int field, boolean value) {
+        if (fields[field].type() != FieldType.BOOLEAN) {
+            return ReasonCode.TYPE_MISMATCH;
+        }
+        open(field);
+        values.write(value ? TRUE : FALSE);
+        close(field);
+        return null;
+    }
+
+    ReasonCode putInteger(int field, long value) {
+        FieldSpec spec = fields[field];
+        if (spec.type() == FieldType.NUMBER) {
+            return putNumber(field, BigDecimal.valueOf(value));
+        }
+        if (spec.type() != FieldType.INTEGER) {
+            return ReasonCode.TYPE_MISMATCH;
+        }
+        if (value < minLong[field] || value > maxLong[field]) {
+            return ReasonCode.OUT_OF_RANGE;
+        }
+        open(field);
+        values.writeLong(value);
+        close(field);
+        return null;
+    }
+
+    /** A decimal number (only for number fields). Canonical: every significant digit, no trailing zeros. */
+    ReasonCode putNumber(int field, BigDecimal value) {
+        FieldSpec spec = fields[field];
+        if (spec.type() != FieldType.NUMBER) {
+            return ReasonCode.TYPE_MISMATCH;
+        }
+        if (Double.isInfinite(value.doubleValue())) {
+            return ReasonCode.NUMBER_OVERFLOW;
+        }
+        if ((spec.min() != null && value.compareTo(spec.min()) < 0) || (spec.max() != null && value.compareTo(spec.max()) > 0)) {
+            return ReasonCode.OUT_OF_RANGE;
+        }
+        BigDecimal canonical = value.signum() == 0 ? BigDecimal.ZERO : value.stripTrailingZeros();
+        // Plain digits while they stay readable; otherwise exponent form, which JSON also allows.
+        int exponent = canonical.precision() - canonical.scale() - 1;
+        String text = exponent >= -7 && exponent < 21 ? canonical.toPlainString() : canonical.toString().replace("E+", "e+").replace("E-", "e-");
+        open(field);
+        values.writeAscii(text);
+        close(field);
+        return null;
+    }
+
+    /** Text for a string, timestamp or date field. */
+    ReasonCode putText(int field, char[] c, int off, int len) {
+        FieldSpec spec = fields[field];
+        open(field);
+        ReasonCode reason = switch (spec.type()) {
+            case STRING -> stringValue(field, spec, c, off, len);
+            case TIMESTAMP -> Timestamps.writeCanonicalTimestamp(c, off, len, values);
+            case DATE -> Timestamps.writeCanonicalDate(c, off, len, values);
+            default -> ReasonCode.TYPE_MISMATCH;
+        };
+        if (reason != null) {
+            return abandon(field, reason);
+        }
+        close(field);
+        return null;
+    }
+
+    private ReasonCode stringValue(int field, FieldSpec spec, char[] c, int off, int len) {
+        char[][] allowed = enumChars[field];
+        if (allowed.length > 0 && !oneOf(allowed, c, off, len)) {
+            return ReasonCode.ENUM_MISMATCH;
+        }
+        if (spec.minLength() > 0 || spec.maxLength() >= 0) {
+            int length = Character.codePointCount(c, off, len);
+            if (length < spec.minLength() || (spec.maxLength() >= 0 && length > spec.maxLength())) {
+                return ReasonCode.STRING_LENGTH;
+            }
+        }
+        return values.writeJsonString(c, off, len) ? null : ReasonCode.INVALID_UNICODE;
+    }
+
+    private static boolean oneOf(char[][] allowed, char[] c, int off, int len) {
+        for (char[] candidate : allowed) {
+            if (candidate.length == len && java.util.Arrays.equals(candidate, 0, len, c, off, off + len)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The first required field missing from the row, or -1. Absent optional fields become null. */
+    int firstMissingRequired() {
+        for (int i = 0; i < fields.length; i++) {
+            if (slotStamp[i] != stamp && fields[i].required()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Writes the row (with its newline) into {@link #row}. Call after {@link #firstMissingRequired()} is -1. */
+    void assemble() {
+        row.reset();
+        byte[] v = values.bytes;
+        for (int i = 0; i < fields.length; i++) {
+            row.write(prefixes[i]);
+            if (slotStamp[i] == stamp) {
+                row.write(v, slotStart[i], slotEnd[i] - slotStart[i]);
+            } else {
+                row.write(NULL);
+            }
+        }
+        row.write('}');
+        row.write('\n');
+    }
+
+    /** The key's canonical value bytes live in {@code keyBytes()[keyStart() .. keyEnd())}. */
+    byte[] keyBytes() {
+        return values.bytes;
+    }
+
+    int keyStart() {
+        return slotStart[keyIndex];
+    }
+
+    int keyEnd() {
+        return slotEnd[keyIndex];
+    }
+}

@@ -1,0 +1,248 @@
+package io.landingledger.core.validate;
+
+import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.contract.FieldSpec;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * RFC 4180 CSV (comma separated, {@code "} quoted, {@code ""} an escaped quote) whose header row names the
+ * contract's fields in any order. Cells are typed by their field: an empty unquoted cell is null (absent), a
+ * quoted empty cell is the empty string. Rows are published as the same canonical JSON lines as JSONL input.
+ * A quoted cell may span lines; the validator joins them and {@link #split} reports when it needs more.
+ */
+final class CsvLineParser {
+    enum Split { OK, UNTERMINATED, MALFORMED }
+
+    private static final Pattern JSON_NUMBER = Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
+
+    private final DatasetContract contract;
+    private final Map<String, Integer> fieldIndex = new HashMap<>();
+    private final Map<String, String> prohibitedByLowerCase = new HashMap<>();
+    private int[] columnField;
+
+    private final ByteSink cells = new ByteSink(1024);
+    private int[] cellStart = new int[16];
+    private int[] cellEnd = new int[16];
+    private boolean[] cellQuoted = new boolean[16];
+    private int cellCount;
+    private char[] chars = new char[1024];
+
+    CsvLineParser(DatasetContract contract) {
+        this.contract = contract;
+        for (int i = 0; i < contract.fields().size(); i++) {
+            fieldIndex.put(contract.fields().get(i).name(), i);
+        }
+        for (String name : contract.prohibited()) {
+            prohibitedByLowerCase.put(name.toLowerCase(Locale.ROOT), name);
+        }
+    }
+
+    boolean hasHeader() {
+        return columnField != null;
+    }
+
+    /** Reads the header row; returns null when it names the contract's fields, else the refusal. */
+    Refusal readHeader(byte[] b, int off, int len, long line) {
+        if (!Utf8.isValid(b, off, len) || split(b, off, len) != Split.OK) {
+            return new Refusal(RefusalCode.CSV_HEADER_MISMATCH, "the header row (line " + line + ") is not a readable CSV row", List.of(line));
+        }
+        int[] mapping = new int[cellCount];
+        boolean[] seen = new boolean[contract.fields().size()];
+        List<String> unexpected = new ArrayList<>();
+        int unnamed = 0;
+        for (int col = 0; col < cellCount; col++) {
+            String name = cellString(col);
+            String prohibited = prohibitedByLowerCase.get(name.toLowerCase(Locale.ROOT));
+            if (prohibited != null) {
+                return new Refusal(RefusalCode.PROHIBITED_FIELD, "the header names the prohibited field " + prohibited, List.of(line));
+            }
+            Integer index = fieldIndex.get(name);
+            if (index == null || seen[index]) {
+                if (index != null) {
+                    unexpected.add(name + " (twice)");
+                } else if (FieldSpec.isValidName(name) && name.length() <= 64) {
+                    unexpected.add(name);
+                } else {
+                    unnamed++;
+                }
+                continue;
+            }
+            seen[index] = true;
+            mapping[col] = index;
+        }
+        TreeSet<String> missing = new TreeSet<>();
+        for (int i = 0; i < seen.length; i++) {
+            if (!seen[i] && contract.fields().get(i).required()) {
+                missing.add(contract.fields().get(i).name());
+            }
+        }
+        if (!unexpected.isEmpty() || unnamed > 0 || !missing.isEmpty()) {
+            StringBuilder detail = new StringBuilder("the header differs from the contract");
+            if (!missing.isEmpty()) {
+                detail.append("; missing required fields: ").append(String.join(", ", missing));
+            }
+            if (!unexpected.isEmpty()) {
+                detail.append("; unexpected columns: ").append(String.join(", ", unexpected));
+            }
+            if (unnamed > 0) {
+                detail.append("; ").append(unnamed).append(" column(s) whose names are not field names");
+            }
+            return new Refusal(RefusalCode.CSV_HEADER_MISMATCH, detail.toString(), List.of(line));
+        }
+        columnField = mapping;
+        return null;
+    }
+
+    /** Splits one record into cells (quotes removed, {@code ""} unescaped). */
+    Split split(byte[] b, int off, int len) {
+        cells.reset();
+        cellCount = 0;
+        int i = off;
+        int end = off + len;
+        while (true) {
+            int start = cells.size;
+            boolean quoted = i < end && b[i] == '"';
+            if (quoted) {
+                i++;
+                while (true) {
+                    int quote = indexOf(b, i, end, (byte) '"');
+                    if (quote < 0) {
+                        return Split.UNTERMINATED;
+                    }
+                    cells.write(b, i, quote - i);
+                    if (quote + 1 < end && b[quote + 1] == '"') {
+                        cells.write('"');
+                        i = quote + 2;
+                    } else {
+                        i = quote + 1;
+                        break;
+                    }
+                }
+                if (i < end && b[i] != ',') {
+                    return Split.MALFORMED;
+                }
+            } else {
+                int comma = indexOf(b, i, end, (byte) ',');
+                int cellEndAt = comma < 0 ? end : comma;
+                if (indexOf(b, i, cellEndAt, (byte) '"') >= 0) {
+                    return Split.MALFORMED;
+                }
+                cells.write(b, i, cellEndAt - i);
+                i = cellEndAt;
+            }
+            addCell(start, cells.size, quoted);
+            if (i >= end) {
+                return Split.OK;
+            }
+            i++; // the comma
+            if (i == end) {
+                addCell(cells.size, cells.size, false); // a trailing comma ends with an empty cell
+                return Split.OK;
+            }
+        }
+    }
+
+    private void addCell(int start, int endAt, boolean quoted) {
+        if (cellCount == cellStart.length) {
+            cellStart = Arrays.copyOf(cellStart, cellCount * 2);
+            cellEnd = Arrays.copyOf(cellEnd, cellCount * 2);
+            cellQuoted = Arrays.copyOf(cellQuoted, cellCount * 2);
+        }
+        cellStart[cellCount] = start;
+        cellEnd[cellCount] = endAt;
+        cellQuoted[cellCount++] = quoted;
+    }
+
+    private static int indexOf(byte[] b, int from, int to, byte value) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == value) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private String cellString(int col) {
+        return new String(cells.bytes, cellStart[col], cellEnd[col] - cellStart[col], StandardCharsets.UTF_8);
+    }
+
+    /** Types the cells of a record split by {@link #split} into the row. */
+    void parse(CanonicalRow row, LineOutcome out) {
+        if (cellCount != columnField.length) {
+            out.reject(ReasonCode.CSV_COLUMN_COUNT, null);
+            return;
+        }
+        row.begin();
+        for (int col = 0; col < cellCount; col++) {
+            int field = columnField[col];
+            FieldSpec spec = row.fields[field];
+            int length = cellEnd[col] - cellStart[col];
+            ReasonCode reason;
+            if (length == 0 && !cellQuoted[col]) {
+                if (spec.nullable()) {
+                    reason = row.putNull(field);
+                } else {
+                    reason = spec.required() ? ReasonCode.MISSING_FIELD : null;
+                }
+            } else {
+                if (chars.length < length) {
+                    chars = new char[Math.max(length, chars.length * 2)];
+                }
+                int n = Utf8.decode(cells.bytes, cellStart[col], length, chars);
+                reason = typed(row, field, spec, n);
+            }
+            if (reason != null) {
+                out.reject(reason, spec.name());
+                return;
+            }
+        }
+        int missing = row.firstMissingRequired();
+        if (missing >= 0) {
+            out.reject(ReasonCode.MISSING_FIELD, row.fields[missing].name());
+        }
+    }
+
+    private ReasonCode typed(CanonicalRow row, int field, FieldSpec spec, int n) {
+        switch (spec.type()) {
+            case INTEGER: {
+                String text = new String(chars, 0, n);
+                if (!JSON_NUMBER.matcher(text).matches() || text.indexOf('.') >= 0 || text.indexOf('e') >= 0 || text.indexOf('E') >= 0) {
+                    return ReasonCode.TYPE_MISMATCH;
+                }
+                try {
+                    return row.putInteger(field, Long.parseLong(text));
+                } catch (NumberFormatException e) {
+                    return ReasonCode.NUMBER_OVERFLOW;
+                }
+            }
+            case NUMBER: {
+                String text = new String(chars, 0, n);
+                if (!JSON_NUMBER.matcher(text).matches()) {
+                    return ReasonCode.TYPE_MISMATCH;
+                }
+                return row.putNumber(field, new BigDecimal(text));
+            }
+            case BOOLEAN: {
+                if (n == 4 && chars[0] == 't' && chars[1] == 'r' && chars[2] == 'u' && chars[3] == 'e') {
+                    return row.putBoolean(field, true);
+                }
+                if (n == 5 && chars[0] == 'f' && chars[1] == 'a' && chars[2] == 'l' && chars[3] == 's' && chars[4] == 'e') {
+                    return row.putBoolean(field, false);
+                }
+                return ReasonCode.TYPE_MISMATCH;
+            }
+            default:
+                return row.putText(field, chars, 0, n);
+        }
+    }
+}

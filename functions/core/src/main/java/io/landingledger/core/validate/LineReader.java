@@ -1,0 +1,141 @@
+package io.landingledger.core.validate;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * Splits a byte stream into lines (LF or CRLF; the last line may lack a terminator) in one reused buffer.
+ * A line longer than {@code maxLineBytes} is reported as too long and skipped to its end without being held:
+ * memory stays at one buffer of about {@code maxLineBytes}, whatever the file.
+ */
+final class LineReader {
+    private static final int READ_CHUNK = 256 * 1024;
+
+    private final InputStream in;
+    private final int maxLineBytes;
+    private final byte[] buffer;
+    private int start;
+    private int end;
+    private boolean eof;
+
+    /** The current line: {@code buffer()[lineStart .. lineStart + lineLength)}, without its terminator. */
+    int lineStart;
+    int lineLength;
+    /** 1-based number of the current line. */
+    long lineNumber;
+    /** The current line exceeded maxLineBytes; {@link #lineLength} is 0 and {@link #tooLongBytes} its length. */
+    boolean tooLong;
+    long tooLongBytes;
+
+    LineReader(InputStream in, int maxLineBytes) {
+        this.in = in;
+        this.maxLineBytes = maxLineBytes;
+        // room for one maximal line (+ CR) plus a read chunk, so a full read never splits a legal line twice
+        this.buffer = new byte[maxLineBytes + 1 + READ_CHUNK];
+    }
+
+    byte[] buffer() {
+        return buffer;
+    }
+
+    /** Advances to the next line; false at the end of the stream. */
+    boolean next() throws IOException {
+        tooLong = false;
+        int scan = start;
+        while (true) {
+            int newline = indexOfNewline(buffer, scan, end);
+            if (newline >= 0) {
+                emit(start, newline);
+                start = newline + 1;
+                return true;
+            }
+            if (eof) {
+                if (start < end) {
+                    emit(start, end);
+                    start = end;
+                    return true;
+                }
+                return false;
+            }
+            if (end - start > maxLineBytes + 1) {
+                skipLongLine();
+                return true;
+            }
+            if (start > 0) {
+                System.arraycopy(buffer, start, buffer, 0, end - start);
+                end -= start;
+                start = 0;
+            }
+            scan = end;
+            fill();
+        }
+    }
+
+    private void emit(int from, int newline) {
+        int length = newline - from;
+        if (length > 0 && buffer[newline - 1] == '\r') {
+            length--;
+        }
+        lineNumber++;
+        if (length > maxLineBytes) {
+            tooLong = true;
+            tooLongBytes = length;
+            lineStart = from;
+            lineLength = 0;
+        } else {
+            lineStart = from;
+            lineLength = length;
+        }
+    }
+
+    /** The buffer holds more than a legal line and no newline: count the rest of the line without keeping it. */
+    private void skipLongLine() throws IOException {
+        long length = end - start;
+        boolean lastWasCr = buffer[end - 1] == '\r';
+        start = 0;
+        end = 0;
+        while (true) {
+            fill();
+            if (end == 0 && eof) {
+                break;
+            }
+            int newline = indexOfNewline(buffer, 0, end);
+            if (newline >= 0) {
+                length += newline;
+                lastWasCr = newline > 0 ? buffer[newline - 1] == '\r' : lastWasCr;
+                start = newline + 1;
+                break;
+            }
+            length += end;
+            lastWasCr = buffer[end - 1] == '\r';
+            end = 0;
+            if (eof) {
+                break;
+            }
+        }
+        lineNumber++;
+        tooLong = true;
+        tooLongBytes = lastWasCr ? length - 1 : length;
+        lineStart = 0;
+        lineLength = 0;
+    }
+
+    private void fill() throws IOException {
+        int room = buffer.length - end;
+        int n = in.read(buffer, end, Math.min(room, READ_CHUNK));
+        if (n < 0) {
+            eof = true;
+        } else {
+            end += n;
+        }
+    }
+
+    static int indexOfNewline(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

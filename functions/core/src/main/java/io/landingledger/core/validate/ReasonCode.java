@@ -1,0 +1,48 @@
+package io.landingledger.core.validate;
+
+/**
+ * Why one line was rejected. A rejected line goes to quarantine as {line, reason, field} (never its content) and
+ * counts toward the contract's {@code maxRejectedLines}.
+ */
+public enum ReasonCode {
+    /** The line's bytes are not valid UTF-8 (including overlong forms and encoded surrogates). */
+    INVALID_UTF8,
+    /** A string escape names a lone UTF-16 surrogate ({@code "\ud800"}), which is not a character. */
+    INVALID_UNICODE,
+    /** Not parseable as JSON, or content follows the object on the same line. */
+    INVALID_JSON,
+    /** Valid JSON, but an array, string, number, boolean or null rather than an object. */
+    NOT_AN_OBJECT,
+    /** The same field appears twice in one object: parsers disagree on which wins, so neither does. */
+    DUPLICATE_FIELD,
+    /** A field the contract does not name (policy reject-line). */
+    UNKNOWN_FIELD,
+    /** A required field is absent (or an empty CSV cell for a required, non-nullable field). */
+    MISSING_FIELD,
+    /** {@code null} for a field that is not nullable. */
+    NULL_NOT_ALLOWED,
+    /** The value's JSON type is not the field's: a boolean or string for an integer, 3.0 for an integer, an object... */
+    TYPE_MISMATCH,
+    /** A string not among the field's enum values. */
+    ENUM_MISMATCH,
+    /** A number outside the field's min / max. */
+    OUT_OF_RANGE,
+    /** An integer outside the signed 64-bit range, or a number too large to be finite. */
+    NUMBER_OVERFLOW,
+    /** A string shorter than minLength or longer than maxLength. */
+    STRING_LENGTH,
+    /** A timestamp without an offset (naive local time), or a date where a timestamp is required. */
+    TIMESTAMP_NO_OFFSET,
+    /** A timestamp that is not RFC 3339 or names no real instant (month 13, a leap second, year out of range). */
+    TIMESTAMP_INVALID,
+    /** A date that is not {@code YYYY-MM-DD} or not a real calendar day. */
+    DATE_INVALID,
+    /** The line is longer than {@code maxLineBytes}; it was skipped without being buffered. */
+    LINE_TOO_LONG,
+    /** Objects or arrays nested deeper than {@code maxNestingDepth}. */
+    NESTING_TOO_DEEP,
+    /** A CSV record with fewer or more cells than the header. */
+    CSV_COLUMN_COUNT,
+    /** A CSV record with broken quoting (a quote inside an unquoted cell, text after a closing quote). */
+    CSV_MALFORMED
+}

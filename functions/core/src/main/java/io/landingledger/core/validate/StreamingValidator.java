@@ -1,0 +1,369 @@
+package io.landingledger.core.validate;
+
+import io.landingledger.core.contract.DataFormat;
+import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.contract.UnknownFieldPolicy;
+
+import org.apache.commons.codec.digest.MurmurHash3;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PushbackInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * Validates one input file against its dataset contract in a single streaming pass: SHA-256 of the stored bytes,
+ * gzip (detected by its magic bytes) inflated, lines split, each line checked and written in canonical form to
+ * the accepted stream or as {line, reason, field} to the rejects stream. Memory is one line buffer plus the
+ * duplicate-key index; the file, its lines and its accepted rows are never held.
+ *
+ * <p>Findings are data: a rejected line or a refused file is part of the {@link ValidationResult}. Exceptions
+ * mean infrastructure faults only: the source or an output stream failed, and the caller should retry.
+ *
+ * <p>A validator is reusable and thread-safe: each {@link #validate} call has its own state.
+ */
+public final class StreamingValidator {
+    private static final int GZIP_BUFFER = 64 * 1024;
+    private static final int OUTPUT_FLUSH_BYTES = 64 * 1024;
+
+    private final DatasetContract contract;
+    private final ValidationLimits limits;
+
+    public StreamingValidator(DatasetContract contract) {
+        this(contract, ValidationLimits.defaults());
+    }
+
+    public StreamingValidator(DatasetContract contract, ValidationLimits limits) {
+        this.contract = contract;
+        this.limits = limits;
+    }
+
+    public DatasetContract contract() {
+        return contract;
+    }
+
+    /**
+     * Validates {@code stored} (the bytes as stored, possibly gzip), writing accepted canonical rows to
+     * {@code accepted} and quarantine records to {@code rejects}. Neither stream is closed. On a refusal the rest
+     * of the source is still read so that {@link ValidationResult#sha256()} covers every stored byte.
+     *
+     * @throws IOException when the source or an output stream fails (never for bad content)
+     */
+    public ValidationResult validate(InputStream stored, OutputStream accepted, OutputStream rejects) throws IOException {
+        return new Run(stored, accepted, rejects).execute();
+    }
+
+    /** The state of one validation. */
+    private final class Run {
+        private final HashingInputStream source;
+        private final OutputStream acceptedOut;
+        private final OutputStream rejectsOut;
+        private final ByteSink acceptedBuffer = new ByteSink(OUTPUT_FLUSH_BYTES + 4096);
+        private final ByteSink rejectBuffer = new ByteSink(4096);
+        private final CanonicalRow row = new CanonicalRow(contract);
+        private final LineOutcome outcome = new LineOutcome();
+        private final DuplicateKeyIndex index = new DuplicateKeyIndex();
+        private final Map<ReasonCode, Long> reasons = new EnumMap<>(ReasonCode.class);
+        private final JsonLineParser json;
+        private final CsvLineParser csv;
+
+        private DecodedInputStream decoded;
+        private boolean gzip;
+        private long lines;
+        private long blankLines;
+        private long acceptedRows;
+        private long duplicates;
+        private long rejected;
+        private long acceptedBytes;
+        private Refusal refusal;
+
+        Run(InputStream stored, OutputStream accepted, OutputStream rejects) {
+            this.source = new HashingInputStream(stored);
+            this.acceptedOut = accepted;
+            this.rejectsOut = rejects;
+            this.json = contract.format() == DataFormat.JSONL ? new JsonLineParser(contract, limits) : null;
+            this.csv = contract.format() == DataFormat.CSV ? new CsvLineParser(contract) : null;
+        }
+
+        ValidationResult execute() throws IOException {
+            try {
+                LineReader reader = open();
+                if (reader != null) {
+                    readLines(reader);
+                }
+            } catch (SourceReadException e) {
+                throw e.original();
+            }
+            if (refusal == null && acceptedRows == 0 && !contract.allowEmpty()) {
+                refusal = new Refusal(RefusalCode.EMPTY, "no row was accepted and the contract does not allow an empty unit (allowEmpty is false)", List.of());
+            }
+            flushAccepted();
+            flushRejects();
+            if (refusal != null) {
+                try {
+                    source.drain();
+                } catch (SourceReadException e) {
+                    throw e.original();
+                }
+            }
+            long decodedBytes = decoded == null ? source.count() : decoded.count;
+            return new ValidationResult(contract.dataset(), contract.version(), source.sha256Hex(), source.count(),
+                    gzip ? decodedBytes : source.count(), gzip, lines, blankLines, acceptedRows, duplicates, rejected,
+                    reasons, acceptedBytes, index.size(), index.bytes(), refusal);
+        }
+
+        /** Detects gzip by its magic bytes and opens the line reader; null after an unreadable-header refusal. */
+        private LineReader open() throws IOException {
+            PushbackInputStream peek = new PushbackInputStream(source, 2);
+            byte[] magic = new byte[2];
+            int n = 0;
+            while (n < 2) {
+                int r = peek.read(magic, n, 2 - n);
+                if (r < 0) {
+                    break;
+                }
+                n += r;
+            }
+            peek.unread(magic, 0, n);
+            gzip = n == 2 && magic[0] == (byte) 0x1f && magic[1] == (byte) 0x8b;
+            InputStream text = peek;
+            if (gzip) {
+                try {
+                    text = new GZIPInputStream(peek, GZIP_BUFFER);
+                } catch (SourceReadException e) {
+                    throw e;
+                } catch (IOException e) {
+                    refusal = new Refusal(RefusalCode.UNREADABLE, "the gzip header is corrupt or truncated", List.of());
+                    return null;
+                }
+            }
+            decoded = new DecodedInputStream(text);
+            return new LineReader(decoded, limits.maxLineBytes());
+        }
+
+        private boolean next(LineReader reader) throws IOException {
+            try {
+                return reader.next();
+            } catch (SourceReadException e) {
+                throw e;
+            } catch (CompressionRatioException e) {
+                refusal = new Refusal(RefusalCode.DECOMPRESSION_RATIO, "gzip input expanded to " + decoded.count + " bytes from "
+                        + source.count() + " stored bytes, above maxCompressionRatio (" + limits.maxCompressionRatio() + ")", List.of());
+                return false;
+            } catch (IOException e) {
+                refusal = new Refusal(RefusalCode.UNREADABLE, "the gzip stream is corrupt or truncated after line " + reader.lineNumber
+                        + " (" + decoded.count + " bytes decompressed)", List.of());
+                return false;
+            }
+        }
+
+        private void readLines(LineReader reader) throws IOException {
+            ByteSink join = csv == null ? null : new ByteSink(1024);
+            while (refusal == null && next(reader)) {
+                long line = reader.lineNumber;
+                lines = line;
+                if (reader.tooLong) {
+                    reject(line, ReasonCode.LINE_TOO_LONG, null, "line is " + reader.tooLongBytes
+                            + " bytes, above maxLineBytes (" + limits.maxLineBytes() + ")");
+                    continue;
+                }
+                byte[] b = reader.buffer();
+                int off = reader.lineStart;
+                int len = reader.lineLength;
+                if (line == 1 && len >= 3 && b[off] == (byte) 0xEF && b[off + 1] == (byte) 0xBB && b[off + 2] == (byte) 0xBF) {
+                    off += 3; // a UTF-8 byte order mark is tolerated at the start of the file
+                    len -= 3;
+                }
+                if (isBlank(b, off, len)) {
+                    blankLines++;
+                    continue;
+                }
+                if (!Utf8.isValid(b, off, len)) {
+                    if (csv != null && !csv.hasHeader()) {
+                        refusal = new Refusal(RefusalCode.CSV_HEADER_MISMATCH, "the header row (line " + line + ") is not valid UTF-8", List.of(line));
+                    } else {
+                        reject(line, ReasonCode.INVALID_UTF8, null, null);
+                    }
+                    continue;
+                }
+                outcome.clear();
+                if (csv != null) {
+                    if (!csv.hasHeader()) {
+                        refusal = csv.readHeader(b, off, len, line);
+                        continue;
+                    }
+                    CsvLineParser.Split split = csv.split(b, off, len);
+                    if (split == CsvLineParser.Split.UNTERMINATED) {
+                        // a quoted cell holds a line break: join physical lines until the record closes
+                        join.reset();
+                        join.write(b, off, len);
+                        split = joinRecord(reader, join);
+                        if (refusal != null) {
+                            return;
+                        }
+                        if (split == null) {
+                            reject(line, ReasonCode.LINE_TOO_LONG, null, "the quoted record starting here exceeds maxLineBytes ("
+                                    + limits.maxLineBytes() + ")");
+                            continue;
+                        }
+                    }
+                    if (split == CsvLineParser.Split.OK) {
+                        csv.parse(row, outcome);
+                    } else {
+                        outcome.reject(ReasonCode.CSV_MALFORMED, null);
+                    }
+                } else {
+                    json.parse(b, off, len, row, outcome);
+                }
+                judge(line);
+            }
+        }
+
+        /** Appends physical lines to {@code join} until the CSV record closes; null when it grows past the limit. */
+        private CsvLineParser.Split joinRecord(LineReader reader, ByteSink join) throws IOException {
+            while (true) {
+                if (!next(reader)) {
+                    return refusal != null ? null : CsvLineParser.Split.MALFORMED; // the file ended inside quotes
+                }
+                lines = reader.lineNumber;
+                if (reader.tooLong || join.size + 1 + reader.lineLength > limits.maxLineBytes()) {
+                    return null;
+                }
+                join.write('\n');
+                join.write(reader.buffer(), reader.lineStart, reader.lineLength);
+                if (!Utf8.isValid(reader.buffer(), reader.lineStart, reader.lineLength)) {
+                    continue; // reported as malformed below, once the record is complete
+                }
+                CsvLineParser.Split split = csv.split(join.bytes, 0, join.size);
+                if (split != CsvLineParser.Split.UNTERMINATED) {
+                    return Utf8.isValid(join.bytes, 0, join.size) ? split : CsvLineParser.Split.MALFORMED;
+                }
+            }
+        }
+
+        /** Turns a parsed line's outcome into a rejection, a refusal, a duplicate or an accepted row. */
+        private void judge(long line) throws IOException {
+            if (outcome.prohibited != null) {
+                refusal = new Refusal(RefusalCode.PROHIBITED_FIELD, "line " + line + " has the prohibited field " + outcome.prohibited, List.of(line));
+                return;
+            }
+            if (outcome.unknownField && contract.unknownFields() == UnknownFieldPolicy.REFUSE_FILE) {
+                refusal = new Refusal(RefusalCode.UNKNOWN_FIELD, "line " + line + " has a field the contract does not name (unknownFields is refuse-file)", List.of(line));
+                return;
+            }
+            if (outcome.reason != null) {
+                reject(line, outcome.reason, outcome.field, null);
+                return;
+            }
+            row.assemble();
+            long[] key = MurmurHash3.hash128x64(row.keyBytes(), row.keyStart(), row.keyEnd() - row.keyStart(), 0);
+            long payload = MurmurHash3.hash128x64(row.row.bytes, 0, row.row.size, 0x5eed)[0];
+            switch (index.offer(key[0], key[1], payload, line)) {
+                case NEW -> {
+                    acceptedBuffer.write(row.row.bytes, 0, row.row.size);
+                    acceptedBytes += row.row.size;
+                    acceptedRows++;
+                    if (acceptedBuffer.size >= OUTPUT_FLUSH_BYTES) {
+                        flushAccepted();
+                    }
+                }
+                case SAME -> duplicates++;
+                case CONFLICT -> refusal = new Refusal(RefusalCode.KEY_CONFLICT, "the " + contract.key() + " on line " + line
+                        + " repeats the one on line " + index.conflictFirstLine + " with a different payload",
+                        List.of(index.conflictFirstLine, line));
+                case FULL -> refusal = new Refusal(RefusalCode.TOO_MANY_KEYS, "more than " + DuplicateKeyIndex.MAX_ENTRIES
+                        + " distinct keys in one file", List.of(line));
+            }
+        }
+
+        private void reject(long line, ReasonCode reason, String field, String detail) throws IOException {
+            rejected++;
+            reasons.merge(reason, 1L, Long::sum);
+            ByteSink out = rejectBuffer;
+            out.writeAscii("{\"line\":");
+            out.writeLong(line);
+            out.writeAscii(",\"reason\":\"");
+            out.writeAscii(reason.name());
+            out.write('"');
+            if (field != null) {
+                out.writeAscii(",\"field\":\"");
+                out.write(field.getBytes(StandardCharsets.UTF_8));
+                out.write('"');
+            }
+            if (detail != null) {
+                out.writeAscii(",\"detail\":\"");
+                out.writeAscii(detail);
+                out.write('"');
+            }
+            out.writeAscii("}\n");
+            if (out.size >= 4096) {
+                flushRejects();
+            }
+            if (rejected > contract.maxRejectedLines()) {
+                refusal = new Refusal(RefusalCode.REJECT_CAP, rejected + " lines rejected, above maxRejectedLines ("
+                        + contract.maxRejectedLines() + ")", List.of(line));
+            }
+        }
+
+        private void flushAccepted() throws IOException {
+            if (acceptedBuffer.size > 0) {
+                acceptedBuffer.writeTo(acceptedOut);
+                acceptedBuffer.reset();
+            }
+        }
+
+        private void flushRejects() throws IOException {
+            if (rejectBuffer.size > 0) {
+                rejectBuffer.writeTo(rejectsOut);
+                rejectBuffer.reset();
+            }
+        }
+
+        private static boolean isBlank(byte[] b, int off, int len) {
+            for (int i = off; i < off + len; i++) {
+                if (b[i] != ' ' && b[i] != '\t') {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Counts decoded bytes and stops a gzip stream that expands past maxCompressionRatio. */
+        private final class DecodedInputStream extends FilterInputStream {
+            long count;
+
+            DecodedInputStream(InputStream in) {
+                super(in);
+            }
+
+            @Override
+            public int read() throws IOException {
+                byte[] one = new byte[1];
+                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                int n = in.read(b, off, len);
+                if (n > 0) {
+                    count += n;
+                    if (gzip && count > limits.compressionRatioGraceBytes()
+                            && count > (double) limits.maxCompressionRatio() * Math.max(1, source.count())) {
+                        throw new CompressionRatioException();
+                    }
+                }
+                return n;
+            }
+        }
+    }
+
+    private static final class CompressionRatioException extends IOException {
+        private static final long serialVersionUID = 1L;
+    }
+}

@@ -1,0 +1,170 @@
+package io.landingledger.core.validate;
+
+/**
+ * RFC 3339 timestamps and ISO dates without {@code java.time} on the hot path ({@code OffsetDateTime.parse} costs
+ * about 1.9 us a line here, PERFORMANCE.md). A timestamp is {@code YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)};
+ * {@code t} and {@code z} may be lower case, as RFC 3339 allows. It is published in UTC as
+ * {@code YYYY-MM-DDTHH:MM:SS[.fraction]Z}, keeping exactly the fraction digits the input had.
+ * A leap second ({@code :60}) is rejected: no downstream engine here can hold it.
+ */
+final class Timestamps {
+    private static final int MAX_FRACTION_DIGITS = 9;
+
+    private Timestamps() {
+    }
+
+    /** Parses a timestamp and writes its canonical JSON string; returns null, or the reason it was rejected. */
+    static ReasonCode writeCanonicalTimestamp(char[] c, int off, int len, ByteSink out) {
+        // Date part.
+        if (len < 10) {
+            return ReasonCode.TIMESTAMP_INVALID;
+        }
+        int year = digits(c, off, 4);
+        int month = c[off + 4] == '-' ? digits(c, off + 5, 2) : -1;
+        int day = c[off + 7] == '-' ? digits(c, off + 8, 2) : -1;
+        if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
+            return ReasonCode.TIMESTAMP_INVALID;
+        }
+        if (len == 10) {
+            return ReasonCode.TIMESTAMP_NO_OFFSET; // a date alone names no instant
+        }
+        char t = c[off + 10];
+        if ((t != 'T' && t != 't') || len < 19) {
+            return ReasonCode.TIMESTAMP_INVALID;
+        }
+        int hour = digits(c, off + 11, 2);
+        int minute = c[off + 13] == ':' ? digits(c, off + 14, 2) : -1;
+        int second = c[off + 16] == ':' ? digits(c, off + 17, 2) : -1;
+        if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
+            return ReasonCode.TIMESTAMP_INVALID;
+        }
+        int pos = off + 19;
+        int end = off + len;
+        int fractionStart = -1;
+        int fractionLength = 0;
+        if (pos < end && c[pos] == '.') {
+            fractionStart = ++pos;
+            while (pos < end && c[pos] >= '0' && c[pos] <= '9') {
+                pos++;
+            }
+            fractionLength = pos - fractionStart;
+            if (fractionLength == 0 || fractionLength > MAX_FRACTION_DIGITS) {
+                return ReasonCode.TIMESTAMP_INVALID;
+            }
+        }
+        if (pos == end) {
+            return ReasonCode.TIMESTAMP_NO_OFFSET;
+        }
+        int offsetSeconds;
+        char sign = c[pos];
+        if ((sign == 'Z' || sign == 'z') && pos + 1 == end) {
+            offsetSeconds = 0;
+        } else if ((sign == '+' || sign == '-') && pos + 6 == end && c[pos + 3] == ':') {
+            int oh = digits(c, pos + 1, 2);
+            int om = digits(c, pos + 4, 2);
+            if (oh < 0 || oh > 23 || om < 0 || om > 59) {
+                return ReasonCode.TIMESTAMP_INVALID;
+            }
+            offsetSeconds = (oh * 3600 + om * 60) * (sign == '-' ? -1 : 1);
+        } else {
+            return ReasonCode.TIMESTAMP_INVALID;
+        }
+
+        long seconds = epochDay(year, month, day) * 86_400L + hour * 3600L + minute * 60L + second - offsetSeconds;
+        long utcDay = Math.floorDiv(seconds, 86_400L);
+        int secondOfDay = (int) Math.floorMod(seconds, 86_400L);
+        if (offsetSeconds != 0) {
+            int[] ymd = civil(utcDay);
+            year = ymd[0];
+            month = ymd[1];
+            day = ymd[2];
+            if (year < 0 || year > 9999) {
+                return ReasonCode.TIMESTAMP_INVALID;
+            }
+        }
+        out.write('"');
+        out.writeDigits(year, 4);
+        out.write('-');
+        out.writeDigits(month, 2);
+        out.write('-');
+        out.writeDigits(day, 2);
+        out.write('T');
+        out.writeDigits(secondOfDay / 3600, 2);
+        out.write(':');
+        out.writeDigits(secondOfDay / 60 % 60, 2);
+        out.write(':');
+        out.writeDigits(secondOfDay % 60, 2);
+        if (fractionStart >= 0) {
+            out.write('.');
+            for (int i = fractionStart; i < fractionStart + fractionLength; i++) {
+                out.write(c[i]);
+            }
+        }
+        out.write('Z');
+        out.write('"');
+        return null;
+    }
+
+    /** Checks a {@code YYYY-MM-DD} calendar date and writes it as a JSON string; returns null or the reason. */
+    static ReasonCode writeCanonicalDate(char[] c, int off, int len, ByteSink out) {
+        if (len != 10 || c[off + 4] != '-' || c[off + 7] != '-') {
+            return ReasonCode.DATE_INVALID;
+        }
+        int year = digits(c, off, 4);
+        int month = digits(c, off + 5, 2);
+        int day = digits(c, off + 8, 2);
+        if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
+            return ReasonCode.DATE_INVALID;
+        }
+        out.write('"');
+        for (int i = off; i < off + 10; i++) {
+            out.write(c[i]);
+        }
+        out.write('"');
+        return null;
+    }
+
+    private static int digits(char[] c, int off, int count) {
+        int value = 0;
+        for (int i = off; i < off + count; i++) {
+            int d = c[i] - '0';
+            if (d < 0 || d > 9) {
+                return -1;
+            }
+            value = value * 10 + d;
+        }
+        return value;
+    }
+
+    static int daysInMonth(int year, int month) {
+        return switch (month) {
+            case 2 -> (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28;
+            case 4, 6, 9, 11 -> 30;
+            default -> 31;
+        };
+    }
+
+    /** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
+    static long epochDay(int year, int month, int day) {
+        long y = month <= 2 ? year - 1 : year;
+        long era = Math.floorDiv(y, 400);
+        long yoe = y - era * 400;
+        long doy = (153L * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+        long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        return era * 146_097 + doe - 719_468;
+    }
+
+    /** The inverse of {@link #epochDay}: {year, month, day}. */
+    static int[] civil(long epochDay) {
+        long z = epochDay + 719_468;
+        long era = Math.floorDiv(z, 146_097);
+        long doe = z - era * 146_097;
+        long yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        long mp = (5 * doy + 2) / 153;
+        int day = (int) (doy - (153 * mp + 2) / 5 + 1);
+        int month = (int) (mp < 10 ? mp + 3 : mp - 9);
+        long year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+        return new int[] {(int) year, month, day};
+    }
+}

@@ -1,0 +1,86 @@
+package io.landingledger.core.validate;
+
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the validator found in one input. Counts, hashes, reason codes and line numbers only: no content.
+ *
+ * @param dataset          the contract's dataset
+ * @param contractVersion  the contract's version
+ * @param sha256           SHA-256 (hex) of the stored bytes, before any decompression: the input identity
+ * @param storedBytes      bytes read from the source
+ * @param decodedBytes     bytes after decompression (equal to storedBytes for plain input)
+ * @param gzip             the input was gzip, detected by its magic bytes
+ * @param lines            physical lines (CSV: including the header), counting blank ones
+ * @param blankLines       blank lines, ignored
+ * @param accepted         rows written to the accepted stream
+ * @param duplicates       rows identical to an earlier row with the same key, collapsed into it
+ * @param rejected         lines rejected (quarantined)
+ * @param reasons          rejected lines by reason
+ * @param acceptedBytes    bytes written to the accepted stream
+ * @param distinctKeys     distinct keys seen
+ * @param keyIndexBytes    memory held by the duplicate-key index at the end
+ * @param refusal          why the file is refused, or null when it may be published
+ */
+public record ValidationResult(String dataset, int contractVersion, String sha256, long storedBytes, long decodedBytes,
+                               boolean gzip, long lines, long blankLines, long accepted, long duplicates, long rejected,
+                               Map<ReasonCode, Long> reasons, long acceptedBytes, long distinctKeys, long keyIndexBytes,
+                               Refusal refusal) {
+
+    public ValidationResult {
+        EnumMap<ReasonCode, Long> copy = new EnumMap<>(ReasonCode.class);
+        copy.putAll(reasons);
+        reasons = java.util.Collections.unmodifiableMap(copy);
+    }
+
+    /** True when the file may be published: no refusal. */
+    public boolean publishable() {
+        return refusal == null;
+    }
+
+    /** {@code accept} or {@code refuse}. */
+    public String decision() {
+        return publishable() ? "accept" : "refuse";
+    }
+
+    /** Index bytes per distinct key, or 0 when no key was seen. */
+    public double keyIndexBytesPerKey() {
+        return distinctKeys == 0 ? 0 : (double) keyIndexBytes / distinctKeys;
+    }
+
+    /** The result as plain maps and lists, in a stable order, for JSON output. */
+    public Map<String, Object> toMap() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("dataset", dataset);
+        map.put("contractVersion", contractVersion);
+        map.put("decision", decision());
+        if (refusal != null) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("code", refusal.code().name());
+            r.put("detail", refusal.detail());
+            if (!refusal.lines().isEmpty()) {
+                r.put("lines", List.copyOf(refusal.lines()));
+            }
+            map.put("refusal", r);
+        }
+        map.put("sha256", sha256);
+        map.put("storedBytes", storedBytes);
+        map.put("decodedBytes", decodedBytes);
+        map.put("gzip", gzip);
+        map.put("lines", lines);
+        map.put("blankLines", blankLines);
+        map.put("accepted", accepted);
+        map.put("duplicates", duplicates);
+        map.put("rejected", rejected);
+        Map<String, Object> byReason = new LinkedHashMap<>();
+        reasons.forEach((code, count) -> byReason.put(code.name(), count));
+        map.put("reasons", byReason);
+        map.put("acceptedBytes", acceptedBytes);
+        map.put("distinctKeys", distinctKeys);
+        map.put("keyIndexBytes", keyIndexBytes);
+        return map;
+    }
+}
