@@ -1,0 +1,160 @@
+package io.landingledger.cli;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+
+import io.landingledger.core.contract.ContractLoader;
+import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.contract.InvalidContractException;
+import io.landingledger.core.validate.StreamingValidator;
+import io.landingledger.core.validate.ValidationLimits;
+import io.landingledger.core.validate.ValidationResult;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code landing validate}: the validator on a local file, exactly as the function runs it. Producers check a
+ * file before they drop it; operators see why a file was refused. Exit 0 publishable, 1 refused, 2 usage or I/O.
+ */
+@Command(name = "validate", mixinStandardHelpOptions = true,
+        description = {"Validate one input file against its dataset contract, as the validator function would.",
+                "Prints one JSON object on stdout; logs on stderr carry no row content.",
+                "Exit status: 0 publishable, 1 refused, 2 usage or I/O error."})
+final class ValidateCommand implements Callable<Integer> {
+    static final int PUBLISHABLE = 0;
+    static final int REFUSED = 1;
+    static final int ERROR = 2;
+
+    @Option(names = "--contract", required = true, paramLabel = "FILE",
+            description = "The dataset contract, e.g. datasets/progress_events.json (or just the dataset's name to use datasets/<name>.json).")
+    String contract;
+
+    @Option(names = "--accepted", paramLabel = "FILE",
+            description = "Write the accepted rows (canonical JSON lines) here; written only when the file is publishable.")
+    Path accepted;
+
+    @Option(names = "--rejects", paramLabel = "FILE",
+            description = "Write the quarantine records ({line, reason, field}; never content) here.")
+    Path rejects;
+
+    @Option(names = "--max-line-bytes", paramLabel = "BYTES",
+            description = "Longest accepted line (default: ${DEFAULT-VALUE}).")
+    int maxLineBytes = ValidationLimits.DEFAULT_MAX_LINE_BYTES;
+
+    @Parameters(index = "0", paramLabel = "INPUT", description = "The file as a producer would drop it (plain or gzip); - reads stdin.")
+    String input;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    ValidateCommand() {
+        this(System.out, System.err);
+    }
+
+    ValidateCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public Integer call() {
+        DatasetContract dataset;
+        try {
+            dataset = ContractLoader.load(resolveContract(contract));
+        } catch (InvalidContractException e) {
+            err.println("landing validate: invalid contract: " + e.getMessage());
+            return ERROR;
+        }
+        ValidationLimits limits;
+        try {
+            limits = ValidationLimits.builder().maxLineBytes(maxLineBytes).build();
+        } catch (IllegalArgumentException e) {
+            err.println("landing validate: " + e.getMessage());
+            return ERROR;
+        }
+        Path acceptedTemp = null;
+        try (InputStream in = "-".equals(input) ? System.in : Files.newInputStream(Path.of(input))) {
+            acceptedTemp = accepted == null ? null : temporarySibling(accepted);
+            ValidationResult result;
+            try (OutputStream acceptedOut = acceptedTemp == null ? OutputStream.nullOutputStream()
+                         : new BufferedOutputStream(Files.newOutputStream(acceptedTemp), 1 << 16);
+                 OutputStream rejectsOut = rejects == null ? OutputStream.nullOutputStream()
+                         : new BufferedOutputStream(Files.newOutputStream(rejects), 1 << 16)) {
+                result = new StreamingValidator(dataset, limits).validate(in, acceptedOut, rejectsOut);
+            }
+            if (acceptedTemp != null) {
+                if (result.publishable()) {
+                    // like the publish: the accepted file appears whole or not at all
+                    Files.move(acceptedTemp, accepted, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                } else {
+                    Files.deleteIfExists(acceptedTemp);
+                }
+                acceptedTemp = null;
+            }
+            print(result);
+            log(result);
+            return result.publishable() ? PUBLISHABLE : REFUSED;
+        } catch (IOException e) {
+            err.println("landing validate: cannot read " + input + " or write an output: " + e);
+            return ERROR;
+        } finally {
+            if (acceptedTemp != null) {
+                try {
+                    Files.deleteIfExists(acceptedTemp);
+                } catch (IOException ignored) {
+                    // best effort: the temporary name is never read as a result
+                }
+            }
+        }
+    }
+
+    /** A bare dataset name means {@code datasets/<name>.json}. */
+    static Path resolveContract(String value) {
+        if (!value.contains("/") && !value.endsWith(".json")) {
+            return Path.of("datasets", value + ".json");
+        }
+        return Path.of(value);
+    }
+
+    private static Path temporarySibling(Path target) {
+        Path parent = target.toAbsolutePath().getParent();
+        return parent.resolve("." + target.getFileName() + ".partial");
+    }
+
+    private void print(ValidationResult result) throws IOException {
+        Map<String, Object> document = new LinkedHashMap<>();
+        document.put("input", input);
+        document.putAll(result.toMap());
+        out.println(JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT).asString(document));
+        out.flush();
+    }
+
+    private void log(ValidationResult result) {
+        StringBuilder line = new StringBuilder("landing validate:")
+                .append(" dataset=").append(result.dataset())
+                .append(" input=").append(input)
+                .append(" sha256=").append(result.sha256())
+                .append(" decision=").append(result.decision());
+        if (result.refusal() != null) {
+            line.append(" refusal=").append(result.refusal().code());
+        }
+        line.append(" lines=").append(result.lines())
+                .append(" accepted=").append(result.accepted())
+                .append(" duplicates=").append(result.duplicates())
+                .append(" rejected=").append(result.rejected());
+        err.println(line);
+    }
+}
