@@ -1,0 +1,117 @@
+package io.landingledger.cli;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Runs the README's {@code ./landing validate} command as a user would, through the script, on the bundled
+ * examples: the command in README cannot rot without this failing.
+ */
+class LandingValidateIT {
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+    record Run(int exit, String stdout, String stderr) {
+        Map<String, Object> json() throws IOException {
+            return JSON.std.mapFrom(stdout);
+        }
+    }
+
+    static Run landing(String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(ROOT.resolve("landing").toString());
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).directory(ROOT.toFile()).start();
+        process.getOutputStream().close();
+        byte[] out = process.getInputStream().readAllBytes();
+        byte[] err = process.getErrorStream().readAllBytes();
+        assertTrue(process.waitFor(120, TimeUnit.SECONDS), "landing did not finish");
+        return new Run(process.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "progress_events, progress_events/progress-2026-03-01.jsonl,    0, accept, 12, 0, 0,",
+            "progress_events, progress_events/progress-2026-03-02.jsonl,    0, accept, 11, 1, 0,",
+            "progress_events, progress_events/progress-2026-03-03.jsonl,    0, accept, 8,  0, 3,",
+            "progress_events, progress_events/progress-2026-03-05.jsonl,    1, refuse, 6,  0, 0, PROHIBITED_FIELD",
+            "progress_events, progress_events/progress-2026-03-06.jsonl.gz, 0, accept, 15, 0, 0,",
+            "transactions,    transactions/transactions-2026-10-01.csv,     0, accept, 4,  0, 0,",
+            "transactions,    transactions/transactions-2026-10-02.csv,     0, accept, 5,  0, 0,",
+            "transactions,    transactions/transactions-2026-10-03.csv,     0, accept, 4,  0, 0,",
+    })
+    void validate_onEachExample_printsTheDecisionAndExitsWithItsCode(String dataset, String file, int exit, String decision,
+                                                                    long accepted, long duplicates, long rejected, String refusal) throws Exception {
+        Run run = landing("validate", "--contract", "datasets/" + dataset + ".json", "examples/inbox/" + file);
+        assertEquals(exit, run.exit(), run.stderr());
+        Map<String, Object> result = run.json();
+        assertEquals(decision, result.get("decision"));
+        assertEquals(accepted, ((Number) result.get("accepted")).longValue());
+        assertEquals(duplicates, ((Number) result.get("duplicates")).longValue());
+        assertEquals(rejected, ((Number) result.get("rejected")).longValue());
+        if (refusal != null) {
+            assertEquals(refusal, ((Map<?, ?>) result.get("refusal")).get("code"));
+        }
+        assertTrue(run.stderr().contains("decision=" + decision), run.stderr());
+    }
+
+    @Test
+    void validate_whenRefused_neverPrintsTheProhibitedValueAndWritesNoAcceptedFile(@TempDir Path dir) throws Exception {
+        Path accepted = dir.resolve("accepted.jsonl");
+        Path rejects = dir.resolve("rejects.jsonl");
+        Run run = landing("validate", "--contract", "progress_events", "--accepted", accepted.toString(),
+                "--rejects", rejects.toString(), "examples/inbox/progress_events/progress-2026-03-05.jsonl");
+        assertEquals(1, run.exit());
+        assertFalse(Files.exists(accepted), "a refused file must not leave an accepted file");
+        String everything = run.stdout() + run.stderr() + Files.readString(rejects);
+        assertFalse(everything.contains("learner.1007@example.com"), "the planted email leaked");
+        assertTrue(((String) ((Map<?, ?>) run.json().get("refusal")).get("detail")).contains("email"), "the detail names the field");
+    }
+
+    @Test
+    void validate_runTwice_writesByteIdenticalOutputs(@TempDir Path dir) throws Exception {
+        String input = "examples/inbox/progress_events/progress-2026-03-03.jsonl";
+        landing("validate", "--contract", "progress_events", "--accepted", dir.resolve("a1").toString(), "--rejects", dir.resolve("r1").toString(), input);
+        landing("validate", "--contract", "progress_events", "--accepted", dir.resolve("a2").toString(), "--rejects", dir.resolve("r2").toString(), input);
+        assertArrayEquals(Files.readAllBytes(dir.resolve("a1")), Files.readAllBytes(dir.resolve("a2")));
+        assertArrayEquals(Files.readAllBytes(dir.resolve("r1")), Files.readAllBytes(dir.resolve("r2")));
+        assertEquals(3, Files.readAllLines(dir.resolve("r1")).size());
+        assertEquals(8, Files.readAllLines(dir.resolve("a1")).size());
+    }
+
+    @Test
+    void validate_withAMalformedContract_exitsTwoNamingTheFileAndPath(@TempDir Path dir) throws Exception {
+        Path contract = dir.resolve("broken.json");
+        Files.writeString(contract, Files.readString(ROOT.resolve("datasets/progress_events.json"))
+                .replace("\"dataset\": \"progress_events\"", "\"dataset\": \"broken\"")
+                .replace("\"type\": \"integer\",   \"required\": true, \"min\": 1", "\"type\": \"int\", \"required\": true"));
+        Run run = landing("validate", "--contract", contract.toString(), "examples/inbox/progress_events/progress-2026-03-01.jsonl");
+        assertEquals(2, run.exit());
+        assertTrue(run.stderr().contains("broken.json"), run.stderr());
+        assertTrue(run.stderr().contains("$.fields.attempt_number.type"), run.stderr());
+        assertTrue(run.stderr().contains("unknown type \"int\""), run.stderr());
+    }
+
+    @Test
+    void validate_withAMissingInputOrNoArguments_exitsTwo() throws Exception {
+        assertEquals(2, landing("validate", "--contract", "progress_events", "examples/no-such-file.jsonl").exit());
+        assertEquals(2, landing("validate").exit());
+    }
+}
