@@ -1,0 +1,78 @@
+package io.landingledger.core.ingest;
+
+import io.landingledger.core.ledger.InputIdentity;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The user metadata every published object carries: how a retry recognises its own promote (crash table row 6)
+ * and how a run orders itself against a publish the ledger does not know yet.
+ */
+record PublishMetadata(String inputSha256, String inputVersionId, String inputEtag, String inputKey, long inputSize,
+                       String inputSequencer, Instant inputLastModified, String runId, int contractVersion, long accepted,
+                       long rejected, long duplicates) {
+
+    static final String INPUT_SHA256 = "input-sha256";
+    static final String INPUT_VERSION_ID = "input-version-id";
+    static final String INPUT_ETAG = "input-etag";
+    static final String INPUT_KEY = "input-key";
+    static final String INPUT_SIZE = "input-size";
+    static final String INPUT_SEQUENCER = "input-sequencer";
+    static final String INPUT_LAST_MODIFIED = "input-last-modified";
+    static final String RUN_ID = "run-id";
+    static final String CONTRACT_VERSION = "contract-version";
+    static final String ACCEPTED = "accepted";
+    static final String REJECTED = "rejected";
+    static final String DUPLICATES = "duplicates";
+
+    Map<String, String> toMap() {
+        Map<String, String> map = new LinkedHashMap<>();
+        map.put(INPUT_SHA256, inputSha256);
+        map.put(INPUT_VERSION_ID, inputVersionId == null ? "" : inputVersionId);
+        map.put(INPUT_ETAG, inputEtag == null ? "" : inputEtag);
+        map.put(INPUT_KEY, inputKey);
+        map.put(INPUT_SIZE, Long.toString(inputSize));
+        map.put(INPUT_SEQUENCER, inputSequencer == null ? "" : inputSequencer);
+        map.put(INPUT_LAST_MODIFIED, inputLastModified == null ? "" : inputLastModified.toString());
+        map.put(RUN_ID, runId);
+        map.put(CONTRACT_VERSION, Integer.toString(contractVersion));
+        map.put(ACCEPTED, Long.toString(accepted));
+        map.put(REJECTED, Long.toString(rejected));
+        map.put(DUPLICATES, Long.toString(duplicates));
+        return map;
+    }
+
+    /** Reads the metadata of a published object; null when it lacks the protocol's fields (not ours). */
+    static PublishMetadata from(Map<String, String> map) {
+        String sha = map.get(INPUT_SHA256);
+        if (sha == null || sha.isEmpty()) {
+            return null;
+        }
+        try {
+            return new PublishMetadata(sha, emptyToNull(map.get(INPUT_VERSION_ID)), emptyToNull(map.get(INPUT_ETAG)),
+                    map.get(INPUT_KEY), parseLong(map.get(INPUT_SIZE)), emptyToNull(map.get(INPUT_SEQUENCER)),
+                    parseInstant(map.get(INPUT_LAST_MODIFIED)), map.get(RUN_ID), (int) parseLong(map.get(CONTRACT_VERSION)),
+                    parseLong(map.get(ACCEPTED)), parseLong(map.get(REJECTED)), parseLong(map.get(DUPLICATES)));
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    InputIdentity identity(String bucket) {
+        return new InputIdentity(bucket, inputKey, inputVersionId, inputEtag, inputSha256, inputSize, inputSequencer, inputLastModified);
+    }
+
+    private static String emptyToNull(String value) {
+        return value == null || value.isEmpty() ? null : value;
+    }
+
+    private static long parseLong(String value) {
+        return value == null || value.isEmpty() ? 0 : Long.parseLong(value);
+    }
+
+    private static Instant parseInstant(String value) {
+        return value == null || value.isEmpty() ? null : Instant.parse(value);
+    }
+}

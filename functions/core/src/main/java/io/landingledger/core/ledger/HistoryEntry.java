@@ -1,0 +1,23 @@
+package io.landingledger.core.ledger;
+
+import java.time.Instant;
+
+/**
+ * One immutable LedgerHistory item (PK {@code dataset_unit}, SK {@code <iso-instant>#<run_id>}): a publish, a
+ * refusal, a skip after repair, or an omission. Written in the same transaction as the ledger update.
+ *
+ * @param action PUBLISHED, REFUSED, OMITTED or REPAIR_SKIPPED
+ */
+public record HistoryEntry(String dataset, String unit, Instant at, String runId, RunKind runKind, String action,
+                           String reason, InputIdentity input, PublishedRef published, int contractVersion) {
+
+    /** The history table's partition key. */
+    public String partitionKey() {
+        return dataset + "#" + unit;
+    }
+
+    /** The history table's sort key: time-ordered, unique per run. */
+    public String sortKey() {
+        return at + "#" + runId;
+    }
+}

@@ -1,0 +1,29 @@
+package io.landingledger.core.ledger;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The publish ledger (DynamoDB in production, see {@code DynamoDbLedger}). Reads are strongly consistent.
+ * Infrastructure faults are runtime exceptions the caller lets propagate.
+ */
+public interface Ledger {
+
+    /** The unit's item, or empty when the unit was never recorded. */
+    Optional<LedgerItem> get(String dataset, String unit);
+
+    /**
+     * Writes {@code item} and appends {@code history} in one transaction, only if the stored item still vouches
+     * for {@code expectedPublishedEtag} (null: it vouches for no publish, or does not exist). The history item
+     * (null for none) is written only if its key is new.
+     *
+     * @throws LedgerConflictException when the condition failed; carries the item that won
+     */
+    void write(LedgerItem item, String expectedPublishedEtag, HistoryEntry history) throws LedgerConflictException;
+
+    /** The unit's history, oldest first. */
+    List<HistoryEntry> history(String dataset, String unit);
+
+    /** Every item of a dataset whose unit is within [fromUnit, toUnit] (inclusive; null for open), unit order. */
+    List<LedgerItem> items(String dataset, String fromUnit, String toUnit);
+}

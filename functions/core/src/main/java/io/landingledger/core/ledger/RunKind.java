@@ -1,0 +1,8 @@
+package io.landingledger.core.ledger;
+
+/** Why a run happened. Repair and backfill run the same code path as ingest; only this differs (invariant 8). */
+public enum RunKind {
+    INGEST,
+    REPAIR,
+    OMIT
+}
