@@ -134,7 +134,7 @@ public final class IngestService {
                         && !published.get().etag().equals(item == null ? null : item.publishedEtag())) {
                     return record(item, meta.identity(input.bucket()), published.get().etag(), meta.accepted(), meta.rejected(),
                             meta.duplicates(), meta.rejected() > 0 ? LakeLayout.quarantineKey(dataset, unit, meta.inputSha256()) : null,
-                            IngestAction.FINISHED);
+                            IngestAction.FINISHED, meta.runId());
                 }
             }
             return validateAndPublish(item);
@@ -247,7 +247,7 @@ public final class IngestService {
                     if (theirs != null && theirs.inputSha256().equals(identity.sha256())) {
                         // someone (a duplicate run, or our own earlier crash) already promoted these bytes
                         return record(item, identity, target.get().etag(), result.accepted(), result.rejected(), result.duplicates(),
-                                quarantineKey, IngestAction.FINISHED);
+                                quarantineKey, IngestAction.FINISHED, theirs.runId());
                     }
                     if (theirs != null && !request.ignoreOrdering()
                             && InputOrder.isOlder(identity.key(), identity.sequencer(), identity.lastModified(),
@@ -260,7 +260,7 @@ public final class IngestService {
                     String etag = store.promote(lakeBucket, stagingKey, publishedKey, metadata.toMap(), precondition);
                     steps.after(Step.PROMOTED, unit);
                     return record(item, identity, etag, result.accepted(), result.rejected(), result.duplicates(), quarantineKey,
-                            IngestAction.PUBLISHED);
+                            IngestAction.PUBLISHED, request.runId());
                 } catch (PreconditionFailedException | ConcurrentUpdateException e) {
                     // 412: someone published between our head and our commit; 409: a concurrent operation. Decide again.
                     item = ledger.get(dataset, unit).orElse(null);
@@ -272,9 +272,13 @@ public final class IngestService {
             throw new IllegalStateException("gave up after " + MAX_ROUNDS + " promote rounds on " + publishedKey + ": too much contention");
         }
 
-        /** Ledger last (step 7): record the publish with etag, converging on conflict. */
+        /**
+         * Ledger last (step 7): record the publish with etag, converging on conflict. {@code builtBy} is the run whose
+         * promote made the object (this run, or the crashed or concurrent run named in the object's metadata), so the
+         * ledger's run_id always matches the published object's run-id.
+         */
         private IngestOutcome record(LedgerItem item, InputIdentity identity, String etag, long accepted, long rejected,
-                                     long duplicates, String quarantineKey, IngestAction action) {
+                                     long duplicates, String quarantineKey, IngestAction action, String builtBy) {
             PublishedRef published = new PublishedRef(publishedKey, etag, accepted, rejected, duplicates, quarantineKey);
             for (int round = 0; round < MAX_ROUNDS; round++) {
                 if (item != null && etag.equals(item.publishedEtag())) {
@@ -290,7 +294,7 @@ public final class IngestService {
                 }
                 Instant now = clock.instant();
                 boolean newPublish = item == null || !etag.equals(item.publishedEtag());
-                LedgerItem next = new LedgerItem(dataset, unit, LedgerStatus.PUBLISHED, identity, published, request.runId(),
+                LedgerItem next = new LedgerItem(dataset, unit, LedgerStatus.PUBLISHED, identity, published, builtBy,
                         request.runKind(), contract.version(), (item == null ? 0 : item.publishCount()) + (newPublish ? 1 : 0),
                         item == null || item.firstPublishedAt() == null ? now : item.firstPublishedAt(), now,
                         new LastAttempt(now, request.runId(), request.runKind(), "PUBLISHED", null, identity.versionId(), identity.sha256()),

@@ -16,8 +16,14 @@ public record HistoryEntry(String dataset, String unit, Instant at, String runId
         return dataset + "#" + unit;
     }
 
-    /** The history table's sort key: time-ordered, unique per run. */
+    /**
+     * The history table's sort key: time-ordered, unique per run. The instant always has nine fraction digits:
+     * {@code Instant.toString()} drops trailing zeros, and {@code ...:00Z} would then sort after {@code ...:00.5Z}.
+     */
     public String sortKey() {
-        return at + "#" + runId;
+        return SORT_KEY_TIME.format(at) + "#" + runId;
     }
+
+    private static final java.time.format.DateTimeFormatter SORT_KEY_TIME =
+            java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSS'Z'").withZone(java.time.ZoneOffset.UTC);
 }

@@ -1,0 +1,82 @@
+package io.landingledger.core.contract;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.CodeSource;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+
+/** The dataset contracts a function knows, by dataset name. Contracts are bundled with the code under {@code datasets/}. */
+public final class ContractRegistry {
+    /** Where contracts live on the classpath and in the repository. */
+    public static final String RESOURCE_DIRECTORY = "datasets";
+
+    private final Map<String, DatasetContract> contracts;
+
+    public ContractRegistry(Map<String, DatasetContract> contracts) {
+        this.contracts = Collections.unmodifiableMap(new TreeMap<>(contracts));
+    }
+
+    /** Loads every {@code *.json} in a directory (e.g. the repository's {@code datasets/}). */
+    public static ContractRegistry fromDirectory(Path directory) {
+        return new ContractRegistry(ContractLoader.loadDirectory(directory));
+    }
+
+    /**
+     * Loads the contracts bundled next to {@code anchor}'s classes: a {@code datasets/} directory (classes on disk,
+     * as in Lambda's /var/task and in tests) or {@code datasets/*.json} entries of the jar.
+     */
+    public static ContractRegistry fromClasspath(Class<?> anchor) {
+        CodeSource source = anchor.getProtectionDomain().getCodeSource();
+        if (source == null) {
+            throw new IllegalStateException("cannot locate the code of " + anchor.getName() + " to find its bundled contracts");
+        }
+        try {
+            Path location = Path.of(source.getLocation().toURI());
+            if (Files.isDirectory(location)) {
+                Path directory = location.resolve(RESOURCE_DIRECTORY);
+                if (!Files.isDirectory(directory)) {
+                    throw new IllegalStateException("no " + RESOURCE_DIRECTORY + "/ directory beside the classes in " + location
+                            + "; the build copies the repository's datasets/ there");
+                }
+                return fromDirectory(directory);
+            }
+            Map<String, DatasetContract> contracts = new TreeMap<>();
+            try (JarFile jar = new JarFile(location.toFile())) {
+                Enumeration<JarEntry> entries = jar.entries();
+                while (entries.hasMoreElements()) {
+                    JarEntry entry = entries.nextElement();
+                    String name = entry.getName();
+                    if (name.startsWith(RESOURCE_DIRECTORY + "/") && name.endsWith(".json") && name.indexOf('/', RESOURCE_DIRECTORY.length() + 1) < 0) {
+                        try (InputStream in = jar.getInputStream(entry)) {
+                            DatasetContract contract = ContractLoader.load(name, in);
+                            contracts.put(contract.dataset(), contract);
+                        }
+                    }
+                }
+            }
+            return new ContractRegistry(contracts);
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("cannot read the code location of " + anchor.getName(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the bundled contracts", e);
+        }
+    }
+
+    public Optional<DatasetContract> get(String dataset) {
+        return Optional.ofNullable(contracts.get(dataset));
+    }
+
+    public Map<String, DatasetContract> all() {
+        return contracts;
+    }
+}

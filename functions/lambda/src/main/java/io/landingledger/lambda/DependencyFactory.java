@@ -1,0 +1,145 @@
+package io.landingledger.lambda;
+
+import io.landingledger.core.contract.ContractRegistry;
+import io.landingledger.core.ingest.IngestService;
+import io.landingledger.core.ingest.UnitRouter;
+import io.landingledger.core.validate.ValidationLimits;
+import io.landingledger.lambda.adapters.DynamoDbLedger;
+import io.landingledger.lambda.adapters.MultipartStreamingUpload;
+import io.landingledger.lambda.adapters.S3ObjectStore;
+
+import java.net.URI;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+
+/**
+ * Builds the SDK clients once per execution environment. A handler creates one factory in its constructor (at
+ * init, so SnapStart snapshots built clients) and reuses it for every invocation; the local run and the tests build
+ * theirs from a {@link FunctionConfig} pointed at the emulators, so every caller gets identically configured
+ * clients.
+ *
+ * <p>All clients use {@link UrlConnectionHttpClient}: the JDK's HttpURLConnection loads fastest at init and needs no
+ * extra jars (netty, apache and apache5 are excluded from the Lambda jar, see functions/lambda/pom.xml).
+ */
+public final class DependencyFactory implements AutoCloseable {
+    private final FunctionConfig config;
+    private final S3Client s3;
+    private final DynamoDbClient dynamoDb;
+    private final ExecutorService partUploads;
+    private final ContractRegistry contracts;
+    private final S3ObjectStore objectStore;
+    private final DynamoDbLedger ledger;
+    private final IngestService ingestService;
+    private final OutcomeReporter reporter;
+
+    private DependencyFactory(FunctionConfig config) {
+        this.config = config;
+        this.s3 = s3Client(config.aws());
+        this.dynamoDb = dynamoDbClient(config.aws());
+        // parts of the staging upload go out on these threads while the validator keeps parsing
+        this.partUploads = Executors.newFixedThreadPool(MultipartStreamingUpload.Settings.DEFAULT.maxPartsInFlight(), runnable -> {
+            Thread thread = new Thread(runnable, "landing-part-upload");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.contracts = ContractRegistry.fromClasspath(DependencyFactory.class);
+        this.objectStore = new S3ObjectStore(s3, partUploads, MultipartStreamingUpload.Settings.DEFAULT);
+        this.ledger = new DynamoDbLedger(dynamoDb, config.ledgerTable(), config.ledgerHistoryTable());
+        this.ingestService = new IngestService(objectStore, ledger, config.lakeBucket(), Clock.systemUTC(),
+                ValidationLimits.defaults(), IngestService.StepListener.NONE);
+        this.reporter = new LogAndMetricsReporter();
+    }
+
+    /** Builds both clients now, so init pays for them and invocations do not. */
+    public static DependencyFactory create(FunctionConfig config) {
+        return new DependencyFactory(Objects.requireNonNull(config, "config"));
+    }
+
+    public FunctionConfig config() {
+        return config;
+    }
+
+    public S3Client s3() {
+        return s3;
+    }
+
+    public DynamoDbClient dynamoDb() {
+        return dynamoDb;
+    }
+
+    /** The dataset contracts bundled into the function. */
+    public ContractRegistry contracts() {
+        return contracts;
+    }
+
+    public UnitRouter router() {
+        return new UnitRouter(contracts);
+    }
+
+    public S3ObjectStore objectStore() {
+        return objectStore;
+    }
+
+    public DynamoDbLedger ledger() {
+        return ledger;
+    }
+
+    /** The publish protocol, wired to S3 and DynamoDB. */
+    public IngestService ingestService() {
+        return ingestService;
+    }
+
+    public OutcomeReporter reporter() {
+        return reporter;
+    }
+
+    /**
+     * An S3 client for {@code connection}. With an endpoint override it addresses buckets path-style
+     * ({@code http://host:port/bucket/key}): emulators serve no virtual-host names, and LocalStack accepts both.
+     */
+    public static S3Client s3Client(AwsConnection connection) {
+        S3ClientBuilder builder = S3Client.builder()
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .region(connection.region())
+                .credentialsProvider(credentials(connection, connection.s3Endpoint()));
+        connection.s3Endpoint().ifPresent(endpoint -> builder.endpointOverride(endpoint).forcePathStyle(true));
+        return builder.build();
+    }
+
+    /** A DynamoDB client for {@code connection}. */
+    public static DynamoDbClient dynamoDbClient(AwsConnection connection) {
+        DynamoDbClientBuilder builder = DynamoDbClient.builder()
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .region(connection.region())
+                .credentialsProvider(credentials(connection, connection.dynamoDbEndpoint()));
+        connection.dynamoDbEndpoint().ifPresent(builder::endpointOverride);
+        return builder.build();
+    }
+
+    private static AwsCredentialsProvider credentials(AwsConnection connection, Optional<URI> endpoint) {
+        // The emulator's static keys go only to the services that are overridden; anything else is AWS itself and
+        // signs with the default chain (in Lambda: the execution role from the environment).
+        if (endpoint.isPresent() && connection.endpointCredentials().isPresent()) {
+            return StaticCredentialsProvider.create(connection.endpointCredentials().get());
+        }
+        return DefaultCredentialsProvider.builder().build();
+    }
+
+    @Override
+    public void close() {
+        partUploads.shutdownNow();
+        s3.close();
+        dynamoDb.close();
+    }
+}

@@ -1,0 +1,214 @@
+package io.landingledger.lambda;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.regions.Region;
+
+/**
+ * Everything a function reads from its environment, read once at init by {@link #fromEnvironment(Map)}.
+ *
+ * <table>
+ *   <caption>Environment variables</caption>
+ *   <tr><th>variable</th><th>required</th><th>set by</th></tr>
+ *   <tr><td>{@value #INBOX_BUCKET}</td><td>yes</td><td>infra/template.yaml</td></tr>
+ *   <tr><td>{@value #LAKE_BUCKET}</td><td>yes</td><td>infra/template.yaml</td></tr>
+ *   <tr><td>{@value #LEDGER_TABLE}</td><td>yes</td><td>infra/template.yaml</td></tr>
+ *   <tr><td>{@value #LEDGER_HISTORY_TABLE}</td><td>yes</td><td>infra/template.yaml</td></tr>
+ *   <tr><td>{@value #AWS_REGION}</td><td>yes</td><td>the Lambda runtime</td></tr>
+ *   <tr><td>{@value #LANDING_AWS_ENDPOINT}</td><td>no</td><td>you, for LocalStack: one endpoint for S3 and
+ *       DynamoDB, e.g. {@code http://localhost:4566}</td></tr>
+ *   <tr><td>{@value #LANDING_S3_ENDPOINT}, {@value #LANDING_DYNAMODB_ENDPOINT}</td><td>no</td><td>you, for an
+ *       endpoint per service (the embedded S3Proxy and moto_server); each wins over {@value #LANDING_AWS_ENDPOINT}
+ *       for its service</td></tr>
+ *   <tr><td>{@value #LANDING_AWS_ACCESS_KEY_ID}, {@value #LANDING_AWS_SECRET_ACCESS_KEY}</td><td>no</td><td>you,
+ *       only with an endpoint override; default {@code test}/{@code test}, which emulators accept</td></tr>
+ * </table>
+ *
+ * <p>The overrides have names of their own rather than the SDK's {@code AWS_ENDPOINT_URL}: the SDK reads that one
+ * by itself, in every client of the process, so a variable left over in a shell or a function's configuration
+ * would silently redirect it. Ours are read here and nowhere else, and a deployed function never sets them.
+ *
+ * @param inboxBucket        the bucket producers drop files into (versioning on)
+ * @param lakeBucket         the bucket holding {@code published/}, {@code _staging/}, {@code _quarantine/} and
+ *                           {@code _reports/}
+ * @param ledgerTable        the {@code Ledger} table ({@link LedgerTables#ledger(String)})
+ * @param ledgerHistoryTable the {@code LedgerHistory} table ({@link LedgerTables#ledgerHistory(String)})
+ * @param aws                region, endpoint overrides and their credentials
+ */
+public record FunctionConfig(String inboxBucket, String lakeBucket, String ledgerTable, String ledgerHistoryTable,
+                             AwsConnection aws) {
+
+    public static final String INBOX_BUCKET = "INBOX_BUCKET";
+    public static final String LAKE_BUCKET = "LAKE_BUCKET";
+    public static final String LEDGER_TABLE = "LEDGER_TABLE";
+    public static final String LEDGER_HISTORY_TABLE = "LEDGER_HISTORY_TABLE";
+    public static final String AWS_REGION = "AWS_REGION";
+    public static final String LANDING_AWS_ENDPOINT = "LANDING_AWS_ENDPOINT";
+    public static final String LANDING_S3_ENDPOINT = "LANDING_S3_ENDPOINT";
+    public static final String LANDING_DYNAMODB_ENDPOINT = "LANDING_DYNAMODB_ENDPOINT";
+    public static final String LANDING_AWS_ACCESS_KEY_ID = "LANDING_AWS_ACCESS_KEY_ID";
+    public static final String LANDING_AWS_SECRET_ACCESS_KEY = "LANDING_AWS_SECRET_ACCESS_KEY";
+
+    /** The variables infra/template.yaml must set for every function (a template test checks it). */
+    public static final List<String> TEMPLATE_VARIABLES =
+            List.of(INBOX_BUCKET, LAKE_BUCKET, LEDGER_TABLE, LEDGER_HISTORY_TABLE);
+
+    private static final String FROM_TEMPLATE = "infra/template.yaml sets it";
+
+    public FunctionConfig {
+        requireName(inboxBucket, "inboxBucket");
+        requireName(lakeBucket, "lakeBucket");
+        requireName(ledgerTable, "ledgerTable");
+        requireName(ledgerHistoryTable, "ledgerHistoryTable");
+        Objects.requireNonNull(aws, "aws");
+    }
+
+    /**
+     * Reads the configuration from {@code environment} (the function passes {@code System.getenv()}). Every
+     * variable is read once, here.
+     *
+     * @throws IllegalStateException naming the first variable that is missing or malformed, and what sets it
+     */
+    public static FunctionConfig fromEnvironment(Map<String, String> environment) {
+        Objects.requireNonNull(environment, "environment");
+        String inbox = required(environment, INBOX_BUCKET, FROM_TEMPLATE);
+        String lake = required(environment, LAKE_BUCKET, FROM_TEMPLATE);
+        String ledger = required(environment, LEDGER_TABLE, FROM_TEMPLATE);
+        String history = required(environment, LEDGER_HISTORY_TABLE, FROM_TEMPLATE);
+        Region region = Region.of(required(environment, AWS_REGION,
+                "the Lambda runtime sets it; elsewhere export it, e.g. AWS_REGION=us-east-1"));
+
+        Optional<URI> shared = endpoint(environment, LANDING_AWS_ENDPOINT);
+        Optional<URI> s3 = endpoint(environment, LANDING_S3_ENDPOINT).or(() -> shared);
+        Optional<URI> dynamoDb = endpoint(environment, LANDING_DYNAMODB_ENDPOINT).or(() -> shared);
+        Optional<String> keyId = optional(environment, LANDING_AWS_ACCESS_KEY_ID);
+        Optional<String> secret = optional(environment, LANDING_AWS_SECRET_ACCESS_KEY);
+        if (keyId.isPresent() != secret.isPresent()) {
+            String missing = keyId.isPresent() ? LANDING_AWS_SECRET_ACCESS_KEY : LANDING_AWS_ACCESS_KEY_ID;
+            String set = keyId.isPresent() ? LANDING_AWS_ACCESS_KEY_ID : LANDING_AWS_SECRET_ACCESS_KEY;
+            throw new IllegalStateException(missing + " is not set but " + set + " is; set both or neither");
+        }
+        Optional<AwsBasicCredentials> credentials = Optional.empty();
+        if (s3.isPresent() || dynamoDb.isPresent()) {
+            credentials = Optional.of(keyId.isPresent()
+                    ? AwsBasicCredentials.create(keyId.get(), secret.get())
+                    : AwsConnection.EMULATOR_CREDENTIALS);
+        } else if (keyId.isPresent()) {
+            throw new IllegalStateException(LANDING_AWS_ACCESS_KEY_ID + " is set without an endpoint override ("
+                    + LANDING_AWS_ENDPOINT + ", " + LANDING_S3_ENDPOINT + " or " + LANDING_DYNAMODB_ENDPOINT
+                    + "); on AWS the function uses its execution role: unset it");
+        }
+        return new FunctionConfig(inbox, lake, ledger, history,
+                new AwsConnection(region, s3, dynamoDb, credentials));
+    }
+
+    /**
+     * The environment that {@link #fromEnvironment(Map)} reads back into this configuration: for the local run's
+     * handlers, {@code sam local invoke --env-vars}, and tests.
+     */
+    public Map<String, String> toEnvironment() {
+        Map<String, String> environment = new LinkedHashMap<>();
+        environment.put(INBOX_BUCKET, inboxBucket);
+        environment.put(LAKE_BUCKET, lakeBucket);
+        environment.put(LEDGER_TABLE, ledgerTable);
+        environment.put(LEDGER_HISTORY_TABLE, ledgerHistoryTable);
+        environment.put(AWS_REGION, aws.region().id());
+        aws.s3Endpoint().ifPresent(uri -> environment.put(LANDING_S3_ENDPOINT, uri.toString()));
+        aws.dynamoDbEndpoint().ifPresent(uri -> environment.put(LANDING_DYNAMODB_ENDPOINT, uri.toString()));
+        aws.endpointCredentials().ifPresent(credentials -> {
+            environment.put(LANDING_AWS_ACCESS_KEY_ID, credentials.accessKeyId());
+            environment.put(LANDING_AWS_SECRET_ACCESS_KEY, credentials.secretAccessKey());
+        });
+        return environment;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        return new Builder().inboxBucket(inboxBucket).lakeBucket(lakeBucket).ledgerTable(ledgerTable)
+                .ledgerHistoryTable(ledgerHistoryTable).aws(aws);
+    }
+
+    private static String required(Map<String, String> environment, String name, String source) {
+        return optional(environment, name)
+                .orElseThrow(() -> new IllegalStateException(name + " is not set; " + source));
+    }
+
+    private static Optional<String> optional(Map<String, String> environment, String name) {
+        String value = environment.get(name);
+        return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.strip());
+    }
+
+    private static Optional<URI> endpoint(Map<String, String> environment, String name) {
+        return optional(environment, name).map(value -> parseEndpoint(name, value));
+    }
+
+    private static URI parseEndpoint(String name, String value) {
+        try {
+            URI uri = new URI(value);
+            String scheme = uri.getScheme();
+            if (uri.getHost() != null && ("http".equals(scheme) || "https".equals(scheme))) {
+                return uri;
+            }
+        } catch (URISyntaxException e) {
+            // reported below with the variable's name
+        }
+        throw new IllegalStateException(name + " is '" + value
+                + "', not an http(s) URL with a host, such as http://localhost:4566");
+    }
+
+    private static void requireName(String value, String component) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(component + " must not be blank");
+        }
+    }
+
+    /** Builds a configuration in code: the local run and the tests, where no environment is read. */
+    public static final class Builder {
+        private String inboxBucket;
+        private String lakeBucket;
+        private String ledgerTable;
+        private String ledgerHistoryTable;
+        private AwsConnection aws;
+
+        private Builder() {
+        }
+
+        public Builder inboxBucket(String value) {
+            this.inboxBucket = value;
+            return this;
+        }
+
+        public Builder lakeBucket(String value) {
+            this.lakeBucket = value;
+            return this;
+        }
+
+        public Builder ledgerTable(String value) {
+            this.ledgerTable = value;
+            return this;
+        }
+
+        public Builder ledgerHistoryTable(String value) {
+            this.ledgerHistoryTable = value;
+            return this;
+        }
+
+        public Builder aws(AwsConnection value) {
+            this.aws = value;
+            return this;
+        }
+
+        public FunctionConfig build() {
+            return new FunctionConfig(inboxBucket, lakeBucket, ledgerTable, ledgerHistoryTable, aws);
+        }
+    }
+}

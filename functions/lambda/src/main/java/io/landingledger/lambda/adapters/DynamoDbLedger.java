@@ -1,0 +1,351 @@
+package io.landingledger.lambda.adapters;
+
+import io.landingledger.core.ledger.HistoryEntry;
+import io.landingledger.core.ledger.InputIdentity;
+import io.landingledger.core.ledger.LastAttempt;
+import io.landingledger.core.ledger.Ledger;
+import io.landingledger.core.ledger.LedgerConflictException;
+import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.ledger.LedgerStatus;
+import io.landingledger.core.ledger.PublishedRef;
+import io.landingledger.core.ledger.RunKind;
+
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.Put;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
+import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.Update;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@link Ledger} on DynamoDB. One {@code Ledger} item per (dataset, unit), flat attributes so conditions can name
+ * them; one immutable {@code LedgerHistory} item per publish, refusal or omission. The ledger update and the history
+ * put are one TransactWriteItems, the update conditioned on the published ETag the writer read
+ * ({@link #CONDITION_NO_PUBLISH} or {@link #CONDITION_SAME_PUBLISH}), the put on a new key.
+ */
+public final class DynamoDbLedger implements Ledger {
+    /** The item vouches for no publish (or does not exist). */
+    static final String CONDITION_NO_PUBLISH = "attribute_not_exists(published_etag)";
+    /** The item still vouches for the publish the writer read. */
+    static final String CONDITION_SAME_PUBLISH = "published_etag = :expected_etag";
+    /** History items are immutable: a put never replaces one. */
+    static final String CONDITION_NEW_HISTORY = "attribute_not_exists(at_run)";
+
+    private final DynamoDbClient dynamo;
+    private final String ledgerTable;
+    private final String historyTable;
+
+    public DynamoDbLedger(DynamoDbClient dynamo, String ledgerTable, String historyTable) {
+        this.dynamo = dynamo;
+        this.ledgerTable = ledgerTable;
+        this.historyTable = historyTable;
+    }
+
+    @Override
+    public Optional<LedgerItem> get(String dataset, String unit) {
+        Map<String, AttributeValue> item = dynamo.getItem(r -> r.tableName(ledgerTable).consistentRead(true)
+                .key(Map.of("dataset", s(dataset), "unit", s(unit)))).item();
+        return item == null || item.isEmpty() ? Optional.empty() : Optional.of(toItem(item));
+    }
+
+    @Override
+    public void write(LedgerItem item, String expectedPublishedEtag, HistoryEntry history) throws LedgerConflictException {
+        Update update = ledgerUpdate(item, expectedPublishedEtag);
+        if (history == null) {
+            try {
+                dynamo.updateItem(UpdateItemRequest.builder().tableName(update.tableName()).key(update.key())
+                        .updateExpression(update.updateExpression()).conditionExpression(update.conditionExpression())
+                        .expressionAttributeNames(update.expressionAttributeNames())
+                        .expressionAttributeValues(update.expressionAttributeValues())
+                        .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build());
+                return;
+            } catch (ConditionalCheckFailedException e) {
+                throw conflict(item, e.item());
+            }
+        }
+        Put put = Put.builder().tableName(historyTable).item(historyAttributes(history))
+                .conditionExpression(CONDITION_NEW_HISTORY).build();
+        try {
+            dynamo.transactWriteItems(r -> r.transactItems(
+                    TransactWriteItem.builder().update(update).build(),
+                    TransactWriteItem.builder().put(put).build()));
+        } catch (TransactionCanceledException e) {
+            List<CancellationReason> reasons = e.cancellationReasons();
+            if (reasons == null || reasons.isEmpty()) {
+                throw e;
+            }
+            for (CancellationReason reason : reasons) {
+                String code = reason.code();
+                // ConditionalCheckFailed: another run changed the item; TransactionConflict: one is changing it now.
+                // Both mean: re-read and decide again. Anything else (throttling, validation) is a fault.
+                if (code != null && !"None".equals(code) && !"ConditionalCheckFailed".equals(code) && !"TransactionConflict".equals(code)) {
+                    throw e;
+                }
+            }
+            Map<String, AttributeValue> old = reasons.get(0).item();
+            if (old == null || old.isEmpty()) {
+                old = dynamo.getItem(r -> r.tableName(ledgerTable).consistentRead(true).key(update.key())).item();
+            }
+            throw conflict(item, old);
+        }
+    }
+
+    private static LedgerConflictException conflict(LedgerItem attempted, Map<String, AttributeValue> old) {
+        LedgerItem current = old == null || old.isEmpty() ? null : toItem(old);
+        return new LedgerConflictException("the ledger item " + attempted.dataset() + "/" + attempted.unit()
+                + " changed since it was read", current);
+    }
+
+    /** The conditional update of the ledger item: SET every present attribute, REMOVE the absent ones. */
+    Update ledgerUpdate(LedgerItem item, String expectedPublishedEtag) {
+        Map<String, AttributeValue> attributes = ledgerAttributes(item);
+        Map<String, String> names = new LinkedHashMap<>();
+        Map<String, AttributeValue> values = new LinkedHashMap<>();
+        List<String> sets = new ArrayList<>();
+        List<String> removes = new ArrayList<>();
+        int i = 0;
+        for (String name : LEDGER_ATTRIBUTES) {
+            String placeholder = "#a" + i;
+            AttributeValue value = attributes.get(name);
+            names.put(placeholder, name);
+            if (value != null) {
+                values.put(":v" + i, value);
+                sets.add(placeholder + " = :v" + i);
+            } else {
+                removes.add(placeholder);
+            }
+            i++;
+        }
+        String expression = "SET " + String.join(", ", sets) + (removes.isEmpty() ? "" : " REMOVE " + String.join(", ", removes));
+        String condition = CONDITION_NO_PUBLISH;
+        if (expectedPublishedEtag != null) {
+            condition = CONDITION_SAME_PUBLISH;
+            values.put(":expected_etag", s(expectedPublishedEtag));
+        }
+        return Update.builder().tableName(ledgerTable)
+                .key(Map.of("dataset", s(item.dataset()), "unit", s(item.unit())))
+                .updateExpression(expression).conditionExpression(condition)
+                .expressionAttributeNames(names).expressionAttributeValues(values)
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build();
+    }
+
+    @Override
+    public List<HistoryEntry> history(String dataset, String unit) {
+        List<HistoryEntry> entries = new ArrayList<>();
+        Map<String, AttributeValue> start = null;
+        do {
+            QueryRequest.Builder query = QueryRequest.builder().tableName(historyTable).consistentRead(true)
+                    .keyConditionExpression("dataset_unit = :pk")
+                    .expressionAttributeValues(Map.of(":pk", s(dataset + "#" + unit)));
+            if (start != null) {
+                query.exclusiveStartKey(start);
+            }
+            QueryResponse page = dynamo.query(query.build());
+            page.items().forEach(item -> entries.add(toHistory(item)));
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        return entries;
+    }
+
+    @Override
+    public List<LedgerItem> items(String dataset, String fromUnit, String toUnit) {
+        Map<String, AttributeValue> values = new LinkedHashMap<>();
+        values.put(":d", s(dataset));
+        String condition = "#d = :d";
+        if (fromUnit != null && toUnit != null) {
+            condition += " AND #u BETWEEN :from AND :to";
+            values.put(":from", s(fromUnit));
+            values.put(":to", s(toUnit));
+        } else if (fromUnit != null) {
+            condition += " AND #u >= :from";
+            values.put(":from", s(fromUnit));
+        } else if (toUnit != null) {
+            condition += " AND #u <= :to";
+            values.put(":to", s(toUnit));
+        }
+        List<LedgerItem> items = new ArrayList<>();
+        Map<String, AttributeValue> start = null;
+        do {
+            QueryRequest.Builder query = QueryRequest.builder().tableName(ledgerTable).consistentRead(true)
+                    .keyConditionExpression(condition)
+                    .expressionAttributeNames(Map.of("#d", "dataset", "#u", "unit"))
+                    .expressionAttributeValues(values);
+            if (!condition.contains("#u")) {
+                query.expressionAttributeNames(Map.of("#d", "dataset"));
+            }
+            if (start != null) {
+                query.exclusiveStartKey(start);
+            }
+            QueryResponse page = dynamo.query(query.build());
+            page.items().forEach(item -> items.add(toItem(item)));
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        return items;
+    }
+
+    // ---- mapping ----
+
+    /** Every non-key attribute of a ledger item, in the order the update expression lists them. */
+    static final List<String> LEDGER_ATTRIBUTES = List.of("status", "input_bucket", "input_key", "input_version_id",
+            "input_etag", "input_sha256", "input_size", "input_sequencer", "input_last_modified", "published_key",
+            "published_etag", "accepted", "rejected", "duplicates", "quarantine_key", "run_id", "run_kind",
+            "contract_version", "publish_count", "first_published_at", "published_at", "last_attempt", "reason");
+
+    static Map<String, AttributeValue> ledgerAttributes(LedgerItem item) {
+        Map<String, AttributeValue> a = new LinkedHashMap<>();
+        a.put("dataset", s(item.dataset()));
+        a.put("unit", s(item.unit()));
+        a.put("status", s(item.status().name()));
+        putInput(a, item.input());
+        PublishedRef p = item.published();
+        if (p != null) {
+            putIfPresent(a, "published_key", p.key());
+            putIfPresent(a, "published_etag", p.etag());
+            a.put("accepted", n(p.accepted()));
+            a.put("rejected", n(p.rejected()));
+            a.put("duplicates", n(p.duplicates()));
+            putIfPresent(a, "quarantine_key", p.quarantineKey());
+        }
+        putIfPresent(a, "run_id", item.runId());
+        if (item.runKind() != null) {
+            a.put("run_kind", s(item.runKind().name()));
+        }
+        a.put("contract_version", n(item.contractVersion()));
+        a.put("publish_count", n(item.publishCount()));
+        putIfPresent(a, "first_published_at", str(item.firstPublishedAt()));
+        putIfPresent(a, "published_at", str(item.publishedAt()));
+        LastAttempt last = item.lastAttempt();
+        if (last != null) {
+            Map<String, AttributeValue> m = new LinkedHashMap<>();
+            putIfPresent(m, "at", str(last.at()));
+            putIfPresent(m, "run_id", last.runId());
+            if (last.runKind() != null) {
+                m.put("run_kind", s(last.runKind().name()));
+            }
+            putIfPresent(m, "outcome", last.outcome());
+            putIfPresent(m, "reason", last.reason());
+            putIfPresent(m, "input_version_id", last.inputVersionId());
+            putIfPresent(m, "input_sha256", last.inputSha256());
+            a.put("last_attempt", AttributeValue.fromM(m));
+        }
+        putIfPresent(a, "reason", item.reason());
+        return a;
+    }
+
+    private static void putInput(Map<String, AttributeValue> a, InputIdentity in) {
+        if (in == null) {
+            return;
+        }
+        putIfPresent(a, "input_bucket", in.bucket());
+        putIfPresent(a, "input_key", in.key());
+        putIfPresent(a, "input_version_id", in.versionId());
+        putIfPresent(a, "input_etag", in.etag());
+        putIfPresent(a, "input_sha256", in.sha256());
+        a.put("input_size", n(in.size()));
+        putIfPresent(a, "input_sequencer", in.sequencer());
+        putIfPresent(a, "input_last_modified", str(in.lastModified()));
+    }
+
+    static LedgerItem toItem(Map<String, AttributeValue> a) {
+        PublishedRef published = a.containsKey("published_etag") ? new PublishedRef(text(a, "published_key"), text(a, "published_etag"),
+                number(a, "accepted"), number(a, "rejected"), number(a, "duplicates"), text(a, "quarantine_key")) : null;
+        LastAttempt last = null;
+        if (a.containsKey("last_attempt")) {
+            Map<String, AttributeValue> m = a.get("last_attempt").m();
+            last = new LastAttempt(instant(m, "at"), text(m, "run_id"), runKind(text(m, "run_kind")), text(m, "outcome"),
+                    text(m, "reason"), text(m, "input_version_id"), text(m, "input_sha256"));
+        }
+        return new LedgerItem(text(a, "dataset"), text(a, "unit"), LedgerStatus.valueOf(text(a, "status")), input(a),
+                published, text(a, "run_id"), runKind(text(a, "run_kind")), (int) number(a, "contract_version"),
+                number(a, "publish_count"), instant(a, "first_published_at"), instant(a, "published_at"), last, text(a, "reason"));
+    }
+
+    private static InputIdentity input(Map<String, AttributeValue> a) {
+        if (!a.containsKey("input_key")) {
+            return null;
+        }
+        return new InputIdentity(text(a, "input_bucket"), text(a, "input_key"), text(a, "input_version_id"), text(a, "input_etag"),
+                text(a, "input_sha256"), number(a, "input_size"), text(a, "input_sequencer"), instant(a, "input_last_modified"));
+    }
+
+    static Map<String, AttributeValue> historyAttributes(HistoryEntry h) {
+        Map<String, AttributeValue> a = new LinkedHashMap<>();
+        a.put("dataset_unit", s(h.partitionKey()));
+        a.put("at_run", s(h.sortKey()));
+        a.put("dataset", s(h.dataset()));
+        a.put("unit", s(h.unit()));
+        a.put("at", s(h.at().toString()));
+        a.put("run_id", s(h.runId()));
+        a.put("run_kind", s(h.runKind().name()));
+        a.put("action", s(h.action()));
+        putIfPresent(a, "reason", h.reason());
+        putInput(a, h.input());
+        if (h.published() != null) {
+            putIfPresent(a, "published_key", h.published().key());
+            putIfPresent(a, "published_etag", h.published().etag());
+            a.put("accepted", n(h.published().accepted()));
+            a.put("rejected", n(h.published().rejected()));
+            a.put("duplicates", n(h.published().duplicates()));
+            putIfPresent(a, "quarantine_key", h.published().quarantineKey());
+        }
+        a.put("contract_version", n(h.contractVersion()));
+        return a;
+    }
+
+    static HistoryEntry toHistory(Map<String, AttributeValue> a) {
+        PublishedRef published = a.containsKey("published_etag") ? new PublishedRef(text(a, "published_key"), text(a, "published_etag"),
+                number(a, "accepted"), number(a, "rejected"), number(a, "duplicates"), text(a, "quarantine_key")) : null;
+        return new HistoryEntry(text(a, "dataset"), text(a, "unit"), instant(a, "at"), text(a, "run_id"), runKind(text(a, "run_kind")),
+                text(a, "action"), text(a, "reason"), input(a), published, (int) number(a, "contract_version"));
+    }
+
+    private static AttributeValue s(String value) {
+        return AttributeValue.fromS(value);
+    }
+
+    private static AttributeValue n(long value) {
+        return AttributeValue.fromN(Long.toString(value));
+    }
+
+    private static void putIfPresent(Map<String, AttributeValue> a, String name, String value) {
+        if (value != null) {
+            a.put(name, s(value));
+        }
+    }
+
+    private static String str(Instant instant) {
+        return instant == null ? null : instant.toString();
+    }
+
+    private static String text(Map<String, AttributeValue> a, String name) {
+        AttributeValue v = a.get(name);
+        return v == null ? null : v.s();
+    }
+
+    private static long number(Map<String, AttributeValue> a, String name) {
+        AttributeValue v = a.get(name);
+        return v == null || v.n() == null ? 0 : Long.parseLong(v.n());
+    }
+
+    private static Instant instant(Map<String, AttributeValue> a, String name) {
+        String v = text(a, name);
+        return v == null ? null : Instant.parse(v);
+    }
+
+    private static RunKind runKind(String value) {
+        return value == null ? null : RunKind.valueOf(value);
+    }
+}

@@ -1,0 +1,176 @@
+package io.landingledger.lambda.adapters;
+
+import io.landingledger.core.store.ConcurrentUpdateException;
+import io.landingledger.core.store.ObjectNotFoundException;
+import io.landingledger.core.store.ObjectStore;
+import io.landingledger.core.store.Precondition;
+import io.landingledger.core.store.PreconditionFailedException;
+import io.landingledger.core.store.StoredObject;
+
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.UploadPartCopyResponse;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * {@link ObjectStore} on S3 (SDK v2). The promote is CreateMultipartUpload + UploadPartCopy + CompleteMultipartUpload
+ * under {@code If-None-Match: *} or {@code If-Match}: AWS honours those on CompleteMultipartUpload and so does every
+ * emulator the tests use, so the test that proves the condition can fail (EMULATORS.md). S3 status codes are
+ * translated here, once: 412 (and 404 on If-Match: the target vanished) to {@link PreconditionFailedException},
+ * 409 to {@link ConcurrentUpdateException}, 404 on reads to {@link ObjectNotFoundException}.
+ */
+public final class S3ObjectStore implements ObjectStore {
+    /** UploadPartCopy copies at most 5 GiB per part. */
+    static final long MAX_COPY_PART_BYTES = 5L << 30;
+
+    private final S3Client s3;
+    private final ExecutorService uploadExecutor;
+    private final MultipartStreamingUpload.Settings uploadSettings;
+
+    public S3ObjectStore(S3Client s3, ExecutorService uploadExecutor, MultipartStreamingUpload.Settings uploadSettings) {
+        this.s3 = s3;
+        this.uploadExecutor = uploadExecutor;
+        this.uploadSettings = uploadSettings;
+    }
+
+    @Override
+    public Optional<StoredObject> head(String bucket, String key) {
+        try {
+            HeadObjectResponse head = s3.headObject(r -> r.bucket(bucket).key(key));
+            return Optional.of(new StoredObject(bucket, key, head.versionId(), unquote(head.eTag()), head.contentLength(),
+                    head.lastModified(), head.metadata()));
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public OpenedObject open(String bucket, String key, String versionId) throws ObjectNotFoundException {
+        GetObjectRequest.Builder request = GetObjectRequest.builder().bucket(bucket).key(key);
+        if (versionId != null && !versionId.isEmpty() && !"null".equals(versionId)) {
+            request.versionId(versionId);
+        }
+        try {
+            ResponseInputStream<GetObjectResponse> body = s3.getObject(request.build());
+            GetObjectResponse response = body.response();
+            StoredObject object = new StoredObject(bucket, key, response.versionId(), unquote(response.eTag()),
+                    response.contentLength(), response.lastModified(), response.metadata());
+            return new OpenedObject(object, body);
+        } catch (S3Exception e) {
+            // 404 NoSuchKey / NoSuchVersion: deleted before we read it; 400 InvalidArgument: a version id S3 never issued
+            if (e.statusCode() == 404 || (e.statusCode() == 400 && versionId != null && isInvalidVersion(e))) {
+                throw new ObjectNotFoundException("s3://" + bucket + "/" + key + " version " + versionId + " does not exist", e);
+            }
+            throw e;
+        }
+    }
+
+    private static boolean isInvalidVersion(S3Exception e) {
+        return e.awsErrorDetails() != null && "InvalidArgument".equals(e.awsErrorDetails().errorCode());
+    }
+
+    @Override
+    public StreamingUpload startUpload(String bucket, String key, String contentType) {
+        return new MultipartStreamingUpload(s3, uploadExecutor, uploadSettings, bucket, key, contentType);
+    }
+
+    @Override
+    public void put(String bucket, String key, byte[] body, String contentType) {
+        s3.putObject(r -> r.bucket(bucket).key(key).contentType(contentType), RequestBody.fromBytes(body));
+    }
+
+    @Override
+    public String promote(String bucket, String sourceKey, String targetKey, Map<String, String> metadata, Precondition precondition)
+            throws PreconditionFailedException, ConcurrentUpdateException {
+        HeadObjectResponse source = s3.headObject(r -> r.bucket(bucket).key(sourceKey));
+        long size = source.contentLength();
+        String uploadId = s3.createMultipartUpload(r -> r.bucket(bucket).key(targetKey).metadata(metadata)
+                .contentType("application/x-ndjson")).uploadId();
+        boolean completed = false;
+        try {
+            List<CompletedPart> parts = new ArrayList<>();
+            if (size <= MAX_COPY_PART_BYTES) {
+                // one part, no range: also right for an empty staging object (an empty unit)
+                UploadPartCopyResponse copy = s3.uploadPartCopy(r -> r.sourceBucket(bucket).sourceKey(sourceKey)
+                        .destinationBucket(bucket).destinationKey(targetKey).uploadId(uploadId).partNumber(1));
+                parts.add(CompletedPart.builder().partNumber(1).eTag(copy.copyPartResult().eTag()).build());
+            } else {
+                int partNumber = 1;
+                for (long offset = 0; offset < size; offset += MAX_COPY_PART_BYTES, partNumber++) {
+                    String range = "bytes=" + offset + "-" + (Math.min(size, offset + MAX_COPY_PART_BYTES) - 1);
+                    int number = partNumber;
+                    UploadPartCopyResponse copy = s3.uploadPartCopy(r -> r.sourceBucket(bucket).sourceKey(sourceKey)
+                            .destinationBucket(bucket).destinationKey(targetKey).uploadId(uploadId).partNumber(number).copySourceRange(range));
+                    parts.add(CompletedPart.builder().partNumber(number).eTag(copy.copyPartResult().eTag()).build());
+                }
+            }
+            CompleteMultipartUploadRequest.Builder complete = CompleteMultipartUploadRequest.builder()
+                    .bucket(bucket).key(targetKey).uploadId(uploadId)
+                    .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build());
+            switch (precondition) {
+                case Precondition.NoneMatch none -> complete.ifNoneMatch("*");
+                case Precondition.Match match -> complete.ifMatch(quote(match.etag()));
+            }
+            String etag = s3.completeMultipartUpload(complete.build()).eTag();
+            completed = true;
+            return unquote(etag);
+        } catch (S3Exception e) {
+            if (e.statusCode() == 412 || (e.statusCode() == 404 && precondition instanceof Precondition.Match)) {
+                throw new PreconditionFailedException("s3://" + bucket + "/" + targetKey + " did not meet " + precondition
+                        + " (HTTP " + e.statusCode() + ")", e);
+            }
+            if (e.statusCode() == 409) {
+                throw new ConcurrentUpdateException("a concurrent operation on s3://" + bucket + "/" + targetKey + " interfered (HTTP 409)", e);
+            }
+            throw e;
+        } finally {
+            if (!completed) {
+                abortQuietly(bucket, targetKey, uploadId);
+            }
+        }
+    }
+
+    private void abortQuietly(String bucket, String key, String uploadId) {
+        try {
+            s3.abortMultipartUpload(AbortMultipartUploadRequest.builder().bucket(bucket).key(key).uploadId(uploadId).build());
+        } catch (RuntimeException e) {
+            // the lake's lifecycle rule aborts incomplete multipart uploads after a day
+        }
+    }
+
+    @Override
+    public void delete(String bucket, String key) {
+        s3.deleteObject(r -> r.bucket(bucket).key(key));
+    }
+
+    static String unquote(String etag) {
+        if (etag == null) {
+            return null;
+        }
+        return etag.length() >= 2 && etag.startsWith("\"") && etag.endsWith("\"") ? etag.substring(1, etag.length() - 1) : etag;
+    }
+
+    static String quote(String etag) {
+        return etag.startsWith("\"") ? etag : "\"" + etag + "\"";
+    }
+}

@@ -1,0 +1,123 @@
+package io.landingledger.lambda.handlers;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.amazonaws.services.lambda.runtime.events.S3Event;
+import com.amazonaws.services.lambda.runtime.events.models.s3.S3EventNotification.S3EventNotificationRecord;
+import com.amazonaws.services.lambda.runtime.events.models.s3.S3EventNotification.S3ObjectEntity;
+
+import io.landingledger.core.ingest.IngestOutcome;
+import io.landingledger.core.ingest.IngestService;
+import io.landingledger.core.ingest.InputRef;
+import io.landingledger.core.ingest.UnitRouter;
+import io.landingledger.core.ledger.RunKind;
+import io.landingledger.lambda.DependencyFactory;
+import io.landingledger.lambda.FunctionConfig;
+import io.landingledger.lambda.OutcomeReporter;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * The S3 ObjectCreated trigger: each record of the event becomes exactly one published unit, a recorded refusal,
+ * a skip, or an unroutable report. Maps the event in, calls the core's {@link IngestService}, maps the result out.
+ *
+ * <p>Every record is processed even when an earlier one failed; if any failed with an infrastructure fault the
+ * invocation then fails, so Lambda retries the event (records already done are skipped on the retry) and the
+ * on-failure destination sees it after the retries.
+ */
+public final class ValidateObjectHandler implements RequestHandler<S3Event, Map<String, Object>> {
+    private final UnitRouter router;
+    private final IngestService ingest;
+    private final OutcomeReporter reporter;
+    private final Supplier<String> runIds;
+
+    /** Used by the Lambda runtime: clients, contracts and the service are built once, at init. */
+    public ValidateObjectHandler() {
+        this(DependencyFactory.create(FunctionConfig.fromEnvironment(System.getenv())));
+    }
+
+    private ValidateObjectHandler(DependencyFactory dependencies) {
+        this(dependencies.router(), dependencies.ingestService(), dependencies.reporter(), () -> UUID.randomUUID().toString());
+    }
+
+    /** For tests and the local run. */
+    public ValidateObjectHandler(UnitRouter router, IngestService ingest, OutcomeReporter reporter, Supplier<String> runIds) {
+        this.router = router;
+        this.ingest = ingest;
+        this.reporter = reporter;
+        this.runIds = runIds;
+    }
+
+    @Override
+    public Map<String, Object> handleRequest(S3Event event, Context context) {
+        List<Map<String, Object>> results = new ArrayList<>();
+        RuntimeException failure = null;
+        List<S3EventNotificationRecord> records = event == null || event.getRecords() == null ? List.of() : event.getRecords();
+        for (S3EventNotificationRecord record : records) {
+            S3ObjectEntity object = record.getS3().getObject();
+            String bucket = record.getS3().getBucket().getName();
+            String key = object.getUrlDecodedKey(); // decoded once, here: S3 sends keys URL-encoded ('+' is a space)
+            String versionId = object.getVersionId();
+            if (record.getEventName() == null || !record.getEventName().startsWith("ObjectCreated:")) {
+                results.add(unroutable(bucket, key, versionId, "NOT_A_CREATE_EVENT", "only ObjectCreated events are ingested"));
+                continue;
+            }
+            UnitRouter.Route route = router.route(key);
+            if (route instanceof UnitRouter.Unroutable unroutable) {
+                results.add(unroutable(bucket, key, versionId, unroutable.reason(), unroutable.detail()));
+                continue;
+            }
+            UnitRouter.Routed routed = (UnitRouter.Routed) route;
+            String runId = runIds.get(); // per run, never at init: SnapStart would share it
+            InputRef input = new InputRef(bucket, key, versionId, object.geteTag(),
+                    object.getSizeAsLong() == null ? -1 : object.getSizeAsLong(), object.getSequencer(), eventTime(record));
+            try {
+                IngestOutcome outcome = ingest.ingest(new IngestService.Request(routed.contract(), routed.unit(), input, runId,
+                        RunKind.INGEST, false, false));
+                reporter.outcome(outcome);
+                results.add(outcome.toMap());
+            } catch (RuntimeException e) {
+                reporter.failed(bucket, key, versionId, runId, e);
+                Map<String, Object> failed = new LinkedHashMap<>();
+                failed.put("action", "failed");
+                failed.put("key", key);
+                failed.put("version", versionId);
+                failed.put("run_id", runId);
+                failed.put("error", e.getClass().getSimpleName());
+                results.add(failed);
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        Map<String, Object> response = new LinkedHashMap<>();
+        response.put("records", results);
+        return response;
+    }
+
+    private Map<String, Object> unroutable(String bucket, String key, String versionId, String reason, String detail) {
+        reporter.unroutable(bucket, key, versionId, reason, detail);
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("action", "unroutable");
+        result.put("key", key);
+        result.put("version", versionId);
+        result.put("reason", reason);
+        result.put("detail", detail);
+        return result;
+    }
+
+    private static Instant eventTime(S3EventNotificationRecord record) {
+        return record.getEventTime() == null ? null : Instant.ofEpochMilli(record.getEventTime().getMillis());
+    }
+}

@@ -1,0 +1,262 @@
+package io.landingledger.lambda.handlers;
+
+import com.amazonaws.services.lambda.runtime.events.S3Event;
+import com.amazonaws.services.lambda.runtime.tests.EventLoader;
+
+import io.landingledger.core.contract.ContractRegistry;
+import io.landingledger.core.ingest.IngestOutcome;
+import io.landingledger.core.ingest.IngestService;
+import io.landingledger.core.ingest.LakeLayout;
+import io.landingledger.core.ingest.UnitRouter;
+import io.landingledger.core.ledger.HistoryEntry;
+import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.validate.ValidationLimits;
+import io.landingledger.lambda.AwsConnection;
+import io.landingledger.lambda.OutcomeReporter;
+import io.landingledger.lambda.adapters.DynamoDbLedger;
+import io.landingledger.lambda.adapters.MultipartStreamingUpload;
+import io.landingledger.lambda.adapters.S3ObjectStore;
+import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.TestResources;
+
+import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One isolated pipeline on the embedded emulators (fresh buckets and tables), wired exactly as the function wires
+ * itself, with clients whose requests are recorded so tests can pin request shapes and count writes.
+ */
+final class PipelineFixture implements AutoCloseable {
+    static final Path REPOSITORY = Path.of("../..").toAbsolutePath().normalize();
+    private static final AtomicLong SEQUENCER = new AtomicLong(0x0066A1B2C3D4E500L);
+
+    final TestResources resources;
+    final S3Client s3;
+    final DynamoDbClient dynamo;
+    final RequestRecorder requests = new RequestRecorder();
+    final ExecutorService uploads = Executors.newFixedThreadPool(4, r -> {
+        Thread t = new Thread(r, "test-part-upload");
+        t.setDaemon(true);
+        return t;
+    });
+    final S3ObjectStore store;
+    final DynamoDbLedger ledger;
+    final List<IngestOutcome> outcomes = Collections.synchronizedList(new ArrayList<>());
+    final List<String> unroutable = Collections.synchronizedList(new ArrayList<>());
+
+    PipelineFixture(AwsEmulators emulators) {
+        this.resources = emulators.freshResources();
+        AwsConnection connection = resources.config().aws();
+        this.s3 = S3Client.builder()
+                .region(connection.region())
+                .credentialsProvider(() -> connection.endpointCredentials().orElse(AwsConnection.EMULATOR_CREDENTIALS))
+                .endpointOverride(connection.s3Endpoint().orElseThrow())
+                .forcePathStyle(true)
+                .httpClientBuilder(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.builder())
+                .overrideConfiguration(c -> c.addExecutionInterceptor(requests))
+                .build();
+        this.dynamo = DynamoDbClient.builder()
+                .region(connection.region())
+                .credentialsProvider(() -> connection.endpointCredentials().orElse(AwsConnection.EMULATOR_CREDENTIALS))
+                .endpointOverride(connection.dynamoDbEndpoint().orElseThrow())
+                .httpClientBuilder(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.builder())
+                .overrideConfiguration(c -> c.addExecutionInterceptor(requests))
+                .build();
+        this.store = new S3ObjectStore(s3, uploads, MultipartStreamingUpload.Settings.DEFAULT);
+        this.ledger = new DynamoDbLedger(dynamo, resources.ledgerTable(), resources.ledgerHistoryTable());
+    }
+
+    String inbox() {
+        return resources.inboxBucket();
+    }
+
+    String lake() {
+        return resources.lakeBucket();
+    }
+
+    IngestService service(IngestService.StepListener steps) {
+        return new IngestService(store, ledger, lake(), Clock.systemUTC(), ValidationLimits.defaults(), steps);
+    }
+
+    ValidateObjectHandler handler() {
+        return handler(IngestService.StepListener.NONE);
+    }
+
+    ValidateObjectHandler handler(IngestService.StepListener steps) {
+        UnitRouter router = new UnitRouter(ContractRegistry.fromDirectory(REPOSITORY.resolve("datasets")));
+        OutcomeReporter reporter = new OutcomeReporter() {
+            @Override
+            public void outcome(IngestOutcome outcome) {
+                outcomes.add(outcome);
+            }
+
+            @Override
+            public void unroutable(String bucket, String key, String versionId, String reason, String detail) {
+                unroutable.add(reason);
+            }
+
+            @Override
+            public void failed(String bucket, String key, String versionId, String runId, RuntimeException fault) {
+            }
+        };
+        return new ValidateObjectHandler(router, service(steps), reporter, () -> UUID.randomUUID().toString());
+    }
+
+    /** A producer's upload to the inbox. */
+    Uploaded put(String key, byte[] body) {
+        PutObjectResponse response = s3.putObject(r -> r.bucket(inbox()).key(key), RequestBody.fromBytes(body));
+        return new Uploaded(key, response.versionId(), unquote(response.eTag()),
+                body.length, String.format("%018X", SEQUENCER.incrementAndGet()));
+    }
+
+    Uploaded putExample(String dataset, String file) throws IOException {
+        return put(dataset + "/" + file, Files.readAllBytes(REPOSITORY.resolve("examples/inbox").resolve(dataset).resolve(file)));
+    }
+
+    byte[] putExampleBytes(String dataset, String file) throws IOException {
+        return Files.readAllBytes(REPOSITORY.resolve("examples/inbox").resolve(dataset).resolve(file));
+    }
+
+    record Uploaded(String key, String versionId, String etag, long size, String sequencer) {
+    }
+
+    /** The S3 notification for an upload, shaped exactly as S3 sends it (events/s3-put.json) and deserialized as Lambda does. */
+    S3Event eventFor(Uploaded... uploads) throws IOException {
+        String template = Files.readString(REPOSITORY.resolve("events/s3-put.json"));
+        int start = template.indexOf('[');
+        int end = template.lastIndexOf(']');
+        String record = template.substring(start + 1, end).trim();
+        List<String> records = new ArrayList<>();
+        for (Uploaded upload : uploads) {
+            records.add(record
+                    .replace("landing-ledger-inbox-123456789012", inbox())
+                    .replace("progress_events/progress-2026-03-02.jsonl", URLEncoder.encode(upload.key(), StandardCharsets.UTF_8).replace("%2F", "/"))
+                    .replace("3HL4kqtJlcpXroDTDmJ.rmSpXd3dIbrHY", upload.versionId())
+                    .replace("0123456789abcdef0123456789abcdef", upload.etag())
+                    .replace("\"size\": 2272", "\"size\": " + upload.size())
+                    .replace("0066A1B2C3D4E5F601", upload.sequencer()));
+        }
+        Path file = Files.createTempFile("s3-event", ".json");
+        Files.writeString(file, template.substring(0, start + 1) + String.join(",", records) + template.substring(end));
+        try {
+            return EventLoader.loadS3Event(file.toString());
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    Map<String, Object> deliver(S3Event event) {
+        return handler().handleRequest(event, null);
+    }
+
+    static String unquote(String etag) {
+        return etag == null ? null : etag.replace("\"", "");
+    }
+
+    byte[] published(String dataset, String unit) {
+        return s3.getObjectAsBytes(r -> r.bucket(lake()).key(LakeLayout.publishedKey(dataset, unit))).asByteArray();
+    }
+
+    LedgerItem ledgerItem(String dataset, String unit) {
+        return ledger.get(dataset, unit).orElseThrow(() -> new AssertionError("no ledger item for " + dataset + "/" + unit));
+    }
+
+    List<HistoryEntry> history(String dataset, String unit) {
+        return ledger.history(dataset, unit);
+    }
+
+    List<String> keys(String prefix) {
+        List<String> keys = new ArrayList<>();
+        ListObjectsV2Response page = s3.listObjectsV2(r -> r.bucket(lake()).prefix(prefix));
+        for (S3Object object : page.contents()) {
+            keys.add(object.key());
+        }
+        return keys;
+    }
+
+    int openMultipartUploads() {
+        return s3.listMultipartUploads(r -> r.bucket(lake())).uploads().size();
+    }
+
+    /**
+     * Everything a reader or operator could observe: every lake object's bytes, ETag and metadata, and every ledger
+     * and history item, as comparable text (seed 001's snapshot).
+     */
+    String snapshot() {
+        TreeMap<String, String> state = new TreeMap<>();
+        for (String key : keys("")) {
+            var object = s3.getObjectAsBytes(r -> r.bucket(lake()).key(key));
+            state.put("s3 " + key, object.response().eTag() + " " + new TreeMap<>(object.response().metadata()) + " "
+                    + object.asUtf8String());
+        }
+        for (Map<String, AttributeValue> item : dynamo.scan(r -> r.tableName(resources.ledgerTable())).items()) {
+            state.put("ledger " + item.get("dataset").s() + "/" + item.get("unit").s(), new TreeMap<>(item).toString());
+        }
+        for (Map<String, AttributeValue> item : dynamo.scan(r -> r.tableName(resources.ledgerHistoryTable())).items()) {
+            state.put("history " + item.get("dataset_unit").s() + " " + item.get("at_run").s(), new TreeMap<>(item).toString());
+        }
+        return String.join("\n", state.entrySet().stream().map(e -> e.getKey() + " = " + e.getValue()).toList());
+    }
+
+    @Override
+    public void close() {
+        uploads.shutdownNow();
+        s3.close();
+        dynamo.close();
+    }
+
+    /** Records every SDK request made through the fixture's clients. */
+    static final class RequestRecorder implements ExecutionInterceptor {
+        final List<SdkRequest> all = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+            all.add(context.request());
+        }
+
+        void clear() {
+            all.clear();
+        }
+
+        <T extends SdkRequest> List<T> of(Class<T> type) {
+            synchronized (all) {
+                return all.stream().filter(type::isInstance).map(type::cast).toList();
+            }
+        }
+
+        /** Requests that change state (anything but reads). */
+        List<String> writes() {
+            synchronized (all) {
+                return all.stream().map(r -> r.getClass().getSimpleName())
+                        .filter(name -> !name.startsWith("Get") && !name.startsWith("Head") && !name.startsWith("List")
+                                && !name.startsWith("Query") && !name.startsWith("Scan"))
+                        .toList();
+            }
+        }
+    }
+}
