@@ -39,6 +39,16 @@ public interface ObjectStore {
     /** Deletes an object (its latest version); deleting a missing object is not an error. */
     void delete(String bucket, String key);
 
+    /**
+     * Every current object under a prefix, in key order, fetched a page (up to 1,000 keys) at a time as the caller
+     * iterates: one request per 1,000 objects (S3: ListObjectsV2).
+     */
+    Iterable<ListedObject> list(String bucket, String prefix);
+
+    /** One entry of a listing: the current version's key, ETag (unquoted), size and LastModified. */
+    record ListedObject(String key, String etag, long size, java.time.Instant lastModified) {
+    }
+
     /** One opened object version: its description and its body. */
     record OpenedObject(StoredObject object, InputStream body) implements AutoCloseable {
         @Override

@@ -163,6 +163,14 @@ public final class S3ObjectStore implements ObjectStore {
         s3.deleteObject(r -> r.bucket(bucket).key(key));
     }
 
+    @Override
+    public Iterable<ListedObject> list(String bucket, String prefix) {
+        // the paginator fetches the next page only when iteration reaches it
+        return () -> s3.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix)).contents().stream()
+                .map(o -> new ListedObject(o.key(), unquote(o.eTag()), o.size(), o.lastModified()))
+                .iterator();
+    }
+
     static String unquote(String etag) {
         if (etag == null) {
             return null;
