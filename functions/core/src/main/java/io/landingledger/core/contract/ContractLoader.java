@@ -3,6 +3,7 @@ package io.landingledger.core.contract;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import java.io.IOException;
@@ -86,11 +87,26 @@ public final class ContractLoader {
         } catch (JsonProcessingException e) {
             var location = e.getLocation();
             String where = location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
-            throw new InvalidContractException(source, "$", "not valid JSON" + where + ": " + e.getOriginalMessage());
+            // the parser knows where it was: a duplicate "type" is reported at $.fields.x.type rather than at $
+            String path = e.getProcessor() instanceof JsonParser parser ? jsonPath(parser.getParsingContext()) : "$";
+            throw new InvalidContractException(source, path, "not valid JSON" + where + ": " + e.getOriginalMessage());
         } catch (IOException e) {
             throw new InvalidContractException(source, "$", "cannot read: " + e.getMessage());
         }
         return new Reader(source).contract(root);
+    }
+
+    /** A parser position as a JSON path like {@code $.fields.x.type} or {@code $.prohibited[2]}. */
+    private static String jsonPath(JsonStreamContext context) {
+        StringBuilder path = new StringBuilder();
+        for (JsonStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
+            if (c.inArray()) {
+                path.insert(0, "[" + Math.max(0, c.getCurrentIndex()) + "]");
+            } else if (c.getCurrentName() != null) {
+                path.insert(0, "." + c.getCurrentName());
+            }
+        }
+        return "$" + path;
     }
 
     /** Walks the parsed JSON with its path, so each message can say where the problem is. */

@@ -51,8 +51,11 @@ final class CanonicalRow {
         this.minLong = new long[fields.length];
         this.maxLong = new long[fields.length];
         for (int i = 0; i < fields.length; i++) {
-            minLong[i] = clamp(fields[i].min(), Long.MIN_VALUE);
-            maxLong[i] = clamp(fields[i].max(), Long.MAX_VALUE);
+            // Only integer fields use the long bounds (their bounds are whole numbers, ContractLoader checks). A number
+            // field's bound may be fractional (-100.5), which longValueExact would throw on; putNumber compares it exactly.
+            boolean integer = fields[i].type() == FieldType.INTEGER;
+            minLong[i] = integer ? clamp(fields[i].min(), Long.MIN_VALUE) : Long.MIN_VALUE;
+            maxLong[i] = integer ? clamp(fields[i].max(), Long.MAX_VALUE) : Long.MAX_VALUE;
         }
         this.slotStart = new int[fields.length];
         this.slotEnd = new int[fields.length];

@@ -58,8 +58,10 @@ final class CsvLineParser {
         }
         int[] mapping = new int[cellCount];
         boolean[] seen = new boolean[contract.fields().size()];
+        // Only contract field names and column numbers go into the detail, never a header cell that is not a field:
+        // a file without a header row has its first data row here, and its cells are values (names, account ids).
+        List<String> repeated = new ArrayList<>();
         List<String> unexpected = new ArrayList<>();
-        int unnamed = 0;
         for (int col = 0; col < cellCount; col++) {
             String name = cellString(col);
             String prohibited = prohibitedByLowerCase.get(name.toLowerCase(Locale.ROOT));
@@ -69,11 +71,9 @@ final class CsvLineParser {
             Integer index = fieldIndex.get(name);
             if (index == null || seen[index]) {
                 if (index != null) {
-                    unexpected.add(name + " (twice)");
-                } else if (FieldSpec.isValidName(name) && name.length() <= 64) {
-                    unexpected.add(name);
+                    repeated.add(name + " (column " + (col + 1) + ")");
                 } else {
-                    unnamed++;
+                    unexpected.add(Integer.toString(col + 1));
                 }
                 continue;
             }
@@ -86,16 +86,18 @@ final class CsvLineParser {
                 missing.add(contract.fields().get(i).name());
             }
         }
-        if (!unexpected.isEmpty() || unnamed > 0 || !missing.isEmpty()) {
+        if (!unexpected.isEmpty() || !repeated.isEmpty() || !missing.isEmpty()) {
             StringBuilder detail = new StringBuilder("the header differs from the contract");
             if (!missing.isEmpty()) {
                 detail.append("; missing required fields: ").append(String.join(", ", missing));
             }
-            if (!unexpected.isEmpty()) {
-                detail.append("; unexpected columns: ").append(String.join(", ", unexpected));
+            if (!repeated.isEmpty()) {
+                detail.append("; repeated fields: ").append(String.join(", ", repeated));
             }
-            if (unnamed > 0) {
-                detail.append("; ").append(unnamed).append(" column(s) whose names are not field names");
+            if (!unexpected.isEmpty()) {
+                detail.append("; ").append(unexpected.size() == 1 ? "column " : "columns ").append(String.join(", ", unexpected))
+                        .append(unexpected.size() == 1 ? " is not a contract field" : " are not contract fields")
+                        .append(" (names withheld: in a file without a header row they are data)");
             }
             return new Refusal(RefusalCode.CSV_HEADER_MISMATCH, detail.toString(), List.of(line));
         }

@@ -14,6 +14,7 @@ import java.util.HexFormat;
 final class HashingInputStream extends FilterInputStream {
     private final MessageDigest digest;
     private long count;
+    private IOException failure;
 
     HashingInputStream(InputStream in) {
         super(in);
@@ -30,7 +31,7 @@ final class HashingInputStream extends FilterInputStream {
         try {
             b = in.read();
         } catch (IOException e) {
-            throw new SourceReadException(e);
+            throw failed(e);
         }
         if (b >= 0) {
             digest.update((byte) b);
@@ -45,13 +46,28 @@ final class HashingInputStream extends FilterInputStream {
         try {
             n = in.read(buffer, offset, length);
         } catch (IOException e) {
-            throw new SourceReadException(e);
+            throw failed(e);
         }
         if (n > 0) {
             digest.update(buffer, offset, n);
             count += n;
         }
         return n;
+    }
+
+    private SourceReadException failed(IOException e) {
+        if (failure == null) {
+            failure = e;
+        }
+        return new SourceReadException(e);
+    }
+
+    /**
+     * The first failure of the source, or null. Kept because a reader above may swallow it: GZIPInputStream catches
+     * any IOException while it looks for another concatenated member and reports the end of the file instead.
+     */
+    IOException failure() {
+        return failure;
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.landingledger.core.validate;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
@@ -34,6 +35,8 @@ final class JsonLineParser {
                         // our own depth check reports NESTING_TOO_DEEP first; this is the parser's backstop
                         .maxNestingDepth(limits.maxNestingDepth() + 2)
                         .maxStringLength(Math.max(limits.maxLineBytes(), StreamReadConstraints.DEFAULT_MAX_STRING_LEN))
+                        // names as long as a line, so that the only other limit Jackson can hit is maxNumberLength
+                        .maxNameLength(Math.max(limits.maxLineBytes(), StreamReadConstraints.DEFAULT_MAX_NAME_LEN))
                         .build())
                 .build();
         for (int i = 0; i < contract.fields().size(); i++) {
@@ -45,22 +48,23 @@ final class JsonLineParser {
     }
 
     void parse(byte[] b, int off, int len, CanonicalRow row, LineOutcome out) {
-        // Jackson guesses UTF-16/32 from leading zero bytes; a line that does not start with '{' is never an
-        // accepted row, so only such lines need a closer look, and they get it without encoding detection risks.
-        int first = off;
-        while (first < off + len && (b[first] == ' ' || b[first] == '\t')) {
-            first++;
+        // Jackson guesses UTF-16 or UTF-32 when any of the first four bytes is NUL (so "{\0\"\0..." would be parsed as
+        // a valid UTF-16LE object, and '{' followed by three NULs as UTF-32LE). A NUL is never valid JSON text, so such
+        // a line is rejected before Jackson sees it. (Checking only the first non-blank byte let '{' + NUL through.)
+        for (int i = off; i < off + Math.min(len, 4); i++) {
+            if (b[i] == 0) {
+                out.reject(ReasonCode.INVALID_JSON, null);
+                return;
+            }
         }
-        if (b[first] == 0) {
-            out.reject(ReasonCode.INVALID_JSON, null);
-            return;
-        }
+        JsonParser parser = null;
         try (JsonParser p = factory.createParser(b, off, len)) {
+            parser = p;
             JsonToken token = p.nextToken();
             if (token != JsonToken.START_OBJECT) {
                 walkValue(p, token, 1, out);
-                if (out.prohibited == null && p.nextToken() != null) {
-                    out.reject(ReasonCode.INVALID_JSON, null);
+                if (out.prohibited == null && out.reason != ReasonCode.NESTING_TOO_DEEP) {
+                    walkTrailing(p, out);
                 }
                 out.reject(ReasonCode.NOT_AN_OBJECT, null);
                 return;
@@ -92,8 +96,7 @@ final class JsonLineParser {
                     return;
                 }
             }
-            if (p.nextToken() != null) {
-                out.reject(ReasonCode.INVALID_JSON, null);
+            if (walkTrailing(p, out)) {
                 return;
             }
             if (out.reason == null) {
@@ -103,7 +106,10 @@ final class JsonLineParser {
                 }
             }
         } catch (StreamConstraintsException e) {
-            out.reject(ReasonCode.NESTING_TOO_DEEP, null);
+            // Jackson's own limits. Our depth check stops before its nesting backstop and names and strings may be as
+            // long as a line, so what trips here is maxNumberLength: a number of more than 1000 digits, beyond int64 and
+            // beyond any double (and costly to parse exactly). It used to be reported as NESTING_TOO_DEEP.
+            out.reject(ReasonCode.NUMBER_OVERFLOW, topLevelField(parser));
         } catch (StreamReadException e) {
             out.reject(ReasonCode.INVALID_JSON, null);
         } catch (IOException e) {
@@ -140,6 +146,36 @@ final class JsonLineParser {
                 walkValue(p, value, 2, out);
                 return out.reason == ReasonCode.NESTING_TOO_DEEP ? null : ReasonCode.TYPE_MISMATCH;
         }
+    }
+
+    /**
+     * Content after the line's first value makes the line INVALID_JSON; returns whether there was any. Two records run
+     * together on one line ("}{") are walked on, so a prohibited key in the second one still refuses the file.
+     */
+    private boolean walkTrailing(JsonParser p, LineOutcome out) throws IOException {
+        JsonToken token = p.nextToken();
+        if (token == null) {
+            return false;
+        }
+        out.reject(ReasonCode.INVALID_JSON, null);
+        while (token != null && out.prohibited == null && out.reason != ReasonCode.NESTING_TOO_DEEP) {
+            walkValue(p, token, 1, out);
+            token = p.nextToken(); // throws at the first byte that is not JSON: the line is INVALID_JSON already
+        }
+        return true;
+    }
+
+    /** The contract field whose value the parser is in, when it is directly in the line's object; else null. */
+    private String topLevelField(JsonParser p) {
+        if (p == null) {
+            return null;
+        }
+        JsonStreamContext context = p.getParsingContext();
+        if (context == null || !context.inObject() || context.getParent() == null || !context.getParent().inRoot()) {
+            return null;
+        }
+        String name = context.getCurrentName();
+        return name != null && fieldIndex.containsKey(name) ? name : null;
     }
 
     /** Walks one value to its end, checking every nested key against the prohibited names. */

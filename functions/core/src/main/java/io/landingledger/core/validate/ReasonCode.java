@@ -27,7 +27,7 @@ public enum ReasonCode {
     ENUM_MISMATCH,
     /** A number outside the field's min / max. */
     OUT_OF_RANGE,
-    /** An integer outside the signed 64-bit range, or a number too large to be finite. */
+    /** An integer outside the signed 64-bit range, a number too large to be finite, or a number of more than 1000 digits. */
     NUMBER_OVERFLOW,
     /** A string shorter than minLength or longer than maxLength. */
     STRING_LENGTH,

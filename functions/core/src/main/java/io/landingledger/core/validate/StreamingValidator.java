@@ -97,21 +97,22 @@ public final class StreamingValidator {
                 if (reader != null) {
                     readLines(reader);
                 }
+                // Always read to the end, not only after a refusal: GZIPInputStream stops at bytes after its last
+                // member that are not another member, and sha256 must still cover every stored byte.
+                source.drain();
             } catch (SourceReadException e) {
                 throw e.original();
+            }
+            if (source.failure() != null) {
+                // the source failed where a reader swallowed it (GZIPInputStream looking for a next member): the
+                // end of the file was never seen, so this is an infrastructure fault to retry, not a result
+                throw source.failure();
             }
             if (refusal == null && acceptedRows == 0 && !contract.allowEmpty()) {
                 refusal = new Refusal(RefusalCode.EMPTY, "no row was accepted and the contract does not allow an empty unit (allowEmpty is false)", List.of());
             }
             flushAccepted();
             flushRejects();
-            if (refusal != null) {
-                try {
-                    source.drain();
-                } catch (SourceReadException e) {
-                    throw e.original();
-                }
-            }
             long decodedBytes = decoded == null ? source.count() : decoded.count;
             return new ValidationResult(contract.dataset(), contract.version(), source.sha256Hex(), source.count(),
                     gzip ? decodedBytes : source.count(), gzip, lines, blankLines, acceptedRows, duplicates, rejected,
@@ -135,7 +136,7 @@ public final class StreamingValidator {
             InputStream text = peek;
             if (gzip) {
                 try {
-                    text = new GZIPInputStream(peek, GZIP_BUFFER);
+                    text = new GZIPInputStream(new GzipSource(peek), GZIP_BUFFER);
                 } catch (SourceReadException e) {
                     throw e;
                 } catch (IOException e) {
@@ -187,6 +188,8 @@ public final class StreamingValidator {
                 if (!Utf8.isValid(b, off, len)) {
                     if (csv != null && !csv.hasHeader()) {
                         refusal = new Refusal(RefusalCode.CSV_HEADER_MISMATCH, "the header row (line " + line + ") is not valid UTF-8", List.of(line));
+                    } else if (json != null && hasProhibitedKey(b, off, len)) {
+                        judge(line); // a prohibited key refuses the file however the rest of its line is encoded
                     } else {
                         reject(line, ReasonCode.INVALID_UTF8, null, null);
                     }
@@ -223,6 +226,16 @@ public final class StreamingValidator {
                 }
                 judge(line);
             }
+        }
+
+        /**
+         * Whether a line that is not valid UTF-8 still names a prohibited key before its first bad byte (a Latin-1
+         * export that joined a profile: {@code "name":"Zo\xEB"}). Jackson stops at the bad byte; keys before it count.
+         */
+        private boolean hasProhibitedKey(byte[] b, int off, int len) {
+            outcome.clear();
+            json.parse(b, off, len, row, outcome);
+            return outcome.prohibited != null;
         }
 
         /** Appends physical lines to {@code join} until the CSV record closes; null when it grows past the limit. */
@@ -360,6 +373,85 @@ public final class StreamingValidator {
                 }
                 return n;
             }
+        }
+    }
+
+    /**
+     * The stored bytes as GZIPInputStream reads them.
+     *
+     * <p>Reads are filled completely (to the length asked for, or the end of the stream), so the inflater is fed the
+     * same chunks however the network delivered the bytes. The decompression-ratio decision and a refusal's counts are
+     * then a function of the file alone: before, a file near the ratio could be accepted on one retry and refused on
+     * the next, and the counts in a refusal differed between 1-byte and whole reads.
+     *
+     * <p>{@link #available()} answers by peeking one byte (so it may block). Java 21's GZIPInputStream, Lambda's
+     * runtime, only reads a further concatenated member when {@code in.available() > 0} or enough bytes are already
+     * buffered; an S3 or socket stream may answer 0 at a member boundary, and the rest of the file would be dropped
+     * silently. Java 23 and later no longer ask.
+     */
+    private static final class GzipSource extends FilterInputStream {
+        private int peeked = -1;
+
+        GzipSource(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (peeked >= 0) {
+                int b = peeked;
+                peeked = -1;
+                return b;
+            }
+            return in.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (len == 0) {
+                return 0;
+            }
+            int n = 0;
+            if (peeked >= 0) {
+                b[off] = (byte) peeked;
+                peeked = -1;
+                n = 1;
+            }
+            while (n < len) {
+                int r = in.read(b, off + n, len - n);
+                if (r < 0) {
+                    break;
+                }
+                n += r;
+            }
+            return n == 0 ? -1 : n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            byte[] scratch = new byte[(int) Math.min(Math.max(n, 0), 8192)];
+            long skipped = 0;
+            while (skipped < n) {
+                int r = read(scratch, 0, (int) Math.min(scratch.length, n - skipped));
+                if (r < 0) {
+                    break;
+                }
+                skipped += r;
+            }
+            return skipped;
+        }
+
+        @Override
+        public int available() throws IOException {
+            if (peeked < 0) {
+                peeked = in.read();
+            }
+            return peeked < 0 ? 0 : 1;
+        }
+
+        @Override
+        public boolean markSupported() {
+            return false;
         }
     }
 

@@ -1,0 +1,123 @@
+package io.landingledger.core.validate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.landingledger.core.validate.DuplicateKeyIndex.Outcome;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.SplittableRandom;
+
+/**
+ * The index behind duplicate collapse and KEY_CONFLICT: exact on 128-bit fingerprints, first-seen line numbers kept
+ * through chunk boundaries and line gaps of any size, nothing lost when the table grows, and its size budget (the
+ * issue asks for a measured bytes-per-key figure: 50 million keys on a peak day).
+ */
+class DuplicateKeyIndexTest {
+    private static final int CHUNK = 1 << 14;
+
+    /** Deterministic pseudo-random 128-bit fingerprints, as MurmurHash3 would spread them. */
+    private static long[][] keys(int count, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        long[][] keys = new long[count][];
+        for (int i = 0; i < count; i++) {
+            keys[i] = new long[] {random.nextLong(), random.nextLong()};
+        }
+        return keys;
+    }
+
+    @Test
+    void offer_whenKeyRepeats_returnsNewThenSameOrConflict() {
+        DuplicateKeyIndex index = new DuplicateKeyIndex();
+        assertEquals(Outcome.NEW, index.offer(1, 2, 100, 7));
+        assertEquals(Outcome.SAME, index.offer(1, 2, 100, 9));
+        assertEquals(Outcome.CONFLICT, index.offer(1, 2, 101, 12));
+        assertEquals(7, index.conflictFirstLine);
+        assertEquals(1, index.size());
+    }
+
+    @Test
+    void offer_whenKeysShareHalfTheirFingerprint_keepsThemApart() {
+        // the table position comes from the low half and the slot tag from the top bits of the high half
+        DuplicateKeyIndex index = new DuplicateKeyIndex();
+        long hi = 0xF800_0000_0000_0001L;
+        long lo = 0x1234_5678_9ABC_DEF0L;
+        assertEquals(Outcome.NEW, index.offer(hi, lo, 1, 1));
+        assertEquals(Outcome.NEW, index.offer(hi, lo + 1, 1, 2));
+        assertEquals(Outcome.NEW, index.offer(hi + 1, lo, 1, 3));
+        assertEquals(Outcome.NEW, index.offer(hi ^ 0x0000_0000_0000_1000L, lo, 2, 4)); // same tag, same position
+        assertEquals(Outcome.NEW, index.offer(0, 0, 0, 5));
+        assertEquals(Outcome.SAME, index.offer(hi, lo, 1, 6));
+        assertEquals(Outcome.CONFLICT, index.offer(hi + 1, lo, 2, 7));
+        assertEquals(3, index.conflictFirstLine);
+        assertEquals(Outcome.SAME, index.offer(0, 0, 0, 8));
+        assertEquals(5, index.size());
+    }
+
+    @Test
+    void offer_whenLinesGapAndEntriesCrossChunks_remembersEveryFirstLine() {
+        // gaps around the one-byte delta limit (254, 255, 256) and far beyond it take the exception path;
+        // 3.5 chunks of entries put several keys on each chunk boundary
+        int count = CHUNK * 3 + CHUNK / 2;
+        long[][] keys = keys(count, 1);
+        long[] gaps = {1, 2, 254, 255, 256, 1, 1, 1000, 3, 1_000_000, 1, 1L << 40, 254};
+        long[] lines = new long[count];
+        DuplicateKeyIndex index = new DuplicateKeyIndex(16);
+        long line = 0;
+        for (int i = 0; i < count; i++) {
+            line += gaps[(i * 7 + i / CHUNK) % gaps.length];
+            lines[i] = line;
+            assertEquals(Outcome.NEW, index.offer(keys[i][0], keys[i][1], i, line));
+        }
+        // lineOf walks a chunk's deltas (it only runs for a refusal), so check every entry of the first chunk and
+        // a spread of the others rather than all of them
+        for (int i = 0; i < count; i += i < CHUNK ? 1 : 13) {
+            assertEquals(Outcome.CONFLICT, index.offer(keys[i][0], keys[i][1], -i - 1, line + 1), "entry " + i);
+            assertEquals(lines[i], index.conflictFirstLine, "first line of entry " + i);
+        }
+        for (int boundary = CHUNK; boundary < count; boundary += CHUNK) {
+            for (int i = boundary - 2; i <= boundary + 1; i++) {
+                index.offer(keys[i][0], keys[i][1], -1, line + 2);
+                assertEquals(lines[i], index.conflictFirstLine, "entry " + i + " next to a chunk boundary");
+            }
+        }
+    }
+
+    @Test
+    void offer_whenTableGrowsManyTimes_keepsEveryEntry() {
+        int count = 300_000;
+        long[][] keys = keys(count, 2);
+        DuplicateKeyIndex index = new DuplicateKeyIndex(16);
+        for (int i = 0; i < count; i++) {
+            assertEquals(Outcome.NEW, index.offer(keys[i][0], keys[i][1], i * 31L, i + 1));
+        }
+        assertEquals(count, index.size());
+        for (int i = 0; i < count; i++) {
+            assertEquals(Outcome.SAME, index.offer(keys[i][0], keys[i][1], i * 31L, count + 1L));
+        }
+        long[][] others = keys(1000, 3);
+        for (long[] key : others) {
+            assertEquals(Outcome.NEW, index.offer(key[0], key[1], 0, count + 2L));
+        }
+        assertEquals(count + 1000, index.size());
+    }
+
+    @Test
+    void bytes_whenTwoMillionDistinctKeys_staysWithin32BytesPerKey() {
+        int count = 2_000_000;
+        SplittableRandom random = new SplittableRandom(4);
+        DuplicateKeyIndex index = new DuplicateKeyIndex();
+        long line = 0;
+        for (int i = 0; i < count; i++) {
+            line += 1 + (i % 1000 == 0 ? 300 : 0); // mostly adjacent lines, some gaps on the exception path
+            assertEquals(Outcome.NEW, index.offer(random.nextLong(), random.nextLong(), random.nextLong(), line));
+        }
+        double perKey = (double) index.bytes() / index.size();
+        System.out.printf("DuplicateKeyIndex: %d distinct keys in %d bytes = %.2f bytes per key%n", index.size(), index.bytes(), perKey);
+        assertEquals(count, index.size());
+        assertTrue(perKey <= 32, "bytes per key " + perKey + " is above the budget of 32");
+        // the figure is the arrays' real size, not an estimate from the count
+        assertTrue(index.bytes() >= (long) count * (3 * Long.BYTES + 1 + Integer.BYTES), "bytes() must count every entry and slot");
+    }
+}

@@ -1,0 +1,78 @@
+package io.landingledger.core.validate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.SplittableRandom;
+
+/**
+ * The hand-written RFC 3339 and date parsers, checked against java.time on many random values: every instant and
+ * offset java.time can express, every fraction length, and impossible calendar dates.
+ */
+class TimestampsTest {
+    private static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss");
+
+    private static String canonical(String text) {
+        ByteSink out = new ByteSink(64);
+        ReasonCode reason = Timestamps.writeCanonicalTimestamp(text.toCharArray(), 0, text.length(), out);
+        return reason != null ? reason.name() : new String(out.bytes, 0, out.size, StandardCharsets.US_ASCII);
+    }
+
+    private static String canonicalDate(String text) {
+        ByteSink out = new ByteSink(16);
+        ReasonCode reason = Timestamps.writeCanonicalDate(text.toCharArray(), 0, text.length(), out);
+        return reason != null ? reason.name() : new String(out.bytes, 0, out.size, StandardCharsets.US_ASCII);
+    }
+
+    @Test
+    void writeCanonicalTimestamp_whenRandomInstantAndOffset_matchesJavaTime() {
+        SplittableRandom random = new SplittableRandom(2026);
+        long min = Instant.parse("0001-01-02T00:00:00Z").getEpochSecond();
+        long max = Instant.parse("9999-12-30T00:00:00Z").getEpochSecond();
+        for (int i = 0; i < 200_000; i++) {
+            Instant instant = Instant.ofEpochSecond(random.nextLong(min, max), random.nextInt(1_000_000_000));
+            ZoneOffset offset = ZoneOffset.ofTotalSeconds(random.nextInt(-18 * 60, 18 * 60 + 1) * 60);
+            int digits = random.nextInt(10);
+            String fraction = digits == 0 ? "" : "." + String.format("%09d", instant.getNano()).substring(0, digits);
+            String suffix = offset.getTotalSeconds() == 0 && random.nextBoolean() ? "Z" : offset.getId().replace("Z", "+00:00");
+            String given = LOCAL.format(instant.atOffset(offset)) + fraction + suffix;
+            String expected = "\"" + LOCAL.format(instant.atOffset(ZoneOffset.UTC)) + fraction + "Z\"";
+            assertEquals(expected, canonical(given), given);
+        }
+    }
+
+    @Test
+    void writeCanonicalDate_whenRandomYearMonthDay_acceptsExactlyRealCalendarDays() {
+        SplittableRandom random = new SplittableRandom(7);
+        for (int i = 0; i < 200_000; i++) {
+            int year = random.nextInt(0, 10_000);
+            int month = random.nextInt(0, 14);
+            int day = random.nextInt(0, 33);
+            String text = String.format("%04d-%02d-%02d", year, month, day);
+            boolean real;
+            try {
+                LocalDate.of(year, month, day);
+                real = true;
+            } catch (DateTimeException e) {
+                real = false;
+            }
+            assertEquals(real ? "\"" + text + "\"" : "DATE_INVALID", canonicalDate(text), text);
+            // the date part of a timestamp follows the same calendar
+            assertEquals(real ? "\"" + text + "T12:00:00Z\"" : "TIMESTAMP_INVALID", canonical(text + "T12:00:00Z"), text);
+        }
+    }
+
+    @Test
+    void writeCanonicalTimestamp_whenOffsetBeyondJavaTimeRange_stillConvertsExactly() {
+        // RFC 3339 allows offsets up to 23:59; java.time stops at 18:00
+        assertEquals("\"2026-03-01T14:01:11Z\"", canonical("2026-03-02T14:00:11+23:59"));
+        assertEquals("\"2026-03-03T13:59:11Z\"", canonical("2026-03-02T14:00:11-23:59"));
+    }
+}
