@@ -3,6 +3,7 @@ package io.landingledger.lambda;
 import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.UnitRouter;
+import io.landingledger.core.repair.RepairService;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.lambda.adapters.DynamoDbLedger;
 import io.landingledger.lambda.adapters.MultipartStreamingUpload;
@@ -102,6 +103,12 @@ public final class DependencyFactory implements AutoCloseable {
 
     public OutcomeReporter reporter() {
         return reporter;
+    }
+
+    /** Operator repair, on the same ingest path as the validator. */
+    public RepairService repairService() {
+        return new RepairService(contracts, ledger, objectStore, ingestService, config.inboxBucket(), config.lakeBucket(),
+                Clock.systemUTC(), RepairService.DEFAULT_SAFETY_MARGIN);
     }
 
     /**

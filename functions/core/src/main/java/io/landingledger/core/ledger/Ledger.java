@@ -21,6 +21,9 @@ public interface Ledger {
      */
     void write(LedgerItem item, String expectedPublishedEtag, HistoryEntry history) throws LedgerConflictException;
 
+    /** Appends one history item on its own (a repair that found nothing to change), only if its key is new. */
+    void appendHistory(HistoryEntry history);
+
     /** The unit's history, oldest first. */
     List<HistoryEntry> history(String dataset, String unit);
 

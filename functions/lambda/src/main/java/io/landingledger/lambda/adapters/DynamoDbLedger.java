@@ -103,6 +103,11 @@ public final class DynamoDbLedger implements Ledger {
         }
     }
 
+    @Override
+    public void appendHistory(HistoryEntry history) {
+        dynamo.putItem(r -> r.tableName(historyTable).item(historyAttributes(history)).conditionExpression(CONDITION_NEW_HISTORY));
+    }
+
     private static LedgerConflictException conflict(LedgerItem attempted, Map<String, AttributeValue> old) {
         LedgerItem current = old == null || old.isEmpty() ? null : toItem(old);
         return new LedgerConflictException("the ledger item " + attempted.dataset() + "/" + attempted.unit()

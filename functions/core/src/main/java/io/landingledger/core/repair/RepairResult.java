@@ -1,0 +1,181 @@
+package io.landingledger.core.repair;
+
+import io.landingledger.core.ingest.IngestOutcome;
+import io.landingledger.core.ingest.InputRef;
+import io.landingledger.core.ledger.LedgerItem;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a repair did (or, for a dry run, plans to do), unit by unit, plus the units it did not reach before its
+ * deadline and the payload that continues it.
+ */
+public record RepairResult(RepairRequest request, boolean forward, List<UnitResult> units, List<String> notReached) {
+
+    private static final Set<String> SUCCESS = Set.of("published", "skipped", "finished", "omitted", "planned");
+
+    public RepairResult {
+        units = List.copyOf(units);
+        notReached = List.copyOf(notReached);
+    }
+
+    /**
+     * One unit's line of the table.
+     *
+     * @param action published, skipped, finished, refused, stale, no_input, omitted, rejected, failed, not_attempted or
+     *               planned (dry run)
+     * @param expect for a dry run: publish, skip, refuse-again, no input, omit
+     */
+    public record UnitResult(String unit, Map<String, Object> before, Map<String, Object> after, String action, String detail,
+                             String expect, Map<String, Object> input, String output, Map<String, Object> counts) {
+
+        static UnitResult of(String unit, LedgerItem before, LedgerItem after, String action, String detail, InputRef input,
+                             IngestOutcome outcome) {
+            Map<String, Object> counts = null;
+            if (outcome != null) {
+                counts = new LinkedHashMap<>();
+                counts.put("accepted", outcome.accepted());
+                counts.put("rejected", outcome.rejected());
+                counts.put("duplicates", outcome.duplicates());
+            }
+            Map<String, Object> inputView = input == null ? null : inputView(input, outcome == null ? null : outcome.sha256());
+            return new UnitResult(unit, RepairService.ledgerView(before), RepairService.ledgerView(after), action, detail, null,
+                    inputView, outcome == null ? null : outcome.publishedKey(), counts);
+        }
+
+        static UnitResult planned(String unit, LedgerItem before, String expect, InputRef input, String output, String sha256) {
+            return new UnitResult(unit, RepairService.ledgerView(before), RepairService.ledgerView(before), "planned", null, expect,
+                    input == null ? null : inputView(input, sha256), output, null);
+        }
+
+        static UnitResult notAttempted(String unit, String why) {
+            return new UnitResult(unit, null, null, "not_attempted", why, null, null, null, null);
+        }
+
+        private static Map<String, Object> inputView(InputRef input, String sha256) {
+            Map<String, Object> view = new LinkedHashMap<>();
+            view.put("bucket", input.bucket());
+            view.put("key", input.key());
+            view.put("version", input.versionId());
+            view.put("size", input.size());
+            if (sha256 != null) {
+                view.put("sha256", sha256);
+            }
+            return view;
+        }
+
+        boolean succeeded() {
+            return SUCCESS.contains(action);
+        }
+
+        Map<String, Object> toMap() {
+            Map<String, Object> map = new LinkedHashMap<>();
+            map.put("unit", unit);
+            map.put("action", action);
+            if (expect != null) {
+                map.put("expect", expect);
+            }
+            if (detail != null) {
+                map.put("detail", detail);
+            }
+            if (before != null) {
+                map.put("before", before);
+            }
+            if (after != null) {
+                map.put("after", after);
+            }
+            if (input != null) {
+                map.put("input", input);
+            }
+            if (output != null) {
+                map.put("output", output);
+            }
+            if (counts != null) {
+                map.put("counts", counts);
+            }
+            return map;
+        }
+    }
+
+    /** True when every unit reached succeeded (or, for a dry run, was planned) and none was left unreached. */
+    public boolean succeeded() {
+        return notReached.isEmpty() && units.stream().allMatch(UnitResult::succeeded);
+    }
+
+    /**
+     * The payload that continues this repair where it stopped (the units not reached, as a targeted list, so a
+     * forward range is not expanded again), or null when nothing is left.
+     */
+    public Map<String, Object> continuation() {
+        if (notReached.isEmpty()) {
+            return null;
+        }
+        Map<String, Object> next = new LinkedHashMap<>();
+        next.put("dataset", request.dataset());
+        next.put("units", notReached);
+        next.put("mode", "targeted");
+        next.put("force", request.force());
+        next.put("reason", request.reason());
+        next.put("inputVersion", request.inputVersion().name().toLowerCase(java.util.Locale.ROOT));
+        next.put("action", request.action().name().toLowerCase(java.util.Locale.ROOT));
+        return next;
+    }
+
+    public Map<String, Object> toMap() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("dataset", request.dataset());
+        map.put("dryRun", request.dryRun());
+        map.put("mode", forward ? "forward" : "targeted");
+        map.put("reason", request.reason());
+        map.put("succeeded", succeeded());
+        List<Map<String, Object>> list = new ArrayList<>();
+        units.forEach(u -> list.add(u.toMap()));
+        map.put("units", list);
+        if (!notReached.isEmpty()) {
+            map.put("notReached", notReached);
+            map.put("continuation", continuation());
+        }
+        map.put("table", table());
+        return map;
+    }
+
+    /** The per-unit table an operator reads in a terminal: unit, before, after, action, reason. */
+    public String table() {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"UNIT", "BEFORE", "AFTER", "ACTION", "REASON"});
+        for (UnitResult u : units) {
+            rows.add(new String[] {u.unit(), status(u.before()), status(u.after()),
+                    u.expect() != null ? "plan: " + u.expect() : u.action(), u.detail() == null ? "" : u.detail()});
+        }
+        for (String unit : notReached) {
+            rows.add(new String[] {unit, "", "", "not_reached", "stopped before the function's deadline; send the continuation"});
+        }
+        int[] widths = new int[5];
+        for (String[] row : rows) {
+            for (int i = 0; i < 4; i++) {
+                widths[i] = Math.max(widths[i], row[i].length());
+            }
+        }
+        StringBuilder text = new StringBuilder();
+        for (String[] row : rows) {
+            for (int i = 0; i < 4; i++) {
+                text.append(row[i]).append(" ".repeat(widths[i] - row[i].length() + 2));
+            }
+            text.append(row[4]).append('\n');
+        }
+        return text.toString();
+    }
+
+    private static String status(Map<String, Object> view) {
+        if (view == null) {
+            return "";
+        }
+        Object status = view.get("status");
+        Object count = view.get("publish_count");
+        return count == null || "NONE".equals(status) ? String.valueOf(status) : status + "(" + count + ")";
+    }
+}

@@ -1,0 +1,276 @@
+package io.landingledger.core.repair;
+
+import io.landingledger.core.contract.ContractRegistry;
+import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.contract.UnitCalendar;
+import io.landingledger.core.ingest.IngestAction;
+import io.landingledger.core.ingest.IngestOutcome;
+import io.landingledger.core.ingest.IngestService;
+import io.landingledger.core.ingest.InputRef;
+import io.landingledger.core.ingest.LakeLayout;
+import io.landingledger.core.ingest.UnitRouter;
+import io.landingledger.core.ledger.HistoryEntry;
+import io.landingledger.core.ledger.InputIdentity;
+import io.landingledger.core.ledger.LastAttempt;
+import io.landingledger.core.ledger.Ledger;
+import io.landingledger.core.ledger.LedgerConflictException;
+import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.ledger.LedgerStatus;
+import io.landingledger.core.ledger.RunKind;
+import io.landingledger.core.store.ObjectStore;
+import io.landingledger.core.store.StoredObject;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Operator repair (DESIGN.md section 6): each unit runs the same ingest path as a new file, with
+ * {@code run_kind=REPAIR} (invariant 8). A dry run reads and plans but writes nothing. Forward mode (and any
+ * {@code dependsOnPrevious} dataset) expands to every expected unit from the first named one to the latest, in order,
+ * and stops at the first failure. The run watches its remaining time and stops between units before the deadline,
+ * returning the units it did not reach.
+ */
+public final class RepairService {
+    /** Stop starting units when less than this is left: one unit's ingest must finish before the function's timeout. */
+    public static final Duration DEFAULT_SAFETY_MARGIN = Duration.ofSeconds(60);
+
+    private final ContractRegistry contracts;
+    private final UnitRouter router;
+    private final Ledger ledger;
+    private final ObjectStore store;
+    private final IngestService ingest;
+    private final String inboxBucket;
+    private final String lakeBucket;
+    private final Clock clock;
+    private final Duration safetyMargin;
+
+    public RepairService(ContractRegistry contracts, Ledger ledger, ObjectStore store, IngestService ingest, String inboxBucket,
+                         String lakeBucket, Clock clock, Duration safetyMargin) {
+        this.contracts = contracts;
+        this.router = new UnitRouter(contracts);
+        this.ledger = ledger;
+        this.store = store;
+        this.ingest = ingest;
+        this.inboxBucket = inboxBucket;
+        this.lakeBucket = lakeBucket;
+        this.clock = clock;
+        this.safetyMargin = safetyMargin;
+    }
+
+    /**
+     * Runs (or plans) a request.
+     *
+     * @param remaining the invocation's remaining time (Lambda's context), checked between units
+     * @param runIds    a new run id per unit
+     */
+    public RepairResult run(RepairRequest request, Supplier<Duration> remaining, Supplier<String> runIds) {
+        DatasetContract contract = contracts.get(request.dataset()).orElseThrow(() -> new IllegalArgumentException(
+                "unknown dataset \"" + request.dataset() + "\" (known: " + String.join(", ", contracts.all().keySet()) + ")"));
+        UnitCalendar calendar = UnitCalendar.of(contract);
+        Map<String, ObjectStore.ListedObject> inbox = inboxByUnit(contract);
+        List<String> units = expand(request, contract, calendar, inbox);
+        boolean forward = request.mode() == RepairRequest.Mode.FORWARD || contract.unit().dependsOnPrevious();
+
+        List<RepairResult.UnitResult> results = new ArrayList<>();
+        List<String> notReached = new ArrayList<>();
+        boolean stopped = false;
+        for (int i = 0; i < units.size(); i++) {
+            String unit = units.get(i);
+            if (stopped) {
+                results.add(RepairResult.UnitResult.notAttempted(unit, "an earlier unit of this forward repair did not succeed"));
+                continue;
+            }
+            if (!request.dryRun() && remaining.get().compareTo(safetyMargin) < 0) {
+                notReached.addAll(units.subList(i, units.size()));
+                break;
+            }
+            LedgerItem before = ledger.get(contract.dataset(), unit).orElse(null);
+            RepairResult.UnitResult result;
+            try {
+                result = request.action() == RepairRequest.Action.OMIT
+                        ? omit(request, contract, unit, before, runIds)
+                        : repair(request, contract, unit, before, inbox.get(unit), runIds);
+            } catch (RuntimeException e) {
+                // an infrastructure fault on one unit: report it and go on (targeted) or stop (forward)
+                result = RepairResult.UnitResult.of(unit, before, before, "failed", e.getClass().getSimpleName()
+                        + " (see the function's log; rerun the repair for this unit)", null, null);
+            }
+            results.add(result);
+            if (forward && !result.succeeded()) {
+                stopped = true;
+            }
+        }
+        return new RepairResult(request, forward, results, notReached);
+    }
+
+    private List<String> expand(RepairRequest request, DatasetContract contract, UnitCalendar calendar,
+                                Map<String, ObjectStore.ListedObject> inbox) {
+        List<String> named = request.units();
+        if (named.isEmpty()) {
+            // a range without an end runs to the latest unit that has an input or a ledger item
+            String to = request.to() != null ? request.to() : latestKnown(contract, request.from(), inbox);
+            named = calendar.units(request.from(), to);
+        }
+        for (String unit : named) {
+            if (!calendar.isUnit(unit)) {
+                throw new IllegalArgumentException("\"" + unit + "\" is not a unit of " + contract.dataset() + " (cadence "
+                        + contract.unit().cadence().name().toLowerCase(java.util.Locale.ROOT) + ")");
+            }
+        }
+        boolean forward = request.mode() == RepairRequest.Mode.FORWARD || contract.unit().dependsOnPrevious();
+        if (!forward || named.isEmpty() || request.action() == RepairRequest.Action.OMIT) {
+            return List.copyOf(new java.util.LinkedHashSet<>(named));
+        }
+        // forward: the earliest named unit through the latest known one, in order
+        String first = named.stream().min(String::compareTo).orElseThrow();
+        String last = named.stream().max(String::compareTo).orElseThrow();
+        String known = latestKnown(contract, first, inbox);
+        return calendar.units(first, known.compareTo(last) > 0 ? known : last);
+    }
+
+    /** The latest unit from {@code from} on that has an inbox input or a ledger item ({@code from} when none). */
+    private String latestKnown(DatasetContract contract, String from, Map<String, ObjectStore.ListedObject> inbox) {
+        String last = from;
+        for (String unit : inbox.keySet()) {
+            last = unit.compareTo(last) > 0 ? unit : last;
+        }
+        for (LedgerItem item : ledger.items(contract.dataset(), from, null)) {
+            last = item.unit().compareTo(last) > 0 ? item.unit() : last;
+        }
+        return last;
+    }
+
+    /** The inbox's newest object per unit: one listing of the dataset's prefix (a request per 1,000 keys). */
+    private Map<String, ObjectStore.ListedObject> inboxByUnit(DatasetContract contract) {
+        Map<String, ObjectStore.ListedObject> byUnit = new HashMap<>();
+        for (ObjectStore.ListedObject object : store.list(inboxBucket, contract.dataset() + "/")) {
+            if (router.route(object.key()) instanceof UnitRouter.Routed routed) {
+                byUnit.merge(routed.unit(), object, (a, b) -> a.lastModified().isAfter(b.lastModified()) ? a : b);
+            }
+        }
+        return byUnit;
+    }
+
+    private RepairResult.UnitResult repair(RepairRequest request, DatasetContract contract, String unit, LedgerItem before,
+                                           ObjectStore.ListedObject current, Supplier<String> runIds) {
+        Optional<InputRef> input = chooseInput(request, before, current);
+        String publishedKey = LakeLayout.publishedKey(contract.dataset(), unit);
+        if (input.isEmpty()) {
+            return RepairResult.UnitResult.of(unit, before, before, "no_input", "no input for this unit in the inbox or the ledger", null, null);
+        }
+        InputRef ref = input.get();
+        if (request.dryRun()) {
+            return RepairResult.UnitResult.planned(unit, before, expectation(request, before, ref, publishedKey), ref, publishedKey,
+                    sha256Known(before, ref));
+        }
+        String runId = runIds.get();
+        IngestOutcome outcome = ingest.ingest(new IngestService.Request(contract, unit, ref, runId, RunKind.REPAIR, request.force(), true));
+        if (outcome.action() == IngestAction.SKIPPED && before != null) {
+            // nothing changed: the audit trail still says an operator looked, and why (DESIGN.md section 4)
+            Instant now = clock.instant();
+            ledger.appendHistory(new HistoryEntry(contract.dataset(), unit, now, runId, RunKind.REPAIR, "REPAIR_SKIPPED",
+                    request.reason(), before.input(), before.published(), contract.version()));
+        }
+        LedgerItem after = ledger.get(contract.dataset(), unit).orElse(null);
+        String action = outcome.action().name().toLowerCase(java.util.Locale.ROOT);
+        String detail = outcome.refusalCode() != null ? outcome.refusalCode() + ": " + outcome.detail() : outcome.detail();
+        return RepairResult.UnitResult.of(unit, before, after, action, detail, ref, outcome);
+    }
+
+    private Optional<InputRef> chooseInput(RepairRequest request, LedgerItem before, ObjectStore.ListedObject current) {
+        if (request.inputVersion() == RepairRequest.InputVersion.RECORDED && before != null && before.input() != null
+                && before.input().versionId() != null) {
+            InputIdentity recorded = before.input();
+            // the retained snapshot the ledger names (inbox versioning keeps it)
+            return Optional.of(new InputRef(recorded.bucket(), recorded.key(), recorded.versionId(), recorded.etag(), recorded.size(),
+                    null, recorded.lastModified()));
+        }
+        if (current == null) {
+            return Optional.empty();
+        }
+        Optional<StoredObject> head = store.head(inboxBucket, current.key());
+        return head.map(o -> new InputRef(inboxBucket, o.key(), o.versionId(), o.etag(), o.size(), null, o.lastModified()));
+    }
+
+    private static String sha256Known(LedgerItem before, InputRef ref) {
+        if (before != null && before.input() != null && ref.versionId() != null && ref.versionId().equals(before.input().versionId())) {
+            return before.input().sha256();
+        }
+        return null;
+    }
+
+    /** What a run would most likely do, from what can be known without reading the body. */
+    private String expectation(RepairRequest request, LedgerItem before, InputRef ref, String publishedKey) {
+        if (before == null) {
+            return "publish";
+        }
+        boolean sameInput = before.input() != null && ref.versionId() != null && ref.versionId().equals(before.input().versionId());
+        if (before.status() == LedgerStatus.REFUSED && sameInput) {
+            return request.force() ? "refuse-again (forced re-read)" : "refuse-again";
+        }
+        if (before.status() == LedgerStatus.PUBLISHED && sameInput && !request.force()) {
+            Optional<StoredObject> published = store.head(lakeBucket, publishedKey);
+            if (published.isPresent() && published.get().etag().equals(before.publishedEtag())) {
+                return "skip";
+            }
+            return "publish (the ledger's object is missing or changed)";
+        }
+        return "publish";
+    }
+
+    /** Records an operator's omission: the unit is intentionally absent. Publishes nothing; the sweep keeps showing it. */
+    private RepairResult.UnitResult omit(RepairRequest request, DatasetContract contract, String unit, LedgerItem before, Supplier<String> runIds) {
+        if (before != null && before.status() == LedgerStatus.PUBLISHED) {
+            return RepairResult.UnitResult.of(unit, before, before, "rejected", "the unit is published; only a unit without a publish can be omitted", null, null);
+        }
+        if (before != null && before.status() == LedgerStatus.OMITTED && request.reason().equals(before.reason())) {
+            return RepairResult.UnitResult.of(unit, before, before, "skipped", "already omitted for this reason", null, null);
+        }
+        if (request.dryRun()) {
+            return RepairResult.UnitResult.planned(unit, before, "omit", null, null, null);
+        }
+        String runId = runIds.get();
+        Instant now = clock.instant();
+        LedgerItem next = new LedgerItem(contract.dataset(), unit, LedgerStatus.OMITTED, before == null ? null : before.input(), null, runId,
+                RunKind.OMIT, contract.version(), before == null ? 0 : before.publishCount(), null, null,
+                new LastAttempt(now, runId, RunKind.OMIT, "OMITTED", request.reason(), null, null), request.reason());
+        try {
+            ledger.write(next, null, new HistoryEntry(contract.dataset(), unit, now, runId, RunKind.OMIT, "OMITTED", request.reason(),
+                    next.input(), null, contract.version()));
+        } catch (LedgerConflictException e) {
+            return RepairResult.UnitResult.of(unit, before, e.current().orElse(null), "rejected",
+                    "the unit changed meanwhile (it was published); nothing omitted", null, null);
+        }
+        return RepairResult.UnitResult.of(unit, before, next, "omitted", request.reason(), null, null);
+    }
+
+    /** Keeps the JSON view in one place for the handler. */
+    static Map<String, Object> ledgerView(LedgerItem item) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        if (item == null) {
+            view.put("status", "NONE");
+            return view;
+        }
+        view.put("status", item.status().name());
+        if (item.published() != null) {
+            view.put("published_etag", item.published().etag());
+            view.put("accepted", item.published().accepted());
+        }
+        view.put("publish_count", item.publishCount());
+        if (item.input() != null) {
+            view.put("input_version", item.input().versionId());
+        }
+        if (item.lastAttempt() != null) {
+            view.put("last_attempt", item.lastAttempt().outcome());
+        }
+        return view;
+    }
+}

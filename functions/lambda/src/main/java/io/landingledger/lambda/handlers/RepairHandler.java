@@ -1,0 +1,47 @@
+package io.landingledger.lambda.handlers;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+
+import io.landingledger.core.repair.RepairRequest;
+import io.landingledger.core.repair.RepairResult;
+import io.landingledger.core.repair.RepairService;
+import io.landingledger.lambda.DependencyFactory;
+import io.landingledger.lambda.FunctionConfig;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * Operator repair: {@code aws lambda invoke --function-name <RepairFunction> --payload file://events/repair-dry-run.json out.json}.
+ * Maps the payload to a {@link RepairRequest}, runs {@link RepairService}, returns the per-unit table. A payload
+ * error fails the invocation with a message that names the field.
+ */
+public final class RepairHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
+    private final RepairService repair;
+    private final Supplier<String> runIds;
+
+    public RepairHandler() {
+        this(DependencyFactory.create(FunctionConfig.fromEnvironment(System.getenv())).repairService(), () -> UUID.randomUUID().toString());
+    }
+
+    public RepairHandler(RepairService repair, Supplier<String> runIds) {
+        this.repair = repair;
+        this.runIds = runIds;
+    }
+
+    @Override
+    public Map<String, Object> handleRequest(Map<String, Object> payload, Context context) {
+        RepairRequest request = RepairRequest.fromPayload(payload);
+        Supplier<Duration> remaining = context == null
+                ? () -> Duration.ofDays(1) // run outside Lambda (the local run, tests): no deadline
+                : () -> Duration.ofMillis(context.getRemainingTimeInMillis());
+        RepairResult result = repair.run(request, remaining, runIds);
+        if (context != null) {
+            context.getLogger().log(result.table());
+        }
+        return result.toMap();
+    }
+}
