@@ -1,76 +1,157 @@
 package io.landingledger.lambda;
 
-import com.fasterxml.jackson.jr.ob.JSON;
-
+import io.landingledger.core.ingest.IngestAction;
 import io.landingledger.core.ingest.IngestOutcome;
+import io.landingledger.lambda.DatasetMetrics.Metric;
 
-import java.io.IOException;
-import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.apache.logging.log4j.message.MapMessage;
 
 /**
- * One JSON log line per outcome on stdout (CloudWatch Logs keeps it as a structured event). Names, hashes, counts
- * and codes only: an {@link IngestOutcome} cannot carry row content.
+ * Each record's outcome as one structured JSON log line and one EMF metrics document for its dataset (DESIGN.md
+ * section 8). Names, hashes, counts and codes only: an {@link IngestOutcome} carries no row content, and a refusal's
+ * detail is a sentence that names fields and line numbers, never a value (invariant 7).
+ *
+ * <p>Logs: log4j2 with JsonTemplateLayout ({@code log4j2.properties}, {@code LandingLogLayout.json}); each field of
+ * {@link IngestOutcome#toMap()} becomes a top-level JSON field next to timestamp, level, logger and message. Metrics:
+ * {@link DatasetMetrics}, namespace {@value DatasetMetrics#NAMESPACE}, dimension {@value DatasetMetrics#DIMENSION}.
+ *
+ * <p>Metrics per outcome: {@code FilesPublished}, {@code FilesRefused}, {@code FilesSkipped}, {@code FilesFinished}
+ * and {@code FilesStale} (1 for the outcome's action, 0 for the others, so every dataset has all five series),
+ * {@code DurationMs}, and, for the outcomes that record a new state of the unit (published, finished, refused),
+ * {@code RowsAccepted}, {@code RowsRejected}, {@code RowsDuplicate} and {@code Bytes} (the input's stored size).
+ * A skip reports the counts of the publish it found, and a stale input is never recorded, so counting either would
+ * count a file again on every replayed event. A publish is reported as published by the run whose promote made it, or
+ * as finished by the run that recorded it after that run crashed; so each publish counts once (a rare race between
+ * concurrent duplicate events can report one publish as finished twice). {@code RowsAccepted} and
+ * {@code RowsDuplicate} of a refusal are 0: none of its rows reached {@code published/}.
+ * Unroutable records count {@code FilesUnroutable} under dataset {@value DatasetMetrics#UNROUTABLE}, and failures
+ * {@code FilesFailed} under the dataset named by the key's first segment.
+ *
+ * <p>A metrics document that cannot be written is logged and dropped: reporting never fails a record, since the
+ * handler would then have Lambda retry a file that was processed correctly.
  */
 public final class LogAndMetricsReporter implements OutcomeReporter {
-    private final PrintStream out;
+    private final Logger log;
+    private final DatasetMetrics metrics;
 
+    /** For the functions: the logger configured by {@code log4j2.properties}, metrics on stdout. */
     public LogAndMetricsReporter() {
-        this(System.out);
+        this(LogManager.getLogger(LogAndMetricsReporter.class), DatasetMetrics.toStandardOutput());
     }
 
-    LogAndMetricsReporter(PrintStream out) {
-        this.out = out;
+    LogAndMetricsReporter(Logger log, DatasetMetrics metrics) {
+        this.log = Objects.requireNonNull(log, "log");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
     }
 
     @Override
     public void outcome(IngestOutcome outcome) {
-        Map<String, Object> line = header("INFO", "outcome");
-        line.putAll(outcome.toMap());
-        write(line);
+        // a refusal needs the producer to act; everything else is the pipeline working
+        Level level = outcome.action() == IngestAction.REFUSED ? Level.WARN : Level.INFO;
+        log.log(level, new JsonLine("outcome", outcome.toMap()));
+
+        Map<String, Metric> values = new LinkedHashMap<>();
+        for (IngestAction action : IngestAction.values()) {
+            values.put(filesMetric(action), Metric.count(action == outcome.action() ? 1 : 0));
+        }
+        boolean recorded = switch (outcome.action()) {
+            case PUBLISHED, FINISHED, REFUSED -> true;
+            case SKIPPED, STALE -> false;
+        };
+        boolean published = recorded && outcome.action() != IngestAction.REFUSED;
+        values.put("RowsAccepted", Metric.count(published ? outcome.accepted() : 0));
+        values.put("RowsRejected", Metric.count(recorded ? outcome.rejected() : 0));
+        values.put("RowsDuplicate", Metric.count(published ? outcome.duplicates() : 0));
+        values.put("Bytes", Metric.bytes(recorded ? Math.max(outcome.bytes(), 0) : 0));
+        values.put("DurationMs", Metric.milliseconds(outcome.duration()));
+        emit(outcome.dataset(), values);
     }
 
     @Override
     public void unroutable(String bucket, String key, String versionId, String reason, String detail) {
-        Map<String, Object> line = header("WARN", "unroutable");
-        line.put("action", "unroutable");
-        line.put("bucket", bucket);
-        line.put("key", key);
-        line.put("version", versionId);
-        line.put("reason", reason);
-        line.put("detail", detail);
-        write(line);
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("action", "unroutable");
+        fields.put("bucket", bucket);
+        fields.put("key", key);
+        fields.put("version", versionId);
+        fields.put("reason", reason);
+        fields.put("detail", detail);
+        log.warn(new JsonLine("unroutable", fields));
+        // one constant dimension value: the key's first segment is whatever a producer typed
+        emit(DatasetMetrics.UNROUTABLE, Map.of("FilesUnroutable", Metric.count(1)));
     }
 
     @Override
     public void failed(String bucket, String key, String versionId, String runId, RuntimeException fault) {
-        Map<String, Object> line = header("ERROR", "failed");
-        line.put("action", "failed");
-        line.put("bucket", bucket);
-        line.put("key", key);
-        line.put("version", versionId);
-        line.put("run_id", runId);
-        line.put("error", fault.getClass().getName());
-        line.put("error_message", String.valueOf(fault.getMessage()));
-        write(line);
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("action", "failed");
+        fields.put("bucket", bucket);
+        fields.put("key", key);
+        fields.put("version", versionId);
+        fields.put("run_id", runId);
+        fields.put("error", fault.getClass().getName());
+        fields.put("error_message", String.valueOf(fault.getMessage()));
+        // no stack trace: the handler rethrows the fault and the Lambda runtime logs it with its trace
+        log.error(new JsonLine("failed", fields));
+        emit(datasetOf(key), Map.of("FilesFailed", Metric.count(1)));
     }
 
-    private static Map<String, Object> header(String level, String message) {
-        Map<String, Object> line = new LinkedHashMap<>();
-        line.put("timestamp", Instant.now().toString());
-        line.put("level", level);
-        line.put("message", message);
-        return line;
+    static String filesMetric(IngestAction action) {
+        return switch (action) {
+            case PUBLISHED -> "FilesPublished";
+            case SKIPPED -> "FilesSkipped";
+            case REFUSED -> "FilesRefused";
+            case FINISHED -> "FilesFinished";
+            case STALE -> "FilesStale";
+        };
     }
 
-    private void write(Map<String, Object> line) {
+    /**
+     * The dataset of a routed key: its first segment, the routing rule of DESIGN.md section 2 (the handler reports a
+     * failure only for a record it routed).
+     */
+    private static String datasetOf(String key) {
+        int slash = key == null ? -1 : key.indexOf('/');
+        return slash > 0 ? key.substring(0, slash) : DatasetMetrics.UNROUTABLE;
+    }
+
+    private void emit(String dataset, Map<String, Metric> values) {
         try {
-            out.println(JSON.std.asString(line));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            metrics.emit(dataset, values);
+        } catch (RuntimeException e) {
+            log.warn(new JsonLine("metrics not emitted", Map.of("dataset", String.valueOf(dataset),
+                    "error", e.getClass().getName(), "error_message", String.valueOf(e.getMessage()))));
+        }
+    }
+
+    /**
+     * A log event whose fields the layout writes as top-level JSON fields (the {@code map} resolver, flattened) and
+     * whose message is a short fixed text, not the {@code key="value"} rendering of the map a MapMessage gives.
+     */
+    static final class JsonLine extends MapMessage<JsonLine, Object> {
+        private static final long serialVersionUID = 1L;
+        private final String text;
+
+        JsonLine(String text, Map<String, ?> fields) {
+            super(fields.size());
+            this.text = text;
+            fields.forEach((name, value) -> with(name, value));
+        }
+
+        @Override
+        public String getFormattedMessage() {
+            return text;
+        }
+
+        @Override
+        public void formatTo(StringBuilder buffer) {
+            buffer.append(text);
         }
     }
 }

@@ -3,12 +3,18 @@ package io.landingledger.lambda;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.jr.ob.JSON;
+
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.spi.ToolProvider;
 import java.util.stream.Collectors;
@@ -16,7 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shared Lambda jar (built by the shade plugin in {@code package}, before failsafe runs this) holds what the
- * functions need and nothing the tests or other HTTP clients bring.
+ * functions need and nothing the tests or other HTTP clients bring, and its logging and metrics work when it runs on
+ * its own (a child JVM, as Lambda runs it).
  */
 class LandingFunctionsJarIT {
     private static final Path JAR = Path.of("target", "landing-functions.jar");
@@ -27,7 +34,9 @@ class LandingFunctionsJarIT {
             "org/eclipse/jetty/",                          // S3Proxy's server
             "ch/qos/logback/",                             // S3Proxy's logging
             "tools/jackson/",                              // Jackson 3, for S3Proxy
-            "com/fasterxml/jackson/databind/",             // the core streams with jackson-core only
+            // jackson-databind is in: aws-embedded-metrics serializes with it (the core streams with jackson-core)
+            "com/fasterxml/jackson/datatype/",             // jsr310: excluded, no class of ours or EMF's uses it
+            "META-INF/services/javax.annotation.processing.Processor", // log4j-core's annotation processor
             "org/junit/",
             "com/amazonaws/services/lambda/runtime/tests/", // aws-lambda-java-tests
             "io/landingledger/lambda/testing/",
@@ -62,7 +71,16 @@ class LandingFunctionsJarIT {
                     "software/amazon/awssdk/services/dynamodb/DynamoDbClient.class",
                     "com/amazonaws/services/lambda/runtime/RequestHandler.class",
                     "com/amazonaws/services/lambda/runtime/events/S3Event.class",
-                    "org/joda/time/DateTime.class")) {
+                    "org/joda/time/DateTime.class",
+                    // observability: log4j with JsonTemplateLayout, the SLF4J provider, EMF
+                    "log4j2.properties",
+                    "LandingLogLayout.json",
+                    "META-INF/org/apache/logging/log4j/core/config/plugins/Log4j2Plugins.dat",
+                    "org/apache/logging/log4j/core/appender/ConsoleAppender.class",
+                    "org/apache/logging/log4j/layout/template/json/JsonTemplateLayout.class",
+                    "META-INF/services/org.slf4j.spi.SLF4JServiceProvider",
+                    "software/amazon/cloudwatchlogs/emf/logger/MetricsLogger.class",
+                    "com/fasterxml/jackson/databind/ObjectMapper.class")) {
                 assertTrue(jar.getEntry(required) != null, required + " is missing from " + JAR);
             }
             assertEquals("true", jar.getManifest().getMainAttributes().getValue("Multi-Release"));
@@ -77,7 +95,7 @@ class LandingFunctionsJarIT {
         ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
         StringWriter out = new StringWriter();
         int status = jdeps.run(new PrintWriter(out), new PrintWriter(out), "--multi-release", "21",
-                "--missing-deps", "-include", "io\\.landingledger\\..*|com\\.amazonaws\\..*",
+                "--missing-deps", "-include", "io\\.landingledger\\..*|com\\.amazonaws\\..*|software\\.amazon\\.cloudwatchlogs\\..*",
                 "-cp", JAR.toString(), JAR.toString());
 
         String missing = out.toString().lines()
@@ -86,5 +104,103 @@ class LandingFunctionsJarIT {
         assertEquals(0, status, out.toString());
         assertEquals("", missing, "classes referenced but not in " + JAR + " (add an include to the shade filter in "
                 + "functions/lambda/pom.xml)");
+    }
+
+    @Test
+    void jar_writesJsonLogLinesAndEmfDocumentsWithItsOwnConfiguration() throws Exception {
+        // In a child JVM on the jar alone: the shaded log4j must find its configuration, the JsonTemplateLayout and
+        // the Console appender through the merged plugin cache, and SLF4J must find log4j as its provider.
+        Run run = runProbe(Map.of());
+
+        assertEquals(List.of(), run.stderrOtherThanTimings(), "log4j status messages or SLF4J warnings on stderr");
+        Map<String, Object> published = run.logLine("outcome", "published");
+        assertEquals("INFO", published.get("level"));
+        for (String field : List.of("dataset", "unit", "key", "version", "sha256", "bytes", "accepted", "rejected",
+                "duplicates", "run_id", "run_kind", "duration_ms")) {
+            assertTrue(published.containsKey(field), field + " missing from " + published);
+        }
+        assertEquals("WARN", run.logLine("outcome", "refused").get("level"));
+        assertEquals("WARN", run.logLine("unroutable", "unroutable").get("level"));
+        Map<String, Object> sdk = run.logLine("sdk warning", null);
+        assertEquals("software.amazon.awssdk.probe", sdk.get("logger"));
+        assertEquals("WARN", sdk.get("level"));
+        assertTrue(run.stdout().stream().noneMatch(line -> line.contains("sdk info")), "the SDK logs at WARN only");
+
+        List<Map<String, Object>> documents = run.emfDocuments();
+        assertEquals(List.of("progress_events", "progress_events", "unroutable"),
+                documents.stream().map(document -> document.get("dataset")).toList());
+        assertEquals(1.0, documents.get(0).get("FilesPublished"));
+        assertEquals(1.0, documents.get(1).get("FilesRefused"));
+        assertEquals(1.0, documents.get(2).get("FilesUnroutable"));
+        System.out.println("child JVM on " + JAR + ": " + run.timings());
+    }
+
+    @Test
+    void jar_logLevelFollowsAwsLambdaLogLevel() throws Exception {
+        Run run = runProbe(Map.of("AWS_LAMBDA_LOG_LEVEL", "WARN"));
+
+        assertEquals(List.of(), run.stderrOtherThanTimings());
+        assertTrue(run.logLines().stream().noneMatch(line -> "published".equals(line.get("action"))),
+                "the INFO outcome line is below WARN: " + run.stdout());
+        assertEquals("WARN", run.logLine("outcome", "refused").get("level"));
+        assertEquals(3, run.emfDocuments().size(), "metrics do not depend on the log level");
+    }
+
+    private static Run runProbe(Map<String, String> environment) throws IOException, InterruptedException {
+        assertTrue(Files.isRegularFile(JAR), JAR + " is missing: run `mvn verify`, which packages it first");
+        String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classpath = JAR + File.pathSeparator + Path.of("target", "test-classes");
+        ProcessBuilder builder = new ProcessBuilder(javaExecutable, "-cp", classpath, ReporterJarProbe.class.getName());
+        // only what Lambda would set: no log level or log4j override from the machine running the build
+        builder.environment().keySet().removeIf(name -> name.startsWith("LOG4J") || name.startsWith("AWS_"));
+        builder.environment().putAll(environment);
+        Path stdout = Files.createTempFile("probe", ".out");
+        Path stderr = Files.createTempFile("probe", ".err");
+        try {
+            Process process = builder.redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+            if (!process.waitFor(2, TimeUnit.MINUTES)) {
+                process.destroyForcibly();
+                throw new AssertionError("the probe did not finish within 2 minutes");
+            }
+            Run run = new Run(Files.readAllLines(stdout), Files.readAllLines(stderr));
+            assertEquals(0, process.exitValue(), "probe failed: " + run);
+            return run;
+        } finally {
+            Files.deleteIfExists(stdout);
+            Files.deleteIfExists(stderr);
+        }
+    }
+
+    /** What the probe printed: JSON log lines and EMF documents on stdout, its timings on stderr. */
+    private record Run(List<String> stdout, List<String> stderr) {
+        List<Map<String, Object>> json() throws IOException {
+            List<Map<String, Object>> parsed = new ArrayList<>();
+            for (String line : stdout) {
+                parsed.add(JSON.std.mapFrom(line)); // every stdout line is one JSON object
+            }
+            return parsed;
+        }
+
+        List<Map<String, Object>> logLines() throws IOException {
+            return json().stream().filter(line -> line.containsKey("level")).toList();
+        }
+
+        List<Map<String, Object>> emfDocuments() throws IOException {
+            return json().stream().filter(line -> line.containsKey("_aws")).toList();
+        }
+
+        Map<String, Object> logLine(String message, String action) throws IOException {
+            return logLines().stream()
+                    .filter(line -> message.equals(line.get("message")) && (action == null || action.equals(line.get("action"))))
+                    .findFirst().orElseThrow(() -> new AssertionError("no log line " + message + "/" + action + " in " + stdout));
+        }
+
+        List<String> stderrOtherThanTimings() {
+            return stderr.stream().filter(line -> !line.startsWith("probe ")).toList();
+        }
+
+        String timings() {
+            return String.join(" ", stderr);
+        }
     }
 }
