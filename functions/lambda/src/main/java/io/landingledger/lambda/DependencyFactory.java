@@ -149,4 +149,13 @@ public final class DependencyFactory implements AutoCloseable {
         s3.close();
         dynamoDb.close();
     }
+
+    /**
+     * The completeness sweep (CompletenessSweepHandler): bulk reads of the ledger, the inbox and {@code published/};
+     * its re-drives run this factory's {@link #ingestService()}, the validator's own ingest path.
+     */
+    public io.landingledger.core.sweep.CompletenessSweep sweep() {
+        return new io.landingledger.core.sweep.CompletenessSweep(objectStore, ledger, ingestService, router(), config.inboxBucket(),
+                config.lakeBucket(), Clock.systemUTC(), () -> java.util.UUID.randomUUID().toString());
+    }
 }

@@ -223,6 +223,38 @@ final class PipelineFixture implements AutoCloseable {
         return String.join("\n", state.entrySet().stream().map(e -> e.getKey() + " = " + e.getValue()).toList());
     }
 
+    // ---- for CompletenessSweepIT ----
+
+    /**
+     * The S3 notification for uploads, each record's eventTime set as S3 sets it (about the version's LastModified)
+     * rather than the template's fixed time, so that the ledger's input times order inputs as they would on AWS.
+     */
+    S3Event eventAt(Uploaded... uploads) throws IOException {
+        S3Event template = eventFor(uploads);
+        List<com.amazonaws.services.lambda.runtime.events.models.s3.S3EventNotification.S3EventNotificationRecord> records = new ArrayList<>();
+        for (int i = 0; i < uploads.length; i++) {
+            Uploaded upload = uploads[i];
+            var record = template.getRecords().get(i);
+            java.time.Instant modified = s3.headObject(r -> r.bucket(inbox()).key(upload.key()).versionId(upload.versionId()))
+                    .lastModified();
+            records.add(new com.amazonaws.services.lambda.runtime.events.models.s3.S3EventNotification.S3EventNotificationRecord(
+                    record.getAwsRegion(), record.getEventName(), record.getEventSource(), modified.toString(), record.getEventVersion(),
+                    record.getRequestParameters(), record.getResponseElements(), record.getS3(), record.getUserIdentity()));
+        }
+        return new S3Event(records);
+    }
+
+    /** The bundled contracts, as the functions load them. */
+    ContractRegistry contracts() {
+        return ContractRegistry.fromDirectory(REPOSITORY.resolve("datasets"));
+    }
+
+    /** The completeness sweep on this pipeline's buckets and ledger; its re-drives run {@link #service}'s ingest path. */
+    io.landingledger.core.sweep.CompletenessSweep sweep(Clock clock) {
+        return new io.landingledger.core.sweep.CompletenessSweep(store, ledger, service(IngestService.StepListener.NONE),
+                new UnitRouter(contracts()), inbox(), lake(), clock, () -> UUID.randomUUID().toString());
+    }
+
     @Override
     public void close() {
         uploads.shutdownNow();

@@ -1,0 +1,288 @@
+package io.landingledger.core.sweep;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+
+import io.landingledger.core.contract.Cadence;
+import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.contract.UnitCalendar;
+import io.landingledger.core.ingest.IngestOutcome;
+import io.landingledger.core.ingest.IngestService;
+import io.landingledger.core.ingest.InputRef;
+import io.landingledger.core.ingest.LakeLayout;
+import io.landingledger.core.ingest.UnitRouter;
+import io.landingledger.core.ledger.Ledger;
+import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.ledger.RunKind;
+import io.landingledger.core.store.ObjectStore;
+import io.landingledger.core.store.StoredObject;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The completeness sweep (DESIGN.md section 5): classifies every expected unit of a dataset, re-drives the inputs
+ * the ledger never recorded when the contract enables {@code autoRedrive}, and writes the JSON and HTML reports.
+ *
+ * <p>Its reads are bulk reads: one ledger Query (paged) for the range, one listing of the inbox under
+ * {@code <dataset>/} and one of {@code published/<dataset>/unit=...}, each paged 1,000 keys a request. A unit costs
+ * a request of its own only when it is an exception: a HEAD of its inbox key when the listing shows an object other
+ * than the recorded input (for the version id), and a re-drive. The sweep writes {@code _reports/} and nothing else;
+ * {@code published/} and the ledger change only through the re-drive, which is the ingest path itself.
+ */
+public final class CompletenessSweep {
+    /** Where the reports go: {@code _reports/completeness/<dataset>/<as-of>.json}, {@code .html} and {@code latest.*}. */
+    public static final String REPORTS_PREFIX = LakeLayout.REPORTS_PREFIX + "completeness/";
+    /** The as-of in report names: ISO 8601 basic, UTC, to the second (sorts by time, no characters to escape). */
+    static final DateTimeFormatter AS_OF_NAME = DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+    private static final JSON PRETTY = JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT);
+
+    private final ObjectStore store;
+    private final Ledger ledger;
+    private final IngestService ingest;
+    private final UnitRouter router;
+    private final String inboxBucket;
+    private final String lakeBucket;
+    private final Clock clock;
+    private final Supplier<String> runIds;
+
+    /**
+     * @param ingest the publish protocol a re-drive runs (the same one the S3 trigger runs)
+     * @param router routes inbox keys to units (the same contracts as {@code ingest}'s callers)
+     * @param clock  the sweep's now: deadlines, ages and the report's as-of
+     * @param runIds a new run id per re-drive (made per run, never at init)
+     */
+    public CompletenessSweep(ObjectStore store, Ledger ledger, IngestService ingest, UnitRouter router, String inboxBucket,
+                             String lakeBucket, Clock clock, Supplier<String> runIds) {
+        this.store = Objects.requireNonNull(store);
+        this.ledger = Objects.requireNonNull(ledger);
+        this.ingest = Objects.requireNonNull(ingest);
+        this.router = Objects.requireNonNull(router);
+        this.inboxBucket = Objects.requireNonNull(inboxBucket);
+        this.lakeBucket = Objects.requireNonNull(lakeBucket);
+        this.clock = Objects.requireNonNull(clock);
+        this.runIds = Objects.requireNonNull(runIds);
+    }
+
+    /** The sweep's clock (the handler reports its as-of). */
+    public Clock clock() {
+        return clock;
+    }
+
+    /** A range of units, both ends inclusive; null ends only for a list cadence (every listed unit). */
+    public record Range(String from, String to) {
+    }
+
+    /**
+     * The range to sweep: the given ends, each missing end taken from {@link UnitCalendar#defaultRange(Instant)}
+     * (the contract's lookback, ending at now minus the grace period).
+     *
+     * @throws IllegalArgumentException an end that is not a unit name of the dataset's cadence, or from after to
+     */
+    public static Range range(DatasetContract contract, String from, String to, Instant now) {
+        UnitCalendar calendar = UnitCalendar.of(contract);
+        String[] defaults = calendar.defaultRange(now);
+        String start = from != null ? from : defaults[0];
+        String end = to != null ? to : defaults[1];
+        if (contract.unit().cadence() != Cadence.LIST) {
+            String shape = contract.unit().cadence() == Cadence.DAILY ? "YYYY-MM-DD" : "YYYY-MM-DDTHH";
+            for (String[] bound : new String[][] {{"from", start}, {"to", end}}) {
+                if (!calendar.isUnit(bound[1])) {
+                    throw new IllegalArgumentException(bound[0] + " '" + bound[1] + "' is not a "
+                            + contract.unit().cadence().name().toLowerCase(java.util.Locale.ROOT) + " unit of "
+                            + contract.dataset() + " (" + shape + ")");
+                }
+            }
+        }
+        if (start != null && end != null && start.compareTo(end) > 0 && (from != null && to != null)) {
+            throw new IllegalArgumentException("from '" + start + "' is after to '" + end + "' for " + contract.dataset());
+        }
+        return new Range(start, end);
+    }
+
+    /** Sweeps one dataset over {@code from}..{@code to} (null: the default range): classify, re-drive, report. */
+    public DatasetReport sweep(DatasetContract contract, String from, String to) {
+        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS); // the reports' name has seconds
+        Range range = range(contract, from, to, now);
+        DatasetReport report = classify(contract, range, now);
+        if (contract.unit().autoRedrive()) {
+            report = redrive(contract, report, now);
+        }
+        return write(report);
+    }
+
+    /** Classifies every expected unit; writes nothing. */
+    public DatasetReport classify(DatasetContract contract, Range range, Instant now) {
+        String dataset = contract.dataset();
+        UnitCalendar calendar = UnitCalendar.of(contract);
+        List<String> expected = range.from() != null && range.to() != null && range.from().compareTo(range.to()) > 0
+                ? List.of() : calendar.units(range.from(), range.to());
+        List<UnitReport> units = new ArrayList<>(expected.size());
+        int unroutable = 0;
+        if (!expected.isEmpty()) {
+            // a list cadence names its units in any order: the Query and the listing take the lexical bounds
+            String first = java.util.Collections.min(expected);
+            String last = java.util.Collections.max(expected);
+
+            Map<String, LedgerItem> items = new HashMap<>();
+            for (LedgerItem item : ledger.items(dataset, first, last)) {
+                items.put(item.unit(), item);
+            }
+
+            Map<String, InboxObject> inbox = new HashMap<>();
+            for (ObjectStore.ListedObject object : store.list(inboxBucket, dataset + "/")) {
+                UnitRouter.Route route = router.route(object.key());
+                if (route instanceof UnitRouter.Routed routed && routed.contract().dataset().equals(dataset)) {
+                    inbox.merge(routed.unit(), InboxObject.listed(object), CompletenessSweep::newer);
+                } else if (route instanceof UnitRouter.Unroutable u && !"FOLDER_MARKER".equals(u.reason())) {
+                    unroutable++;
+                }
+            }
+
+            Map<String, ObjectStore.ListedObject> published = new HashMap<>();
+            String unitPrefix = LakeLayout.publishedDatasetPrefix(dataset);
+            for (ObjectStore.ListedObject object : store.list(lakeBucket, unitPrefix + commonPrefix(first, last))) {
+                int slash = object.key().indexOf('/', unitPrefix.length());
+                if (slash > 0) {
+                    String unit = object.key().substring(unitPrefix.length(), slash);
+                    if (object.key().equals(LakeLayout.publishedKey(dataset, unit))) {
+                        published.put(unit, object);
+                    }
+                }
+            }
+
+            for (String unit : expected) {
+                LedgerItem item = items.get(unit);
+                InboxObject current = inbox.get(unit);
+                if (UnitClassifier.needsVersion(item, current)) {
+                    // an exception, not the rule: the listing shows another object than the recorded input
+                    Optional<StoredObject> head = store.head(inboxBucket, current.key());
+                    current = head.map(current::headed).orElse(null);
+                }
+                UnitClassifier.Evidence evidence = new UnitClassifier.Evidence(unit, calendar.deadline(unit).orElse(null), now,
+                        item, current, published.get(unit));
+                units.add(UnitReport.of(evidence, UnitClassifier.classify(evidence)));
+            }
+        }
+        return new DatasetReport(dataset, contract.unit().cadence(), range.from(), range.to(), now, contract.unit().autoRedrive(),
+                units, List.of(), unroutable, null);
+    }
+
+    /**
+     * Runs every UNPROCESSED unit's current inbox object through the ingest path (run kind INGEST, exactly as a
+     * delivered S3 event would), then classifies the unit again. A fault in one re-drive is reported and the next
+     * unit goes on; the next sweep tries again.
+     */
+    DatasetReport redrive(DatasetContract contract, DatasetReport report, Instant now) {
+        List<UnitReport> units = new ArrayList<>(report.units().size());
+        List<Redrive> redrives = new ArrayList<>();
+        UnitCalendar calendar = UnitCalendar.of(contract);
+        for (UnitReport unit : report.units()) {
+            if (!unit.flags().contains(UnitStatus.UNPROCESSED) || unit.inbox() == null) {
+                units.add(unit);
+                continue;
+            }
+            String key = unit.inbox().key();
+            Optional<StoredObject> head = store.head(inboxBucket, key);
+            if (head.isEmpty()) {
+                Redrive gone = new Redrive(unit.unit(), key, unit.inbox().versionId(), null, "input_gone", null,
+                        "the key was deleted before the re-drive", unit.status(), null, null);
+                UnitReport again = reclassify(contract, calendar, unit.unit(), null, now);
+                redrives.add(gone.withStatusAfter(again.status()));
+                units.add(again.withRedrive(redrives.get(redrives.size() - 1)));
+                continue;
+            }
+            InboxObject current = unit.inbox().headed(head.get());
+            String runId = runIds.get();
+            InputRef input = new InputRef(inboxBucket, key, current.versionId(), current.etag(), current.size(), null,
+                    current.lastModified());
+            Redrive redrive;
+            try {
+                IngestOutcome outcome = ingest.ingest(new IngestService.Request(contract, unit.unit(), input, runId, RunKind.INGEST,
+                        false, false));
+                String action = outcome.action().name().toLowerCase(java.util.Locale.ROOT);
+                redrive = new Redrive(unit.unit(), key, current.versionId(), runId, action, outcome.refusalCode(), outcome.detail(),
+                        unit.status(), null, outcome);
+            } catch (RuntimeException e) {
+                redrive = new Redrive(unit.unit(), key, current.versionId(), runId, "failed", null,
+                        e.getClass().getSimpleName() + ": " + e.getMessage(), unit.status(), null, null);
+            }
+            UnitReport again = reclassify(contract, calendar, unit.unit(), current, now);
+            redrive = redrive.withStatusAfter(again.status());
+            redrives.add(redrive);
+            units.add(again.withRedrive(redrive));
+        }
+        return new DatasetReport(report.dataset(), report.cadence(), report.from(), report.to(), report.asOf(), report.autoRedrive(),
+                units, redrives, report.unroutableInbox(), null);
+    }
+
+    /** One unit again after its re-drive: its ledger item (GetItem) and published object (HEAD). */
+    private UnitReport reclassify(DatasetContract contract, UnitCalendar calendar, String unit, InboxObject current, Instant now) {
+        LedgerItem item = ledger.get(contract.dataset(), unit).orElse(null);
+        String key = LakeLayout.publishedKey(contract.dataset(), unit);
+        ObjectStore.ListedObject published = store.head(lakeBucket, key)
+                .map(o -> new ObjectStore.ListedObject(key, o.etag(), o.size(), o.lastModified())).orElse(null);
+        UnitClassifier.Evidence evidence = new UnitClassifier.Evidence(unit, calendar.deadline(unit).orElse(null), now, item,
+                current, published);
+        return UnitReport.of(evidence, UnitClassifier.classify(evidence));
+    }
+
+    /** Writes the JSON and HTML reports, timestamped and latest, and returns the report that names them. */
+    DatasetReport write(DatasetReport report) {
+        String base = REPORTS_PREFIX + report.dataset() + "/";
+        String name = AS_OF_NAME.format(report.asOf());
+        DatasetReport named = report.withReports(new DatasetReport.ReportKeys(base + name + ".json", base + name + ".html",
+                base + "latest.json", base + "latest.html"));
+        byte[] json;
+        try {
+            json = PRETTY.asBytes(named.toMap());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the sweep report of " + report.dataset() + " as JSON", e);
+        }
+        byte[] html = SweepHtml.render(named).getBytes(StandardCharsets.UTF_8);
+        store.put(lakeBucket, named.reports().json(), json, "application/json");
+        store.put(lakeBucket, named.reports().html(), html, "text/html; charset=utf-8");
+        store.put(lakeBucket, named.reports().latestJson(), json, "application/json");
+        store.put(lakeBucket, named.reports().latestHtml(), html, "text/html; charset=utf-8");
+        return named;
+    }
+
+    private static InboxObject newer(InboxObject a, InboxObject b) {
+        int byTime = compare(a.lastModified(), b.lastModified());
+        if (byTime != 0) {
+            return byTime > 0 ? a : b;
+        }
+        return a.key().compareTo(b.key()) >= 0 ? a : b;
+    }
+
+    private static int compare(Instant a, Instant b) {
+        if (a == null || b == null) {
+            return a == null ? (b == null ? 0 : -1) : 1;
+        }
+        return a.compareTo(b);
+    }
+
+    /** The longest common prefix of two unit names: narrows the published/ listing to the range's keys. */
+    static String commonPrefix(String a, String b) {
+        if (a == null || b == null) {
+            return "";
+        }
+        int n = 0;
+        while (n < a.length() && n < b.length() && a.charAt(n) == b.charAt(n)) {
+            n++;
+        }
+        return a.substring(0, n);
+    }
+}

@@ -1,0 +1,128 @@
+package io.landingledger.core.sweep;
+
+import io.landingledger.core.contract.Cadence;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One dataset's completeness at one instant: every expected unit classified, the re-drives the sweep made, and
+ * where the reports were written.
+ *
+ * @param from              the first expected unit swept (null: a list cadence's first)
+ * @param to                the last expected unit swept (null: a list cadence's last)
+ * @param asOf              the sweep's instant (its clock), the reports' name
+ * @param units             every expected unit, in unit order
+ * @param redrives          the re-drives, in unit order (empty without autoRedrive)
+ * @param unroutableInbox   inbox objects under the dataset's prefix whose names match no unit
+ * @param reports           where the reports were written, or null before they are
+ */
+public record DatasetReport(String dataset, Cadence cadence, String from, String to, Instant asOf, boolean autoRedrive,
+                            List<UnitReport> units, List<Redrive> redrives, int unroutableInbox, ReportKeys reports) {
+
+    public DatasetReport {
+        units = List.copyOf(units);
+        redrives = List.copyOf(redrives);
+    }
+
+    /** The four report objects in the lake bucket. */
+    public record ReportKeys(String json, String html, String latestJson, String latestHtml) {
+        public Map<String, Object> toMap() {
+            Map<String, Object> map = new LinkedHashMap<>();
+            map.put("json", json);
+            map.put("html", html);
+            map.put("latest_json", latestJson);
+            map.put("latest_html", latestHtml);
+            return map;
+        }
+    }
+
+    DatasetReport withReports(ReportKeys keys) {
+        return new DatasetReport(dataset, cadence, from, to, asOf, autoRedrive, units, redrives, unroutableInbox, keys);
+    }
+
+    /** Units per status, every status present (zeros included), in {@link UnitStatus} order. */
+    public Map<UnitStatus, Integer> counts() {
+        Map<UnitStatus, Integer> counts = new LinkedHashMap<>();
+        for (UnitStatus status : UnitStatus.values()) {
+            counts.put(status, 0);
+        }
+        for (UnitReport unit : units) {
+            counts.merge(unit.status(), 1, Integer::sum);
+        }
+        return counts;
+    }
+
+    /** False when any unit is not OK, PENDING or OMITTED (see {@link UnitStatus#failsCompleteness()}). */
+    public boolean complete() {
+        return units.stream().noneMatch(u -> u.status().failsCompleteness());
+    }
+
+    /** The units that are not OK (PENDING and OMITTED included: they are shown, but do not fail completeness). */
+    public List<UnitReport> notOk() {
+        return units.stream().filter(u -> u.status() != UnitStatus.OK).toList();
+    }
+
+    /** The largest {@link UnitReport#unpublishedAgeSeconds()}, 0 when no unit is owed a publish. */
+    public long oldestUnpublishedAgeSeconds() {
+        return units.stream().map(UnitReport::unpublishedAgeSeconds).filter(v -> v != null).mapToLong(Long::longValue).max().orElse(0);
+    }
+
+    /**
+     * The dataset's metrics, by EMF name: UnitsExpected, UnitsOk, one count per other status (UnitsMissing,
+     * UnitsRefused, ...), UnitsRedriven and OldestUnpublishedAgeSeconds.
+     */
+    public Map<String, Long> metrics() {
+        Map<String, Long> metrics = new LinkedHashMap<>();
+        metrics.put("UnitsExpected", (long) units.size());
+        counts().forEach((status, count) -> metrics.put(status.metricName(), (long) count));
+        metrics.put("UnitsRedriven", (long) redrives.size());
+        metrics.put("OldestUnpublishedAgeSeconds", oldestUnpublishedAgeSeconds());
+        return metrics;
+    }
+
+    /** A short result for the handler: counts, the units that are not OK with status and reason, re-drives, keys. */
+    public Map<String, Object> summary() {
+        Map<String, Object> map = header();
+        map.put("not_ok", notOk().stream().map(u -> {
+            Map<String, Object> unit = new LinkedHashMap<>();
+            unit.put("unit", u.unit());
+            unit.put("status", u.status().name());
+            unit.put("reason", u.reason());
+            unit.put("detail", u.detail());
+            return unit;
+        }).toList());
+        map.put("redrives", redrives.stream().map(Redrive::toMap).toList());
+        map.put("reports", reports == null ? null : reports.toMap());
+        return map;
+    }
+
+    /** The whole report as the JSON document written to {@code _reports/}. */
+    public Map<String, Object> toMap() {
+        Map<String, Object> map = header();
+        map.put("redrives", redrives.stream().map(Redrive::toMap).toList());
+        map.put("reports", reports == null ? null : reports.toMap());
+        map.put("units", units.stream().map(UnitReport::toMap).toList());
+        return map;
+    }
+
+    private Map<String, Object> header() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("dataset", dataset);
+        map.put("as_of", asOf.toString());
+        map.put("cadence", cadence.name().toLowerCase(java.util.Locale.ROOT));
+        map.put("from", from);
+        map.put("to", to);
+        map.put("complete", complete());
+        map.put("auto_redrive", autoRedrive);
+        map.put("expected", units.size());
+        Map<String, Object> counts = new LinkedHashMap<>();
+        counts().forEach((status, count) -> counts.put(status.name(), count));
+        map.put("counts", counts);
+        map.put("oldest_unpublished_age_seconds", oldestUnpublishedAgeSeconds());
+        map.put("unroutable_inbox_objects", unroutableInbox);
+        return map;
+    }
+}

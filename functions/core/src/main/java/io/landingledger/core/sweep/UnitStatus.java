@@ -1,0 +1,70 @@
+package io.landingledger.core.sweep;
+
+import java.util.Locale;
+
+/**
+ * What the completeness sweep says about one expected unit (DESIGN.md section 5). Several findings can apply to
+ * one unit (a restated unit whose published object was deleted is RESTATED and LEDGER_DRIFT); the unit's status is
+ * the one that comes first in this enum's order, the others are listed as its flags:
+ *
+ * <ol>
+ *   <li>{@link #OMITTED}: an operator decided the unit is intentionally absent; nothing else is judged.</li>
+ *   <li>{@link #LEDGER_DRIFT}: the ledger and {@code published/} disagree, so every other finding rests on a lie.</li>
+ *   <li>{@link #UNPROCESSED}: the inbox holds a newer input than the ledger recorded; the sweep can act on it.</li>
+ *   <li>{@link #REFUSED}: the newest input was refused; the producer must act.</li>
+ *   <li>{@link #INPUT_DRIFT}: the publish was built from an input the inbox no longer holds as current.</li>
+ *   <li>{@link #EMPTY}, then {@link #RESTATED}: published, but worth a look.</li>
+ *   <li>{@link #OK}: none of the above.</li>
+ * </ol>
+ * {@link #PENDING} and {@link #MISSING} apply only when there is no ledger item, no inbox input and no published
+ * object for the unit, so they never combine with another finding.
+ */
+public enum UnitStatus {
+    /** An operator recorded an omission (RunKind OMIT) with a reason. Does not fail completeness. */
+    OMITTED("UnitsOmitted", false),
+    /** The ledger's published object is missing, has another ETag, or an object exists the ledger does not vouch for. */
+    LEDGER_DRIFT("UnitsLedgerDrift", true),
+    /** The inbox's current input for the unit is not what the ledger recorded, and it is not older. Re-driven with autoRedrive. */
+    UNPROCESSED("UnitsUnprocessed", true),
+    /** Every input was refused, or the newest input was refused while an older publish still stands. */
+    REFUSED("UnitsRefused", true),
+    /** Published from an input other than the inbox's current one, which is older (the newer one was withdrawn). */
+    INPUT_DRIFT("UnitsInputDrift", true),
+    /** Published with zero rows. */
+    EMPTY("UnitsEmpty", true),
+    /** Published more than once (publish_count above 1). */
+    RESTATED("UnitsRestated", true),
+    /** Published from the inbox's current input, present in published/ with the ledger's ETag. */
+    OK("UnitsOk", false),
+    /** No input yet, and the unit's deadline (its end plus graceHours) has not passed. Not a failure. */
+    PENDING("UnitsPending", false),
+    /** No input arrived and the deadline passed (a list cadence's units have no deadline: missing at once). */
+    MISSING("UnitsMissing", true);
+
+    private final String metricName;
+    private final boolean failsCompleteness;
+
+    UnitStatus(String metricName, boolean failsCompleteness) {
+        this.metricName = metricName;
+        this.failsCompleteness = failsCompleteness;
+    }
+
+    /** The EMF metric that counts units with this status, e.g. {@code UnitsLedgerDrift}. */
+    public String metricName() {
+        return metricName;
+    }
+
+    /**
+     * True when a unit with this status makes the dataset incomplete: every status but OK, PENDING and OMITTED.
+     * OMITTED is an operator's explicit, recorded decision that the unit will never come, so it is shown (and
+     * counted) but does not fail the sweep; otherwise an omission could never be closed.
+     */
+    public boolean failsCompleteness() {
+        return failsCompleteness;
+    }
+
+    /** Lower case, for JSON and CSS class names. */
+    public String lowerCase() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

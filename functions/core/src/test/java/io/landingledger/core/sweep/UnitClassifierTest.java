@@ -1,0 +1,194 @@
+package io.landingledger.core.sweep;
+
+import io.landingledger.core.ledger.InputIdentity;
+import io.landingledger.core.ledger.LastAttempt;
+import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.ledger.LedgerStatus;
+import io.landingledger.core.ledger.PublishedRef;
+import io.landingledger.core.ledger.RunKind;
+import io.landingledger.core.store.ObjectStore;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The classification rules and their precedence, one finding or combination at a time. */
+class UnitClassifierTest {
+    private static final String UNIT = "2026-03-02";
+    private static final String KEY = "progress_events/progress-2026-03-02.jsonl";
+    private static final String PUBLISHED_KEY = "published/progress_events/unit=2026-03-02/part-00000.jsonl";
+    private static final Instant DEADLINE = Instant.parse("2026-03-03T06:00:00Z");
+    private static final Instant NOW = Instant.parse("2026-03-10T00:00:00Z");
+    private static final Instant V1_TIME = Instant.parse("2026-03-02T23:10:00.250Z");
+    private static final Instant PUBLISHED_AT = Instant.parse("2026-03-02T23:10:02Z");
+
+    private static InputIdentity v1() {
+        return new InputIdentity("inbox", KEY, "v1", "etag1", "sha1", 100, "0A", V1_TIME);
+    }
+
+    private static LedgerItem published(long accepted, long publishCount, LastAttempt last) {
+        return new LedgerItem("progress_events", UNIT, LedgerStatus.PUBLISHED, v1(),
+                new PublishedRef(PUBLISHED_KEY, "pub1-1", accepted, 0, 0, null), "run1", RunKind.INGEST, 1, publishCount,
+                PUBLISHED_AT, PUBLISHED_AT, last == null ? new LastAttempt(PUBLISHED_AT, "run1", RunKind.INGEST, "PUBLISHED", null, "v1", "sha1") : last,
+                null);
+    }
+
+    private static LedgerItem healthy() {
+        return published(10, 1, null);
+    }
+
+    private static ObjectStore.ListedObject publishedObject(String etag) {
+        return new ObjectStore.ListedObject(PUBLISHED_KEY, etag, 500, PUBLISHED_AT);
+    }
+
+    private static InboxObject inbox(String etag, Instant modified, String versionId) {
+        return new InboxObject(KEY, etag, 100, modified, versionId);
+    }
+
+    private static InboxObject inboxV1() {
+        return inbox("etag1", V1_TIME.minusMillis(250), null); // listings have whole seconds
+    }
+
+    private static Classification classify(Instant now, LedgerItem item, InboxObject inbox, ObjectStore.ListedObject published) {
+        return UnitClassifier.classify(new UnitClassifier.Evidence(UNIT, DEADLINE, now, item, inbox, published));
+    }
+
+    private static Classification classify(LedgerItem item, InboxObject inbox, ObjectStore.ListedObject published) {
+        return classify(NOW, item, inbox, published);
+    }
+
+    @Test
+    void classify_publishedFromTheCurrentInput_isOk_andNeedsNoVersion() {
+        Classification c = classify(healthy(), inboxV1(), publishedObject("pub1-1"));
+        assertEquals(UnitStatus.OK, c.status());
+        assertEquals(List.of(), c.flags());
+        assertFalse(UnitClassifier.needsVersion(healthy(), inboxV1()), "a healthy unit costs no request of its own");
+    }
+
+    @Test
+    void classify_nothingAtAll_isPendingBeforeTheDeadline_andMissingFromIt() {
+        assertEquals(UnitStatus.PENDING, classify(DEADLINE.minusNanos(1), null, null, null).status());
+        assertEquals(UnitStatus.MISSING, classify(DEADLINE, null, null, null).status());
+        Classification list = UnitClassifier.classify(new UnitClassifier.Evidence("tenant-a", null, NOW, null, null, null));
+        assertEquals(UnitStatus.MISSING, list.status(), "a list unit has no deadline: missing as soon as the sweep looks");
+    }
+
+    @Test
+    void classify_inputWithoutLedgerItem_isUnprocessed_evenBeforeTheDeadline() {
+        Classification c = classify(DEADLINE.minusSeconds(60), null, inboxV1(), null);
+        assertEquals(UnitStatus.UNPROCESSED, c.status());
+        assertEquals("NOT_IN_LEDGER", c.reason());
+    }
+
+    @Test
+    void classify_publishedObjectMissingOrChanged_isLedgerDrift() {
+        assertEquals("PUBLISHED_OBJECT_MISSING", classify(healthy(), inboxV1(), null).reason());
+        Classification changed = classify(healthy(), inboxV1(), publishedObject("other-1"));
+        assertEquals(UnitStatus.LEDGER_DRIFT, changed.status());
+        assertEquals("PUBLISHED_ETAG_MISMATCH", changed.reason());
+    }
+
+    @Test
+    void classify_publishWithoutLedgerItem_isLedgerDriftBeforeUnprocessed() {
+        Classification c = classify(null, inboxV1(), publishedObject("pub1-1"));
+        assertEquals(List.of(UnitStatus.LEDGER_DRIFT, UnitStatus.UNPROCESSED), c.flags());
+        assertEquals("UNRECORDED_PUBLISH", c.reason());
+    }
+
+    @Test
+    void classify_newerVersionNotRecorded_isUnprocessed() {
+        InboxObject v2 = inbox("etag2", Instant.parse("2026-03-04T08:00:00Z"), null);
+        assertTrue(UnitClassifier.needsVersion(healthy(), v2));
+        Classification c = classify(healthy(), v2.headed(new io.landingledger.core.store.StoredObject("inbox", KEY, "v2", "etag2", 120,
+                v2.lastModified(), null)), publishedObject("pub1-1"));
+        assertEquals(UnitStatus.UNPROCESSED, c.status());
+        assertEquals("NEWER_INPUT", c.reason());
+    }
+
+    @Test
+    void classify_newVersionInTheSameSecond_isUnprocessed_notOlder() {
+        // the listing's whole second is before the recorded event time's milliseconds: the order cannot be told
+        Classification c = classify(healthy(), inbox("etag2", V1_TIME.minusMillis(250), "v2"), publishedObject("pub1-1"));
+        assertEquals(UnitStatus.UNPROCESSED, c.status());
+    }
+
+    @Test
+    void classify_sameBytesUploadedAgain_isOk() {
+        assertEquals(UnitStatus.OK, classify(healthy(), inbox("etag1", NOW.minusSeconds(5), "v9"), publishedObject("pub1-1")).status());
+    }
+
+    @Test
+    void classify_currentInputOlderThanThePublishedOne_isInputDrift() {
+        InboxObject v0 = inbox("etag0", V1_TIME.minusSeconds(3600), "v0");
+        Classification c = classify(published(10, 2, null), v0, publishedObject("pub1-1"));
+        assertEquals(List.of(UnitStatus.INPUT_DRIFT, UnitStatus.RESTATED), c.flags());
+        assertEquals("OLDER_INPUT", c.reason());
+    }
+
+    @Test
+    void classify_currentInputJudgedStaleByTheIngestPath_isInputDrift() {
+        LastAttempt stale = new LastAttempt(NOW.minusSeconds(60), "run2", RunKind.INGEST, "STALE_EVENT", null, "v0", "sha0");
+        Classification c = classify(published(10, 1, stale), inbox("etag0", NOW.minusSeconds(30), "v0"), publishedObject("pub1-1"));
+        assertEquals(UnitStatus.INPUT_DRIFT, c.status());
+        assertEquals("STALE_INPUT", c.reason());
+    }
+
+    @Test
+    void classify_newestInputRefusedWhileTheOlderPublishStands_isRefused_notUnprocessed() {
+        LastAttempt refused = new LastAttempt(PUBLISHED_AT.plusSeconds(3600), "run2", RunKind.INGEST, "REFUSED", "PROHIBITED_FIELD", "v2", "sha2");
+        Classification c = classify(published(10, 1, refused), inbox("etag2", PUBLISHED_AT.plusSeconds(3500), "v2"), publishedObject("pub1-1"));
+        assertEquals(List.of(UnitStatus.REFUSED), c.flags());
+        assertEquals("PROHIBITED_FIELD", c.reason());
+        assertTrue(c.detail().contains("still stands"), c.detail());
+    }
+
+    @Test
+    void classify_refusedVersionWithdrawnByTheProducer_isOk() {
+        LastAttempt refused = new LastAttempt(PUBLISHED_AT.plusSeconds(3600), "run2", RunKind.INGEST, "REFUSED", "PROHIBITED_FIELD", "v2", "sha2");
+        assertEquals(UnitStatus.OK, classify(published(10, 1, refused), inboxV1(), publishedObject("pub1-1")).status());
+    }
+
+    @Test
+    void classify_neverPublished_isRefused_unlessANewerInputWaits() {
+        LedgerItem refused = new LedgerItem("progress_events", UNIT, LedgerStatus.REFUSED, v1(), null, "run1", RunKind.INGEST, 1, 0,
+                null, null, new LastAttempt(PUBLISHED_AT, "run1", RunKind.INGEST, "REFUSED", "KEY_CONFLICT", "v1", "sha1"), "KEY_CONFLICT");
+        Classification c = classify(refused, inboxV1(), null);
+        assertEquals(UnitStatus.REFUSED, c.status());
+        assertEquals("KEY_CONFLICT", c.reason());
+        Classification newer = classify(refused, inbox("etag2", NOW.minusSeconds(60), "v2"), null);
+        assertEquals(List.of(UnitStatus.UNPROCESSED, UnitStatus.REFUSED), newer.flags());
+    }
+
+    @Test
+    void classify_emptyAndRestated_areFlagsInThatOrder() {
+        Classification c = classify(published(0, 3, null), inboxV1(), publishedObject("pub1-1"));
+        assertEquals(List.of(UnitStatus.EMPTY, UnitStatus.RESTATED), c.flags());
+        assertEquals("NO_ROWS", c.reason());
+    }
+
+    @Test
+    void classify_omitted_winsOverEverything() {
+        LedgerItem omitted = new LedgerItem("progress_events", UNIT, LedgerStatus.OMITTED, null, null, "run3", RunKind.OMIT, 1, 0, null,
+                null, new LastAttempt(NOW, "run3", RunKind.OMIT, "OMITTED", "tenant left", null, null), "tenant left");
+        Classification c = classify(omitted, inboxV1(), publishedObject("pub1-1"));
+        assertEquals(UnitStatus.OMITTED, c.status());
+        assertEquals("tenant left", c.reason());
+        assertFalse(UnitStatus.OMITTED.failsCompleteness());
+        assertFalse(UnitStatus.PENDING.failsCompleteness());
+    }
+
+    @Test
+    void unitReport_freshnessFigures() {
+        UnitClassifier.Evidence evidence = new UnitClassifier.Evidence(UNIT, DEADLINE, NOW, healthy(), inboxV1(), publishedObject("pub1-1"));
+        UnitReport report = UnitReport.of(evidence, UnitClassifier.classify(evidence));
+        assertEquals(NOW.getEpochSecond() - PUBLISHED_AT.getEpochSecond(), report.ageSeconds());
+        assertEquals(PUBLISHED_AT.getEpochSecond() - DEADLINE.getEpochSecond(), report.publishedAfterDeadlineSeconds(), "published before its deadline");
+        UnitClassifier.Evidence missing = new UnitClassifier.Evidence(UNIT, DEADLINE, NOW, null, null, null);
+        assertEquals(NOW.getEpochSecond() - DEADLINE.getEpochSecond(), UnitReport.of(missing, UnitClassifier.classify(missing)).unpublishedAgeSeconds());
+    }
+}
