@@ -1,0 +1,486 @@
+package io.landingledger.cli.perf;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+
+import io.landingledger.cli.perf.BenchStage.BenchFile;
+import io.landingledger.cli.perf.BenchStage.Pass;
+import io.landingledger.core.contract.ContractLoader;
+import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.contract.InvalidContractException;
+import io.landingledger.core.validate.StreamingValidator;
+import io.landingledger.core.validate.ValidationResult;
+
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code landing bench}: measures, in one JVM and on one file, the scan baseline (read + SHA-256 + line split) and
+ * the validator core, each after a warm-up pass and then {@code --repeat} times, interleaved so that both see the
+ * same machine; then the duplicate index's bytes per distinct key and the heap. Prints a table, or one JSON object
+ * with {@code --json}. Every figure in README's performance section comes from this command.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Benchmark the validator against the scan floor (read + SHA-256 + line split) on one file.",
+                "Without --file, generates a peak-shaped progress_events file of --lines lines first (see landing gen).",
+                "Run it through ./landing (Serial GC, as the function). MB are 10^6 bytes of text (decompressed).",
+                "Exit status: 0 measured, 1 a consistency check failed (passes or stages disagree), 2 usage or I/O error."})
+public final class BenchCommand implements Callable<Integer> {
+    static final int OK = 0;
+    static final int INCONSISTENT = 1;
+    static final int ERROR = 2;
+    /** The dataset {@link PeakFileGenerator} writes. */
+    static final String GENERATED_DATASET = "progress_events";
+
+    @ArgGroup(exclusive = true)
+    Source source = new Source();
+
+    static final class Source {
+        @Option(names = "--file", paramLabel = "FILE", description = "The file to measure (plain or gzip).")
+        Path file;
+
+        @Option(names = "--lines", paramLabel = "N",
+                description = "Generate a file of N lines to measure (default when no --file: " + PeakFileGenerator.DEFAULT_LINES + ").")
+        Long lines;
+    }
+
+    @Option(names = "--repeat", paramLabel = "K", description = "Timed passes per stage, after one warm-up pass (default: ${DEFAULT-VALUE}).")
+    int repeat = 3;
+
+    @Option(names = "--json", description = "Print one JSON object instead of the table.")
+    boolean json;
+
+    @Option(names = "--contract", paramLabel = "FILE",
+            description = "The dataset contract (default: ${DEFAULT-VALUE}); a bare name means datasets/<name>.json.")
+    String contract = "datasets/progress_events.json";
+
+    @Option(names = "--seed", paramLabel = "N", description = "Seed of the generated file (default: ${DEFAULT-VALUE}).")
+    long seed = PeakFileGenerator.DEFAULT_SEED;
+
+    @Option(names = "--duplicate-share", paramLabel = "SHARE", description = "Duplicate share of the generated file (default: ${DEFAULT-VALUE}).")
+    double duplicateShare = PeakFileGenerator.DEFAULT_DUPLICATE_SHARE;
+
+    @Option(names = "--gzip", description = "Gzip the generated file.")
+    boolean gzip;
+
+    @Option(names = "--work-dir", paramLabel = "DIR",
+            description = "Where the generated file and the accepted output go; kept afterwards. Default: a temporary directory, deleted.")
+    Path workDir;
+
+    @Option(names = "--no-file-output",
+            description = "Skip the one validator pass that writes the accepted rows to a file in the work directory.")
+    boolean noFileOutput;
+
+    @Option(names = "--no-retained-heap",
+            description = "Skip the one untimed validator pass that measures the heap it holds at the end of the input.")
+    boolean noRetainedHeap;
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public BenchCommand() {
+        this(System.out, System.err);
+    }
+
+    BenchCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    /**
+     * The stages timed {@code --repeat} times: the scan first, since every ratio is against it. The end-to-end
+     * stage on the emulators joins this list as one more {@link BenchStage}.
+     */
+    static List<BenchStage> stages(StreamingValidator validator) {
+        return List.of(new ScanStage(), ValidatorStage.discarding(validator));
+    }
+
+    /** The figures of one stage over its timed passes. */
+    record StageFigures(BenchStage stage, List<Pass> passes) {
+        long bestNanos() {
+            return passes.stream().mapToLong(Pass::nanos).min().orElseThrow();
+        }
+
+        long medianNanos() {
+            return median(passes.stream().mapToLong(Pass::nanos).sorted().toArray());
+        }
+
+        /** Median process CPU time of the passes, or -1 when the JVM cannot measure it. */
+        long medianCpuNanos() {
+            return passes.stream().anyMatch(p -> p.cpuNanos() < 0) ? -1
+                    : median(passes.stream().mapToLong(Pass::cpuNanos).sorted().toArray());
+        }
+
+        private static long median(long[] sorted) {
+            int mid = sorted.length / 2;
+            return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+        }
+
+        Pass last() {
+            return passes.getLast();
+        }
+
+        double megabytesPerSecond(long nanos) {
+            return last().bytes() / 1e6 / (nanos / 1e9);
+        }
+
+        double linesPerSecond(long nanos) {
+            return last().lines() / (nanos / 1e9);
+        }
+    }
+
+    @Override
+    public Integer call() {
+        if (repeat < 1) {
+            err.println("landing bench: --repeat must be at least 1, not " + repeat);
+            return ERROR;
+        }
+        long heapAtStart = HeapGauge.usedAfterGc();
+        double loadAtStart = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        DatasetContract dataset;
+        try {
+            dataset = ContractLoader.load(GenerateCommand.contractPath(contract));
+        } catch (InvalidContractException e) {
+            err.println("landing bench: invalid contract: " + e.getMessage());
+            return ERROR;
+        }
+        StreamingValidator validator = new StreamingValidator(dataset);
+        Path dir = null;
+        Path generatedFile = null;
+        Path acceptedFile = null;
+        try {
+            dir = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("landing-bench");
+            GenerateCommand.Written generated = null;
+            double generateSeconds = 0;
+            BenchFile file;
+            if (source.file != null) {
+                file = BenchFile.of(source.file);
+            } else {
+                if (!GENERATED_DATASET.equals(dataset.dataset())) {
+                    err.println("landing bench: --lines generates " + GENERATED_DATASET + " lines, which the " + dataset.dataset()
+                            + " contract would refuse; measure one of its files with --file instead");
+                    return ERROR;
+                }
+                generatedFile = dir.resolve("progress-" + PeakFileGenerator.DEFAULT_DAY + ".jsonl" + (gzip ? ".gz" : ""));
+                long started = System.nanoTime();
+                generated = generate(generatedFile, dataset.maxRejectedLines());
+                generateSeconds = (System.nanoTime() - started) / 1e9;
+                file = BenchFile.of(generatedFile);
+            }
+
+            List<BenchStage> timed = stages(validator);
+            List<StageFigures> figures = new ArrayList<>();
+            for (BenchStage stage : timed) {
+                err.printf(Locale.ROOT, "landing bench: warm-up %s%n", stage.name());
+                measure(stage, file);
+                figures.add(new StageFigures(stage, new ArrayList<>()));
+            }
+            for (int round = 1; round <= repeat; round++) {
+                for (StageFigures f : figures) {
+                    Pass pass = measure(f.stage(), file);
+                    f.passes().add(pass);
+                    err.printf(Locale.ROOT, "landing bench: pass %d/%d %-14s %.3f s (cpu %.3f s)%n", round, repeat, f.stage().name(),
+                            pass.seconds(), pass.cpuNanos() / 1e9);
+                }
+            }
+            if (!noFileOutput) {
+                acceptedFile = dir.resolve("accepted.jsonl");
+                BenchStage stage = ValidatorStage.toFile(validator, acceptedFile);
+                Pass pass = measure(stage, file);
+                err.printf(Locale.ROOT, "landing bench: once   %-14s %.3f s (cpu %.3f s)%n", stage.name(), pass.seconds(), pass.cpuNanos() / 1e9);
+                figures.add(new StageFigures(stage, List.of(pass)));
+            }
+            long heapAtEndOfInput = noRetainedHeap ? -1 : heapAtEndOfInput(validator, file);
+            long heapAtEnd = HeapGauge.usedAfterGc();
+
+            List<String> problems = checks(figures, generated);
+            problems.forEach(p -> err.println("landing bench: CHECK FAILED: " + p));
+            Map<String, Object> report = report(file, generated, generateSeconds, figures, heapAtStart, heapAtEndOfInput, heapAtEnd, problems);
+            Map<String, Object> machine = new LinkedHashMap<>();
+            // other processes on the machine stretch wall times; the cpu figures do not include their time
+            machine.put("loadAverageAtStart", round(loadAtStart, 2));
+            machine.put("loadAverageAtEnd", round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), 2));
+            report.put("machine", machine);
+            if (json) {
+                out.println(JSON.std.asString(report));
+            } else {
+                printTable(report, figures);
+            }
+            out.flush();
+            return problems.isEmpty() ? OK : INCONSISTENT;
+        } catch (IOException e) {
+            err.println("landing bench: I/O error: " + e);
+            return ERROR;
+        } catch (IllegalArgumentException e) {
+            err.println("landing bench: " + e.getMessage());
+            return ERROR;
+        } finally {
+            cleanUp(dir, generatedFile, acceptedFile);
+        }
+    }
+
+    /** Writes the peak-shaped file, with as many malformed lines as the contract's reject cap allows. */
+    private GenerateCommand.Written generate(Path target, long rejectCap) throws IOException {
+        long lines = source.lines != null ? source.lines : PeakFileGenerator.DEFAULT_LINES;
+        PeakFileGenerator.Options options = new PeakFileGenerator.Options(lines, seed, duplicateShare,
+                PeakFileGenerator.DEFAULT_LATE_SHARE, Math.min(lines, rejectCap), PeakFileGenerator.DEFAULT_DAY);
+        err.printf(Locale.ROOT, "landing bench: generating %,d lines into %s%n", lines, target);
+        try (OutputStream sink = Files.newOutputStream(target)) {
+            return GenerateCommand.write(options, sink, gzip);
+        }
+    }
+
+    /** One untimed validator pass: the heap live after a full collection when the input ends, the validator still live. */
+    private static long heapAtEndOfInput(StreamingValidator validator, BenchFile file) throws IOException {
+        try (InputStream in = Files.newInputStream(file.path())) {
+            HeapGauge.AtEndOfInput gauge = new HeapGauge.AtEndOfInput(in);
+            validator.validate(gauge, OutputStream.nullOutputStream(), OutputStream.nullOutputStream());
+            return gauge.usedAtEnd();
+        }
+    }
+
+    /** Runs one pass and adds the process CPU time it took. */
+    static Pass measure(BenchStage stage, BenchFile file) throws IOException {
+        long before = processCpuNanos();
+        Pass pass = stage.run(file);
+        long after = processCpuNanos();
+        return before < 0 || after < 0 ? pass : pass.withCpuNanos(after - before);
+    }
+
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
+    }
+
+    /** Every pass must see the same bytes and reach the same result; a generated file must give what was generated. */
+    static List<String> checks(List<StageFigures> figures, GenerateCommand.Written generated) {
+        List<String> problems = new ArrayList<>();
+        Pass reference = figures.getFirst().last();
+        ValidationResult first = null;
+        for (StageFigures f : figures) {
+            for (Pass p : f.passes()) {
+                // a refusal stops decoding at the refusing line (the stored bytes are still all hashed)
+                boolean wholeFile = p.validation() == null || p.validation().publishable();
+                if (!p.sha256().equals(reference.sha256()) || wholeFile && (p.bytes() != reference.bytes() || p.lines() != reference.lines())) {
+                    problems.add(f.stage().name() + " saw sha256=" + p.sha256() + " bytes=" + p.bytes() + " lines=" + p.lines()
+                            + ", " + figures.getFirst().stage().name() + " saw sha256=" + reference.sha256() + " bytes="
+                            + reference.bytes() + " lines=" + reference.lines());
+                }
+                ValidationResult r = p.validation();
+                if (r == null) {
+                    continue;
+                }
+                if (first == null) {
+                    first = r;
+                } else if (!sameOutcome(first, r)) {
+                    problems.add(f.stage().name() + " reached another result: " + r.toMap() + " vs " + first.toMap());
+                }
+            }
+        }
+        if (generated != null && first != null) {
+            PeakFileGenerator.Summary s = generated.summary();
+            if (!first.publishable() || first.accepted() != s.distinct() || first.duplicates() != s.duplicates()
+                    || first.rejected() != s.malformed() || first.lines() != s.lines()) {
+                problems.add("the generator wrote lines=" + s.lines() + " distinct=" + s.distinct() + " duplicates=" + s.duplicates()
+                        + " malformed=" + s.malformed() + " but the validator found decision=" + first.decision() + " lines="
+                        + first.lines() + " accepted=" + first.accepted() + " duplicates=" + first.duplicates() + " rejected=" + first.rejected());
+            }
+        }
+        return problems;
+    }
+
+    private static boolean sameOutcome(ValidationResult a, ValidationResult b) {
+        return a.decision().equals(b.decision()) && a.accepted() == b.accepted() && a.duplicates() == b.duplicates()
+                && a.rejected() == b.rejected() && a.acceptedBytes() == b.acceptedBytes() && a.distinctKeys() == b.distinctKeys()
+                && a.keyIndexBytes() == b.keyIndexBytes();
+    }
+
+    private Map<String, Object> report(BenchFile file, GenerateCommand.Written generated, double generateSeconds,
+                                       List<StageFigures> figures, long heapAtStart, long heapAtEndOfInput, long heapAtEnd,
+                                       List<String> problems) {
+        Map<String, Object> report = new LinkedHashMap<>();
+        Pass reference = figures.getFirst().last();
+        report.put("file", file.path().toString());
+        report.put("storedBytes", file.storedBytes());
+        report.put("decodedBytes", reference.bytes());
+        report.put("gzip", file.gzip());
+        report.put("lines", reference.lines());
+        if (generated != null) {
+            PeakFileGenerator.Summary s = generated.summary();
+            Map<String, Object> g = new LinkedHashMap<>();
+            g.put("seed", seed);
+            g.put("duplicateShare", duplicateShare);
+            g.put("distinct", s.distinct());
+            g.put("duplicates", s.duplicates());
+            g.put("late", s.late());
+            g.put("malformed", s.malformed());
+            g.put("bytesPerLine", round(s.lines() == 0 ? 0 : (double) s.bytes() / s.lines(), 1));
+            g.put("seconds", round(generateSeconds, 3));
+            report.put("generated", g);
+        }
+        report.put("warmupPasses", 1);
+        report.put("timedPasses", repeat);
+        report.put("jvm", jvm());
+
+        long scanMedian = figures.getFirst().medianNanos();
+        long scanBest = figures.getFirst().bestNanos();
+        List<Object> stages = new ArrayList<>();
+        for (StageFigures f : figures) {
+            Map<String, Object> s = new LinkedHashMap<>();
+            s.put("name", f.stage().name());
+            s.put("description", f.stage().description());
+            s.put("passes", f.passes().stream().map(p -> round(p.seconds(), 4)).toList());
+            s.put("bestSeconds", round(f.bestNanos() / 1e9, 4));
+            s.put("medianSeconds", round(f.medianNanos() / 1e9, 4));
+            s.put("bestMBps", round(f.megabytesPerSecond(f.bestNanos()), 1));
+            s.put("medianMBps", round(f.megabytesPerSecond(f.medianNanos()), 1));
+            s.put("bestLinesPerSecond", Math.round(f.linesPerSecond(f.bestNanos())));
+            s.put("medianLinesPerSecond", Math.round(f.linesPerSecond(f.medianNanos())));
+            // throughput ratio to the scan: scan time / stage time (1.0 would be validation for free)
+            s.put("ratioToScanBest", round((double) scanBest / f.bestNanos(), 3));
+            s.put("ratioToScanMedian", round((double) scanMedian / f.medianNanos(), 3));
+            if (f.medianCpuNanos() > 0) {
+                s.put("passesCpu", f.passes().stream().map(p -> round(p.cpuNanos() / 1e9, 4)).toList());
+                s.put("medianCpuSeconds", round(f.medianCpuNanos() / 1e9, 4));
+                s.put("medianMBpsCpu", round(f.megabytesPerSecond(f.medianCpuNanos()), 1));
+            }
+            stages.add(s);
+        }
+        report.put("stages", stages);
+
+        ValidationResult r = figures.stream().flatMap(f -> f.passes().stream()).map(Pass::validation)
+                .filter(Objects::nonNull).findFirst().orElse(null);
+        if (r != null) {
+            Map<String, Object> v = new LinkedHashMap<>();
+            v.put("decision", r.decision());
+            if (r.refusal() != null) {
+                v.put("refusal", r.refusal().code().name());
+            }
+            v.put("sha256", r.sha256());
+            v.put("accepted", r.accepted());
+            v.put("duplicates", r.duplicates());
+            v.put("rejected", r.rejected());
+            v.put("acceptedBytes", r.acceptedBytes());
+            v.put("distinctKeys", r.distinctKeys());
+            v.put("keyIndexBytes", r.keyIndexBytes());
+            v.put("keyIndexBytesPerKey", round(r.keyIndexBytesPerKey(), 2));
+            report.put("validation", v);
+        }
+        Map<String, Object> heap = new LinkedHashMap<>();
+        heap.put("usedAfterGcAtStartBytes", heapAtStart);
+        if (heapAtEndOfInput >= 0) {
+            // the validator (line buffer, parser, duplicate index) is live at this point
+            heap.put("usedAfterGcAtEndOfInputBytes", heapAtEndOfInput);
+        }
+        heap.put("usedAfterGcAtEndBytes", heapAtEnd);
+        heap.put("maxBytes", HeapGauge.maxHeap());
+        report.put("heap", heap);
+        Map<String, Object> checks = new LinkedHashMap<>();
+        checks.put("ok", problems.isEmpty());
+        checks.put("problems", problems);
+        report.put("checks", checks);
+        return report;
+    }
+
+    private static Map<String, Object> jvm() {
+        Map<String, Object> jvm = new LinkedHashMap<>();
+        jvm.put("version", System.getProperty("java.vm.version"));
+        jvm.put("vendor", System.getProperty("java.vm.vendor"));
+        jvm.put("gc", HeapGauge.collectors());
+        jvm.put("processors", Runtime.getRuntime().availableProcessors());
+        jvm.put("arguments", ManagementFactory.getRuntimeMXBean().getInputArguments());
+        return jvm;
+    }
+
+    @SuppressWarnings("unchecked")
+    private void printTable(Map<String, Object> report, List<StageFigures> figures) {
+        out.printf(Locale.ROOT, "file        %s%n", report.get("file"));
+        out.printf(Locale.ROOT, "            %,d bytes stored%s, %,d bytes of text, %,d lines%n", (long) report.get("storedBytes"),
+                (boolean) report.get("gzip") ? " (gzip)" : "", (long) report.get("decodedBytes"), (long) report.get("lines"));
+        Map<String, Object> g = (Map<String, Object>) report.get("generated");
+        if (g != null) {
+            out.printf(Locale.ROOT, "generated   seed %d: %,d distinct, %,d duplicates, %,d late, %,d malformed, %.1f bytes a line, in %.2f s%n",
+                    (long) g.get("seed"), (long) g.get("distinct"), (long) g.get("duplicates"), (long) g.get("late"),
+                    (long) g.get("malformed"), (double) g.get("bytesPerLine"), (double) g.get("seconds"));
+        }
+        Map<String, Object> jvm = (Map<String, Object>) report.get("jvm");
+        out.printf(Locale.ROOT, "jvm         %s %s, gc %s, %d CPUs, max heap %,d MB, args %s%n", jvm.get("vendor"), jvm.get("version"),
+                jvm.get("gc"), (int) jvm.get("processors"), HeapGauge.maxHeap() / 1_000_000, String.join(" ", (List<String>) jvm.get("arguments")));
+        Map<String, Object> machine = (Map<String, Object>) report.get("machine");
+        out.printf(Locale.ROOT, "machine     load average %.2f at the start, %.2f at the end, for %d CPUs%n", (double) machine.get("loadAverageAtStart"),
+                (double) machine.get("loadAverageAtEnd"), (int) jvm.get("processors"));
+        out.printf(Locale.ROOT, "passes      1 warm-up, then %d timed per stage (interleaved); MB = 10^6 bytes of text%n%n", repeat);
+        out.printf(Locale.ROOT, "%-15s %-41s %8s %9s %10s %11s %13s %13s %8s %10s %9s%n", "stage", "what", "best s", "median s", "MB/s best",
+                "MB/s median", "lines/s best", "lines/s med.", "vs scan", "cpu s med.", "MB/s cpu");
+        List<Map<String, Object>> stages = (List<Map<String, Object>>) report.get("stages");
+        for (int i = 0; i < stages.size(); i++) {
+            Map<String, Object> s = stages.get(i);
+            boolean once = figures.get(i).passes().size() == 1 && repeat > 1;
+            boolean cpu = s.containsKey("medianCpuSeconds");
+            out.printf(Locale.ROOT, "%-15s %-41s %8.3f %9s %10.1f %11s %,13d %13s %8.3f %10s %9s%n", s.get("name"), s.get("description"),
+                    (double) s.get("bestSeconds"), once ? "(once)" : String.format(Locale.ROOT, "%.3f", (double) s.get("medianSeconds")),
+                    (double) s.get("bestMBps"), once ? "" : String.format(Locale.ROOT, "%.1f", (double) s.get("medianMBps")),
+                    (long) s.get("bestLinesPerSecond"), once ? "" : String.format(Locale.ROOT, "%,d", (long) s.get("medianLinesPerSecond")),
+                    (double) (once ? s.get("ratioToScanBest") : s.get("ratioToScanMedian")),
+                    cpu ? String.format(Locale.ROOT, "%.3f", (double) s.get("medianCpuSeconds")) : "-",
+                    cpu ? String.format(Locale.ROOT, "%.1f", (double) s.get("medianMBpsCpu")) : "-");
+        }
+        out.println("(vs scan: stage throughput / scan throughput, medians; best for a stage run once."
+                + " cpu: process CPU time of the pass, all threads: the wall time a machine without other load would show)");
+        out.println();
+        Map<String, Object> v = (Map<String, Object>) report.get("validation");
+        if (v != null) {
+            out.printf(Locale.ROOT, "validator   decision %s%s: %,d accepted, %,d duplicates, %,d rejected%n", v.get("decision"),
+                    v.containsKey("refusal") ? " (" + v.get("refusal") + ")" : "", (long) v.get("accepted"), (long) v.get("duplicates"),
+                    (long) v.get("rejected"));
+            out.printf(Locale.ROOT, "key index   %,d bytes for %,d distinct keys: %.2f bytes per key%n", (long) v.get("keyIndexBytes"),
+                    (long) v.get("distinctKeys"), (double) v.get("keyIndexBytesPerKey"));
+        }
+        Map<String, Object> heap = (Map<String, Object>) report.get("heap");
+        out.printf(Locale.ROOT, "heap        used after a full GC: at start %.1f MB, %sat end %.1f MB (max %,d MB)%n",
+                (long) heap.get("usedAfterGcAtStartBytes") / 1e6,
+                heap.containsKey("usedAfterGcAtEndOfInputBytes")
+                        ? String.format(Locale.ROOT, "at the end of the input with the validator live %.1f MB, ",
+                        (long) heap.get("usedAfterGcAtEndOfInputBytes") / 1e6) : "",
+                (long) heap.get("usedAfterGcAtEndBytes") / 1e6, HeapGauge.maxHeap() / 1_000_000);
+        List<String> problems = (List<String>) ((Map<String, Object>) report.get("checks")).get("problems");
+        out.println("checks      " + (!problems.isEmpty() ? problems.size() + " FAILED (see stderr)" : "ok: every pass saw the same bytes"
+                + " and reached the same result" + (g != null ? ", the one the generator wrote" : "")));
+    }
+
+    private void cleanUp(Path dir, Path generatedFile, Path acceptedFile) {
+        try {
+            if (acceptedFile != null) {
+                Files.deleteIfExists(acceptedFile);
+            }
+            if (workDir == null && dir != null) {
+                if (generatedFile != null) {
+                    Files.deleteIfExists(generatedFile);
+                }
+                Files.deleteIfExists(dir);
+            }
+        } catch (IOException e) {
+            err.println("landing bench: could not clean up " + dir + ": " + e);
+        }
+    }
+
+    private static double round(double value, int decimals) {
+        double scale = Math.pow(10, decimals);
+        return Math.round(value * scale) / scale;
+    }
+}

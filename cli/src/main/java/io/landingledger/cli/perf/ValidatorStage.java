@@ -1,0 +1,61 @@
+package io.landingledger.cli.perf;
+
+import io.landingledger.core.validate.StreamingValidator;
+import io.landingledger.core.validate.ValidationResult;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The validator core on the file: SHA-256, gzip, line split, parse, every contract check, canonical output and
+ * the duplicate index, exactly as {@code landing validate} runs it. Accepted rows go to a discarding stream, or
+ * with {@link #toFile} to a real file (buffered as {@code landing validate} buffers it, not synced).
+ */
+final class ValidatorStage implements BenchStage {
+    private static final int OUTPUT_BUFFER = 1 << 16;
+
+    private final StreamingValidator validator;
+    private final Path acceptedFile;
+
+    private ValidatorStage(StreamingValidator validator, Path acceptedFile) {
+        this.validator = validator;
+        this.acceptedFile = acceptedFile;
+    }
+
+    /** Accepted rows are counted and discarded. */
+    static ValidatorStage discarding(StreamingValidator validator) {
+        return new ValidatorStage(validator, null);
+    }
+
+    /** Accepted rows are written to {@code acceptedFile} (replaced on every pass). */
+    static ValidatorStage toFile(StreamingValidator validator, Path acceptedFile) {
+        return new ValidatorStage(validator, acceptedFile);
+    }
+
+    @Override
+    public String name() {
+        return acceptedFile == null ? "validator" : "validator+file";
+    }
+
+    @Override
+    public String description() {
+        return acceptedFile == null ? "validator core, accepted rows discarded" : "validator core, accepted rows to a file";
+    }
+
+    @Override
+    public Pass run(BenchFile file) throws IOException {
+        long started = System.nanoTime();
+        ValidationResult result;
+        try (InputStream in = Files.newInputStream(file.path());
+             OutputStream accepted = acceptedFile == null ? OutputStream.nullOutputStream()
+                     : new BufferedOutputStream(Files.newOutputStream(acceptedFile), OUTPUT_BUFFER)) {
+            result = validator.validate(in, accepted, OutputStream.nullOutputStream());
+        }
+        long nanos = System.nanoTime() - started;
+        return new Pass(nanos, result.decodedBytes(), result.lines(), result.sha256(), result);
+    }
+}
