@@ -6,10 +6,17 @@ import picocli.CommandLine.Command;
 /** The {@code landing} command. Each subcommand is one class; this one only wires them. */
 @Command(name = "landing", mixinStandardHelpOptions = true, version = "landing 0.1.0",
         description = "Landing Ledger: validate inbox files, run the pipeline locally, measure it.",
-        subcommands = {ValidateCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ValidateCommand.class, io.landingledger.cli.perf.GenerateCommand.class,
+                io.landingledger.cli.perf.BenchCommand.class, io.landingledger.cli.local.LocalCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Landing {
 
     public static void main(String[] args) {
+        // The functions log JSON to stdout (Lambda's log stream); a command's stdout is its result, so its logs go to
+        // stderr in the same layout. Set before anything touches log4j.
+        if (System.getProperty("log4j2.configurationFile") == null) {
+            System.setProperty("log4j2.configurationFile", "classpath:landing-cli-log4j2.properties");
+        }
         System.exit(run(args));
     }
 

@@ -282,8 +282,9 @@ public final class IngestService {
             PublishedRef published = new PublishedRef(publishedKey, etag, accepted, rejected, duplicates, quarantineKey);
             for (int round = 0; round < MAX_ROUNDS; round++) {
                 if (item != null && etag.equals(item.publishedEtag())) {
-                    // already recorded (a concurrent duplicate got there first): nothing to write
-                    return outcome(action == IngestAction.PUBLISHED ? IngestAction.FINISHED : IngestAction.SKIPPED,
+                    // already recorded (a concurrent duplicate saw our promote and wrote the ledger first): nothing to
+                    // write. The run that promoted still reports the publish; a run that only found it reports a skip.
+                    return outcome(action == IngestAction.PUBLISHED ? IngestAction.PUBLISHED : IngestAction.SKIPPED,
                             identity.sha256(), identity.size(), item.published(), null, null);
                 }
                 if (item != null && item.status() == LedgerStatus.PUBLISHED && item.input() != null && !request.ignoreOrdering()

@@ -8,15 +8,9 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import org.gaul.s3proxy.BlobStores;
-import org.gaul.s3proxy.S3Proxy;
-import org.gaul.s3proxy.auth.AuthenticationType;
+import io.landingledger.emulators.EmbeddedAws;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -167,14 +161,12 @@ public final class AwsEmulators implements BeforeAllCallback, ParameterResolver 
         private final S3Client s3;
         private final DynamoDbClient dynamoDb;
         private final StartupTimes startupTimes;
-        private final S3Proxy s3Proxy;
-        private final MotoServer moto;
+        private final EmbeddedAws emulators;
 
-        private Session(AwsConnection connection, StartupTimes startupTimes, S3Proxy s3Proxy, MotoServer moto) {
+        private Session(AwsConnection connection, StartupTimes startupTimes, EmbeddedAws emulators) {
             this.connection = connection;
             this.startupTimes = startupTimes;
-            this.s3Proxy = s3Proxy;
-            this.moto = moto;
+            this.emulators = emulators;
             this.s3 = DependencyFactory.s3Client(connection);
             this.dynamoDb = DependencyFactory.dynamoDbClient(connection);
         }
@@ -206,91 +198,27 @@ public final class AwsEmulators implements BeforeAllCallback, ParameterResolver 
                     Optional.of(credentials));
             System.err.println("AwsEmulators: using " + ENDPOINT_VARIABLE + "=" + endpoint
                     + " for S3 and DynamoDB; no emulator started");
-            return new Session(connection, StartupTimes.NONE, null, null);
+            return new Session(connection, StartupTimes.NONE, null);
         }
 
         private static Session embedded() throws Exception {
-            long begin = System.nanoTime();
-            // moto_server is a separate process: start it first and let it boot while S3Proxy starts in this JVM.
-            var motoStart = new CompletableFuture<MotoServer>();
-            var motoReadyNanos = new AtomicLong();
-            Thread motoThread = Thread.ofPlatform().name("moto_server-start").start(() -> {
-                try {
-                    MotoServer server = MotoServer.start();
-                    motoReadyNanos.set(System.nanoTime());
-                    motoStart.complete(server);
-                } catch (Throwable t) {
-                    motoStart.completeExceptionally(t);
-                }
-            });
-
-            S3Proxy s3Proxy;
-            long s3Ready;
-            try {
-                s3Proxy = startS3Proxy();
-                s3Ready = System.nanoTime();
-            } catch (Exception e) {
-                motoThread.join();
-                motoStart.thenAccept(MotoServer::close);
-                throw e;
-            }
-            MotoServer moto;
-            try {
-                moto = motoStart.get();
-            } catch (ExecutionException e) {
-                s3Proxy.stop();
-                Throwable cause = e.getCause();
-                if (cause instanceof RuntimeException runtime) {
-                    throw runtime;
-                }
-                throw new IllegalStateException("moto_server did not start: " + cause.getMessage(), cause);
-            }
-            long end = System.nanoTime();
-            StartupTimes times = new StartupTimes(Duration.ofNanos(s3Ready - begin),
-                    Duration.ofNanos(motoReadyNanos.get() - begin), Duration.ofNanos(end - begin));
-            URI s3Endpoint = URI.create("http://127.0.0.1:" + s3Proxy.getPort());
-            System.err.println("AwsEmulators: " + times + " (S3 " + s3Endpoint + ", DynamoDB " + moto.endpoint()
-                    + " pid " + moto.pid() + ")");
-            return new Session(AwsConnection.endpoints(DEFAULT_REGION, s3Endpoint, moto.endpoint()), times, s3Proxy,
-                    moto);
-        }
-
-        private static S3Proxy startS3Proxy() throws Exception {
-            // EMULATORS.md: transient (in-memory) is the blob store whose versioning and conditional writes are
-            // right; filesystem answers 501 to versioning.
-            S3Proxy proxy = S3Proxy.builder()
-                    .blobStore(BlobStores.create("transient", new Properties()))
-                    .endpoint(URI.create("http://127.0.0.1:0"))
-                    .awsAuthentication(AuthenticationType.AWS_V2_OR_V4,
-                            AwsConnection.EMULATOR_CREDENTIALS.accessKeyId(),
-                            AwsConnection.EMULATOR_CREDENTIALS.secretAccessKey())
-                    .build();
-            proxy.start();
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (!"STARTED".equals(proxy.getState())) {
-                if (System.nanoTime() > deadline) {
-                    proxy.stop();
-                    throw new IllegalStateException("S3Proxy did not reach STARTED within 30 s; state "
-                            + proxy.getState());
-                }
-                Thread.sleep(10);
-            }
-            return proxy;
+            EmbeddedAws aws = EmbeddedAws.start();
+            EmbeddedAws.StartupTimes started = aws.startupTimes();
+            StartupTimes times = new StartupTimes(started.s3Proxy(), started.motoServer(), started.total());
+            System.err.println("AwsEmulators: " + times + " (S3 " + aws.s3Endpoint() + ", DynamoDB " + aws.dynamoDbEndpoint()
+                    + " pid " + aws.motoPid() + ")");
+            return new Session(AwsConnection.endpoints(DEFAULT_REGION, aws.s3Endpoint(), aws.dynamoDbEndpoint()), times, aws);
         }
 
         @Override
         public void close() {
             s3.close();
             dynamoDb.close();
-            try {
-                if (s3Proxy != null) {
-                    s3Proxy.stop();
-                }
-            } catch (Exception e) {
-                throw new IllegalStateException("S3Proxy did not stop cleanly", e);
-            } finally {
-                if (moto != null) {
-                    moto.close();
+            if (emulators != null) {
+                try {
+                    emulators.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException("the embedded emulators did not stop cleanly", e);
                 }
             }
         }

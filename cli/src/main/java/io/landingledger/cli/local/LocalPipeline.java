@@ -1,0 +1,215 @@
+package io.landingledger.cli.local;
+
+import com.amazonaws.services.lambda.runtime.events.S3Event;
+
+import io.landingledger.core.contract.ContractRegistry;
+import io.landingledger.core.ingest.IngestOutcome;
+import io.landingledger.core.ingest.LakeLayout;
+import io.landingledger.core.ledger.HistoryEntry;
+import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.lambda.AwsConnection;
+import io.landingledger.lambda.DatasetMetrics;
+import io.landingledger.lambda.DependencyFactory;
+import io.landingledger.lambda.FunctionConfig;
+import io.landingledger.lambda.LedgerTables;
+import io.landingledger.lambda.OutcomeReporter;
+import io.landingledger.lambda.handlers.CompletenessSweepHandler;
+import io.landingledger.lambda.handlers.ValidateObjectHandler;
+
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.core.sync.ResponseTransformer;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/**
+ * The whole pipeline on one machine: resources created from the same definitions as the template, files uploaded
+ * as a producer would, each S3 notification delivered to the handler class Lambda runs, then the sweep. The
+ * emulators (or the endpoint given) are the caller's; this class only talks to them through the SDK.
+ */
+final class LocalPipeline implements AutoCloseable {
+    static final String INBOX_BUCKET = "landing-inbox-local";
+    static final String LAKE_BUCKET = "landing-lake-local";
+    static final String LEDGER_TABLE = "LandingLedger-Ledger";
+    static final String HISTORY_TABLE = "LandingLedger-LedgerHistory";
+
+    private final FunctionConfig config;
+    private final DependencyFactory dependencies;
+    private final ValidateObjectHandler validator;
+    private final CompletenessSweepHandler sweep;
+    private final PrintStream progress;
+    private final List<IngestOutcome> outcomes = new ArrayList<>();
+    private final List<Map<String, Object>> unroutable = new ArrayList<>();
+    /** key@version of every object whose notification was delivered. */
+    private final java.util.Set<String> delivered = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Units seen per dataset (first to last gives the sweep's range, so a gap shows as MISSING). */
+    private final Map<String, TreeSet<String>> unitsSeen = new TreeMap<>();
+
+    LocalPipeline(AwsConnection connection, PrintStream progress) {
+        this.progress = progress;
+        this.config = FunctionConfig.builder().inboxBucket(INBOX_BUCKET).lakeBucket(LAKE_BUCKET).ledgerTable(LEDGER_TABLE)
+                .ledgerHistoryTable(HISTORY_TABLE).aws(connection).build();
+        this.dependencies = DependencyFactory.create(config);
+        createResources();
+        Recorder recorder = new Recorder();
+        this.validator = new ValidateObjectHandler(dependencies.router(), dependencies.ingestService(), recorder,
+                () -> UUID.randomUUID().toString());
+        // the sweep's EMF documents are for CloudWatch; locally they would only bury the summary
+        this.sweep = new CompletenessSweepHandler(dependencies.contracts(), dependencies.sweep(),
+                DatasetMetrics.to(new PrintStream(java.io.OutputStream.nullOutputStream())), recorder);
+    }
+
+    FunctionConfig config() {
+        return config;
+    }
+
+    ContractRegistry contracts() {
+        return dependencies.contracts();
+    }
+
+    S3Client s3() {
+        return dependencies.s3();
+    }
+
+    /** The inbox and lake buckets and both tables, as the template declares them (LedgerTables is shared). */
+    private void createResources() {
+        S3Client s3 = dependencies.s3();
+        for (String bucket : List.of(INBOX_BUCKET, LAKE_BUCKET)) {
+            try {
+                s3.createBucket(r -> r.bucket(bucket));
+            } catch (S3Exception e) {
+                if (e.statusCode() != 409) { // BucketAlreadyOwnedByYou: a LocalStack that ran before
+                    throw e;
+                }
+            }
+        }
+        s3.putBucketVersioning(r -> r.bucket(INBOX_BUCKET).versioningConfiguration(v -> v.status(BucketVersioningStatus.ENABLED)));
+        var existing = dependencies.dynamoDb().listTables().tableNames();
+        if (!existing.contains(LEDGER_TABLE)) {
+            LedgerTables.create(dependencies.dynamoDb(), LEDGER_TABLE, HISTORY_TABLE);
+        }
+    }
+
+    /** Uploads one file as a producer would and delivers its notification {@code replay} times. */
+    void drop(String dataset, Path file, int replay) throws IOException {
+        String key = dataset + "/" + file.getFileName();
+        byte[] body = Files.readAllBytes(file);
+        Instant at = Instant.now();
+        PutObjectResponse put = dependencies.s3().putObject(r -> r.bucket(INBOX_BUCKET).key(key), RequestBody.fromBytes(body));
+        progress.printf("  put s3://%s/%s (%d bytes, version %s)%n", INBOX_BUCKET, key, body.length, put.versionId());
+        deliver(new S3Notifications.Created(INBOX_BUCKET, key, put.versionId(), put.eTag().replace("\"", ""), body.length, at,
+                config.aws().region().id()), replay);
+    }
+
+    /** Delivers the notification of an object that is already in the inbox (e.g. put by a producer's own client). */
+    void deliver(S3Notifications.Created created, int replay) {
+        delivered.add(created.key() + "@" + created.versionId());
+        S3Event event = S3Notifications.event(List.of(created));
+        for (int i = 0; i < replay; i++) {
+            validator.handleRequest(event, null);
+        }
+    }
+
+    /** Runs the sweep over the range of units seen per dataset, and returns its result. */
+    Map<String, Object> sweep() {
+        Map<String, Object> results = new LinkedHashMap<>();
+        for (Map.Entry<String, TreeSet<String>> seen : unitsSeen.entrySet()) {
+            Map<String, Object> payload = new LinkedHashMap<>();
+            payload.put("datasets", List.of(seen.getKey()));
+            payload.put("from", seen.getValue().first());
+            payload.put("to", seen.getValue().last());
+            results.put(seen.getKey(), sweep.handleRequest(payload, null));
+        }
+        return results;
+    }
+
+    boolean wasDelivered(String key, String versionId) {
+        return delivered.contains(key + "@" + versionId);
+    }
+
+    List<IngestOutcome> outcomes() {
+        return outcomes;
+    }
+
+    List<Map<String, Object>> unroutable() {
+        return unroutable;
+    }
+
+    LedgerItem ledgerItem(String dataset, String unit) {
+        return dependencies.ledger().get(dataset, unit).orElse(null);
+    }
+
+    /** Copies published/, _quarantine/ and _reports/ out, with a JSON dump of both tables. */
+    void export(Path directory) throws IOException {
+        S3Client s3 = dependencies.s3();
+        for (String prefix : List.of(LakeLayout.PUBLISHED_PREFIX, LakeLayout.QUARANTINE_PREFIX, LakeLayout.REPORTS_PREFIX)) {
+            for (var object : dependencies.objectStore().list(LAKE_BUCKET, prefix)) {
+                Path target = directory.resolve(object.key()).normalize();
+                if (!target.startsWith(directory)) {
+                    continue; // never write outside the export directory, whatever a key says
+                }
+                Files.createDirectories(target.getParent());
+                Files.deleteIfExists(target);
+                s3.getObject(r -> r.bucket(LAKE_BUCKET).key(object.key()), ResponseTransformer.toFile(target));
+            }
+        }
+        List<Object> ledger = new ArrayList<>();
+        List<Object> history = new ArrayList<>();
+        for (String dataset : unitsSeen.keySet()) {
+            for (LedgerItem item : dependencies.ledger().items(dataset, null, null)) {
+                ledger.add(item);
+                for (HistoryEntry entry : dependencies.ledger().history(dataset, item.unit())) {
+                    history.add(entry);
+                }
+            }
+        }
+        Files.createDirectories(directory);
+        Files.writeString(directory.resolve("ledger.json"), Json.pretty(ledger));
+        Files.writeString(directory.resolve("ledger-history.json"), Json.pretty(history));
+    }
+
+    private final class Recorder implements OutcomeReporter {
+        @Override
+        public void outcome(IngestOutcome outcome) {
+            outcomes.add(outcome);
+            unitsSeen.computeIfAbsent(outcome.dataset(), d -> new TreeSet<>()).add(outcome.unit());
+            progress.printf("  %-9s %s/%s  %s%n", outcome.action().name().toLowerCase(java.util.Locale.ROOT), outcome.dataset(), outcome.unit(),
+                    outcome.refusalCode() != null ? outcome.refusalCode() + ": " + outcome.detail()
+                            : outcome.accepted() + " rows, " + outcome.rejected() + " rejected, " + outcome.duplicates() + " duplicates");
+        }
+
+        @Override
+        public void unroutable(String bucket, String key, String versionId, String reason, String detail) {
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("key", key);
+            entry.put("reason", reason);
+            entry.put("detail", detail);
+            unroutable.add(entry);
+            progress.printf("  unroutable %s  %s: %s%n", key, reason, detail);
+        }
+
+        @Override
+        public void failed(String bucket, String key, String versionId, String runId, RuntimeException fault) {
+            progress.printf("  FAILED %s  %s%n", key, fault);
+        }
+    }
+
+    @Override
+    public void close() {
+        dependencies.close();
+    }
+}

@@ -1,0 +1,120 @@
+package io.landingledger.emulators;
+
+import org.gaul.s3proxy.BlobStores;
+import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.auth.AuthenticationType;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * S3 and DynamoDB on this machine, as EMULATORS.md chose them: S3Proxy in-process with its transient (in-memory)
+ * blob store (correct If-None-Match / If-Match on CompleteMultipartUpload, versioning) and moto's DynamoDB server as
+ * a child process (see {@link MotoServer}). Both on free 127.0.0.1 ports, started concurrently, credentials
+ * {@value #ACCESS_KEY}/{@value #SECRET_KEY}.
+ */
+public final class EmbeddedAws implements AutoCloseable {
+    public static final String ACCESS_KEY = "test";
+    public static final String SECRET_KEY = "test";
+
+    private final S3Proxy s3Proxy;
+    private final MotoServer moto;
+    private final StartupTimes startupTimes;
+
+    private EmbeddedAws(S3Proxy s3Proxy, MotoServer moto, StartupTimes startupTimes) {
+        this.s3Proxy = s3Proxy;
+        this.moto = moto;
+        this.startupTimes = startupTimes;
+    }
+
+    /** How long each emulator took to answer, from the start request; they start concurrently. */
+    public record StartupTimes(Duration s3Proxy, Duration motoServer, Duration total) {
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "S3Proxy %d ms, moto %d ms, both ready after %d ms",
+                    s3Proxy.toMillis(), motoServer.toMillis(), total.toMillis());
+        }
+    }
+
+    public static EmbeddedAws start() throws Exception {
+        long begin = System.nanoTime();
+        CompletableFuture<long[]> motoReady = new CompletableFuture<>();
+        CompletableFuture<MotoServer> motoStart = CompletableFuture.supplyAsync(() -> {
+            try {
+                MotoServer server = MotoServer.start();
+                motoReady.complete(new long[] {System.nanoTime()});
+                return server;
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException("the DynamoDB emulator did not start: " + e.getMessage(), e);
+            }
+        });
+        S3Proxy proxy;
+        long s3Ready;
+        try {
+            proxy = startS3Proxy();
+            s3Ready = System.nanoTime();
+        } catch (Exception e) {
+            motoStart.thenAccept(MotoServer::close);
+            throw e;
+        }
+        MotoServer moto;
+        try {
+            moto = motoStart.get();
+        } catch (ExecutionException e) {
+            proxy.stop();
+            throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+        }
+        long end = System.nanoTime();
+        return new EmbeddedAws(proxy, moto, new StartupTimes(Duration.ofNanos(s3Ready - begin),
+                Duration.ofNanos(motoReady.get()[0] - begin), Duration.ofNanos(end - begin)));
+    }
+
+    private static S3Proxy startS3Proxy() throws Exception {
+        S3Proxy proxy = S3Proxy.builder()
+                .blobStore(BlobStores.create("transient", new Properties()))
+                .endpoint(URI.create("http://127.0.0.1:0"))
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
+                .build();
+        proxy.start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!"STARTED".equals(proxy.getState())) {
+            if (System.nanoTime() > deadline) {
+                proxy.stop();
+                throw new IllegalStateException("S3Proxy did not start within 30 s (state " + proxy.getState() + ")");
+            }
+            Thread.sleep(20);
+        }
+        return proxy;
+    }
+
+    public URI s3Endpoint() {
+        return URI.create("http://127.0.0.1:" + s3Proxy.getPort());
+    }
+
+    public URI dynamoDbEndpoint() {
+        return moto.endpoint();
+    }
+
+    public long motoPid() {
+        return moto.pid();
+    }
+
+    public StartupTimes startupTimes() {
+        return startupTimes;
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            s3Proxy.stop();
+        } finally {
+            moto.close();
+        }
+    }
+}

@@ -1,0 +1,172 @@
+package io.landingledger.emulators;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * moto 5's server (the DynamoDB emulator EMULATORS.md picked) as a child process on a free loopback port, started
+ * through {@code scripts/moto-server.py}, which serves moto's own application behind one lock: stock
+ * {@code moto_server} lets two concurrent TransactWriteItems pass the same condition (measured 2 of 20 rounds of 8
+ * writers), which DynamoDB never does and the ledger relies on. Stopped through its own {@link Process} handle.
+ */
+public final class MotoServer implements AutoCloseable {
+    /** Overrides the server command: an executable taking moto_server's {@code -H HOST -p PORT} flags. */
+    public static final String EXECUTABLE_VARIABLE = "LANDING_MOTO_SERVER";
+    private static final String EXECUTABLE = "moto_server";
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    private static final int PORT_ATTEMPTS = 3;
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+    private final Thread shutdownHook;
+
+    private MotoServer(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+        // if the JVM exits without closing us, do not leave the server behind
+        this.shutdownHook = new Thread(this::stopProcess, "moto-server-stop");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /** Starts the server and returns once its port answers. */
+    public static MotoServer start() throws IOException, InterruptedException {
+        List<String> base = baseCommand();
+        IOException last = null;
+        for (int attempt = 0; attempt < PORT_ATTEMPTS; attempt++) {
+            // the free port can be taken between closing the probe socket and moto binding it: try another
+            int port = freeLoopbackPort();
+            Path log = Files.createTempFile("moto-server-" + port + "-", ".log");
+            List<String> command = new java.util.ArrayList<>(base);
+            command.addAll(List.of("-H", "127.0.0.1", "-p", Integer.toString(port)));
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            try {
+                awaitPort(process, port, log);
+                return new MotoServer(process, port, log);
+            } catch (IOException e) {
+                destroy(process);
+                last = e;
+            }
+        }
+        throw last;
+    }
+
+    public URI endpoint() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    /** The override as is, or the serialized launcher run by python3 (moto_server on PATH proves moto is installed). */
+    private static List<String> baseCommand() {
+        String override = System.getenv(EXECUTABLE_VARIABLE);
+        if (override != null && !override.isBlank()) {
+            if (!Files.isExecutable(Path.of(override))) {
+                throw new IllegalStateException(EXECUTABLE_VARIABLE + " is '" + override + "', not an executable file");
+            }
+            return List.of(override);
+        }
+        Optional<Path> onPath = List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)).stream()
+                .filter(dir -> !dir.isBlank())
+                .map(dir -> Path.of(dir, EXECUTABLE))
+                .filter(Files::isExecutable)
+                .findFirst();
+        if (onPath.isEmpty()) {
+            throw new IllegalStateException(EXECUTABLE + " is not on PATH. DynamoDB is emulated by moto's server "
+                    + "(EMULATORS.md). Install it with: pip install \"moto[server]\" (then check that `moto_server --help` "
+                    + "runs), or set " + EXECUTABLE_VARIABLE + " to a server command, or point the run at LocalStack.");
+        }
+        return List.of("python3", launcher().toString());
+    }
+
+    /** scripts/moto-server.py, found from the working directory upwards (tests run in a module directory). */
+    private static Path launcher() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve("scripts/moto-server.py");
+            if (Files.isRegularFile(candidate)) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("scripts/moto-server.py not found above " + Path.of("").toAbsolutePath()
+                + "; run from the Landing Ledger checkout");
+    }
+
+    private static int freeLoopbackPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void awaitPort(Process process, int port, Path log) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IOException("the DynamoDB emulator exited with " + process.exitValue() + " before port " + port
+                        + " answered; its output: " + tail(log));
+            }
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
+                return;
+            } catch (IOException notYet) {
+                Thread.sleep(50);
+            }
+        }
+        throw new IOException("the DynamoDB emulator did not answer on port " + port + " within " + START_TIMEOUT.toSeconds()
+                + " s; its output: " + tail(log));
+    }
+
+    private static String tail(Path log) {
+        try {
+            String text = Files.readString(log);
+            return text.length() > 2000 ? text.substring(text.length() - 2000) : text;
+        } catch (IOException e) {
+            return "(unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    private void stopProcess() {
+        destroy(process);
+    }
+
+    private static void destroy(Process process) {
+        // children first: a launcher may have started the Python interpreter as a child
+        process.descendants().forEach(ProcessHandle::destroy);
+        process.destroy();
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        stopProcess();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running or has run
+        }
+    }
+}
