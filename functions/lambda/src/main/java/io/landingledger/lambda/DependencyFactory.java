@@ -20,6 +20,7 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
@@ -155,7 +156,25 @@ public final class DependencyFactory implements AutoCloseable {
      * its re-drives run this factory's {@link #ingestService()}, the validator's own ingest path.
      */
     public io.landingledger.core.sweep.CompletenessSweep sweep() {
-        return new io.landingledger.core.sweep.CompletenessSweep(objectStore, ledger, ingestService, router(), config.inboxBucket(),
+        return sweep(ingestService);
+    }
+
+    /**
+     * The deployed sweep: re-drives go through the validator function named by {@value FunctionConfig#VALIDATOR_FUNCTION}
+     * when it is set (so the sweep's role never writes published/ or the ledger), in process otherwise.
+     */
+    public io.landingledger.core.sweep.CompletenessSweep sweep(java.util.Map<String, String> environment) {
+        String validator = environment.get(FunctionConfig.VALIDATOR_FUNCTION);
+        if (validator == null || validator.isBlank()) {
+            return sweep();
+        }
+        LambdaClient lambda = LambdaClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder())
+                .region(config.aws().region()).credentialsProvider(DefaultCredentialsProvider.builder().build()).build();
+        return sweep(new io.landingledger.lambda.adapters.LambdaIngestPath(lambda, validator.strip(), config.aws().region().id()));
+    }
+
+    private io.landingledger.core.sweep.CompletenessSweep sweep(io.landingledger.core.ingest.IngestPath redrive) {
+        return new io.landingledger.core.sweep.CompletenessSweep(objectStore, ledger, redrive, router(), config.inboxBucket(),
                 config.lakeBucket(), Clock.systemUTC(), () -> java.util.UUID.randomUUID().toString());
     }
 }

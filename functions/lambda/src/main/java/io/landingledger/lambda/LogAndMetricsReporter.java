@@ -22,14 +22,15 @@ import org.apache.logging.log4j.message.MapMessage;
  * {@link DatasetMetrics}, namespace {@value DatasetMetrics#NAMESPACE}, dimension {@value DatasetMetrics#DIMENSION}.
  *
  * <p>Metrics per outcome: {@code FilesPublished}, {@code FilesRefused}, {@code FilesSkipped}, {@code FilesFinished}
- * and {@code FilesStale} (1 for the outcome's action, 0 for the others, so every dataset has all five series),
- * {@code DurationMs}, and, for the outcomes that record a new state of the unit (published, finished, refused),
- * {@code RowsAccepted}, {@code RowsRejected}, {@code RowsDuplicate} and {@code Bytes} (the input's stored size).
- * A skip reports the counts of the publish it found, and a stale input is never recorded, so counting either would
- * count a file again on every replayed event. A publish is reported as published by the run whose promote made it, or
- * as finished by the run that recorded it after that run crashed; so each publish counts once (a rare race between
- * concurrent duplicate events can report one publish as finished twice). {@code RowsAccepted} and
- * {@code RowsDuplicate} of a refusal are 0: none of its rows reached {@code published/}.
+ * and {@code FilesStale} (1 for the outcome's action, 0 for the others, so every dataset has all five series) and
+ * {@code DurationMs}. {@code RowsAccepted}, {@code RowsRejected}, {@code RowsDuplicate} and {@code Bytes} (the input's
+ * stored size) are counted by the run that decided the file: the run whose promote made the publish (published) or
+ * the run that refused it (refused; its accepted and duplicate rows are 0, none reached {@code published/}). Every
+ * other outcome reports counts of a decision made elsewhere: a skip the publish it found, a finished run the publish
+ * another run promoted (when a duplicate records it first, the promoting run still reports published), and a stale
+ * input is never recorded; counting those would count a file again on every replayed or concurrent event. So each
+ * publish counts its rows once, except a promote whose run crashed before reporting (the run that finishes it counts
+ * FilesFinished only).
  * Unroutable records count {@code FilesUnroutable} under dataset {@value DatasetMetrics#UNROUTABLE}, and failures
  * {@code FilesFailed} under the dataset named by the key's first segment.
  *
@@ -60,15 +61,13 @@ public final class LogAndMetricsReporter implements OutcomeReporter {
         for (IngestAction action : IngestAction.values()) {
             values.put(filesMetric(action), Metric.count(action == outcome.action() ? 1 : 0));
         }
-        boolean recorded = switch (outcome.action()) {
-            case PUBLISHED, FINISHED, REFUSED -> true;
-            case SKIPPED, STALE -> false;
-        };
-        boolean published = recorded && outcome.action() != IngestAction.REFUSED;
+        // rows and bytes belong to the run that decided the file; see the class comment
+        boolean published = outcome.action() == IngestAction.PUBLISHED;
+        boolean decided = published || outcome.action() == IngestAction.REFUSED;
         values.put("RowsAccepted", Metric.count(published ? outcome.accepted() : 0));
-        values.put("RowsRejected", Metric.count(recorded ? outcome.rejected() : 0));
+        values.put("RowsRejected", Metric.count(decided ? outcome.rejected() : 0));
         values.put("RowsDuplicate", Metric.count(published ? outcome.duplicates() : 0));
-        values.put("Bytes", Metric.bytes(recorded ? Math.max(outcome.bytes(), 0) : 0));
+        values.put("Bytes", Metric.bytes(decided ? Math.max(outcome.bytes(), 0) : 0));
         values.put("DurationMs", Metric.milliseconds(outcome.duration()));
         emit(outcome.dataset(), values);
     }

@@ -130,13 +130,15 @@ class LogAndMetricsReporterTest {
         assertEquals(action.name().toLowerCase(java.util.Locale.ROOT), onlyLogLine().get("action"));
     }
 
-    @Test
-    void outcome_whenSkipped_countsTheFileButNoRowsOrBytes() throws IOException {
-        // a skip carries the counts of the publish it found; counting them again would double every replayed event
-        reporter.outcome(outcome(IngestAction.SKIPPED, null, null));
+    @ParameterizedTest
+    @EnumSource(value = IngestAction.class, names = {"SKIPPED", "FINISHED", "STALE"})
+    void outcome_whenAnotherRunDecidedTheFile_countsTheFileButNoRowsOrBytes(IngestAction action) throws IOException {
+        // these carry the counts of a publish another run made; counting them again would count a file once more
+        // on every replayed or concurrent event
+        reporter.outcome(outcome(action, null, null));
 
         Map<String, Object> document = onlyEmfDocument();
-        assertEquals(1.0, document.get("FilesSkipped"));
+        assertEquals(1.0, document.get(LogAndMetricsReporter.filesMetric(action)));
         assertEquals(0.0, document.get("FilesPublished"));
         for (String metric : List.of("RowsAccepted", "RowsRejected", "RowsDuplicate", "Bytes")) {
             assertEquals(0.0, document.get(metric), metric);

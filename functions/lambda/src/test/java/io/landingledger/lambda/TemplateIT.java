@@ -753,6 +753,12 @@ class TemplateIT {
             if (parameters.containsKey(name)) {
                 return string(map(parameters.get(name)).get("Default"));
             }
+            if (name.endsWith(".Alias")) {
+                // SAM's reference to a function's AutoPublishAlias: the alias ARN
+                String function = name.substring(0, name.length() - ".Alias".length());
+                String alias = string(property(function, "AutoPublishAlias"));
+                return "arn:aws:lambda:" + REGION + ":" + ACCOUNT + ":function:" + ref(function) + ":" + alias;
+            }
             Map<String, Object> resource = map(resources.get(name));
             Map<String, Object> properties = map(resource.getOrDefault("Properties", Map.of()));
             Object declared = switch (String.valueOf(resource.get("Type"))) {

@@ -13,6 +13,24 @@ public record IngestOutcome(IngestAction action, String dataset, String unit, St
                             String publishedEtag, String refusalCode, String detail, String runId, String runKind,
                             Duration duration) {
 
+    /**
+     * Reads an outcome back from {@link #toMap()}'s shape (a validator function's response, when the sweep re-drives
+     * through it).
+     */
+    public static IngestOutcome fromMap(Map<String, ?> map) {
+        return new IngestOutcome(IngestAction.valueOf(String.valueOf(map.get("action")).toUpperCase(java.util.Locale.ROOT)),
+                (String) map.get("dataset"), (String) map.get("unit"), (String) map.get("key"), (String) map.get("version"),
+                (String) map.get("sha256"), number(map, "bytes"), number(map, "accepted"), number(map, "rejected"),
+                number(map, "duplicates"), (String) map.get("published_key"), (String) map.get("published_etag"),
+                (String) map.get("refusal"), (String) map.get("detail"), (String) map.get("run_id"), (String) map.get("run_kind"),
+                Duration.ofMillis(number(map, "duration_ms")));
+    }
+
+    private static long number(Map<String, ?> map, String key) {
+        Object value = map.get(key);
+        return value instanceof Number n ? n.longValue() : 0;
+    }
+
     /** The outcome as a flat map (for JSON logs and handler responses). */
     public Map<String, Object> toMap() {
         Map<String, Object> map = new LinkedHashMap<>();

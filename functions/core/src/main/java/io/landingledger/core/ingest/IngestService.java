@@ -40,7 +40,7 @@ import java.util.Optional;
  * <p>Infrastructure faults (throttling, 5xx, timeouts) propagate as runtime exceptions so Lambda retries; a crash
  * at any step leaves a state the crash table in DESIGN.md describes and the next run finishes.
  */
-public final class IngestService {
+public final class IngestService implements IngestPath {
     /** How often one run re-decides after losing a race before it gives up and lets Lambda retry. */
     static final int MAX_ROUNDS = 8;
 
@@ -91,6 +91,7 @@ public final class IngestService {
         }
     }
 
+    @Override
     public IngestOutcome ingest(Request request) {
         return new Run(request).execute();
     }

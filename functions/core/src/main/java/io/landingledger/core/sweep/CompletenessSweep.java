@@ -6,6 +6,7 @@ import io.landingledger.core.contract.Cadence;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.UnitCalendar;
 import io.landingledger.core.ingest.IngestOutcome;
+import io.landingledger.core.ingest.IngestPath;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.InputRef;
 import io.landingledger.core.ingest.LakeLayout;
@@ -51,7 +52,7 @@ public final class CompletenessSweep {
 
     private final ObjectStore store;
     private final Ledger ledger;
-    private final IngestService ingest;
+    private final IngestPath ingest;
     private final UnitRouter router;
     private final String inboxBucket;
     private final String lakeBucket;
@@ -64,7 +65,7 @@ public final class CompletenessSweep {
      * @param clock  the sweep's now: deadlines, ages and the report's as-of
      * @param runIds a new run id per re-drive (made per run, never at init)
      */
-    public CompletenessSweep(ObjectStore store, Ledger ledger, IngestService ingest, UnitRouter router, String inboxBucket,
+    public CompletenessSweep(ObjectStore store, Ledger ledger, IngestPath ingest, UnitRouter router, String inboxBucket,
                              String lakeBucket, Clock clock, Supplier<String> runIds) {
         this.store = Objects.requireNonNull(store);
         this.ledger = Objects.requireNonNull(ledger);

@@ -58,7 +58,7 @@ public final class CompletenessSweepHandler implements RequestHandler<Map<String
     }
 
     private CompletenessSweepHandler(DependencyFactory dependencies) {
-        this(dependencies.contracts(), dependencies.sweep(), DatasetMetrics.toStandardOutput(), dependencies.reporter());
+        this(dependencies.contracts(), dependencies.sweep(System.getenv()), DatasetMetrics.toStandardOutput(), dependencies.reporter());
     }
 
     /** For tests and the local run. */

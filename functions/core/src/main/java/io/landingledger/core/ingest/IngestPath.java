@@ -1,0 +1,11 @@
+package io.landingledger.core.ingest;
+
+/**
+ * The ingest path as a callable step: in process ({@link IngestService}) for the validator, repair, tests and the
+ * local run; through the validator function for the deployed sweep, whose role may not write {@code published/}
+ * (its re-drives then run with the validator's own permissions).
+ */
+@FunctionalInterface
+public interface IngestPath {
+    IngestOutcome ingest(IngestService.Request request);
+}
