@@ -1,9 +1,15 @@
 package io.landingledger.cli;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -65,5 +71,54 @@ class LandingLocalIT {
         assertTrue(run.stdout().contains("DATASET"), run.stdout());
         assertTrue(run.stdout().matches("(?s).*progress_events\\s+2026-03-07\\s+REFUSED.*KEY_CONFLICT.*"), run.stdout());
         assertTrue(run.stdout().contains("HTML report (progress_events): " + export.resolve("_reports/completeness/progress_events/latest.html")));
+    }
+
+    @Test
+    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    void local_watch_processesAFileDroppedIntoTheInboxFolderAfterStart(@TempDir Path work) throws Exception {
+        Path inbox = work.resolve("inbox/transactions");
+        Files.createDirectories(inbox);
+        Path examples = Path.of("..").toAbsolutePath().normalize().resolve("examples/inbox/transactions");
+        Files.copy(examples.resolve("transactions-2026-10-01.csv"), inbox.resolve("transactions-2026-10-01.csv"));
+        Process process = new ProcessBuilder(Path.of("..").toAbsolutePath().normalize().resolve("landing").toString(),
+                "local", "--watch", "--inbox", work.resolve("inbox").toString(), "--export", work.resolve("out").toString())
+                .directory(Path.of("..").toAbsolutePath().normalize().toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader err = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+                for (String line = err.readLine(); line != null; line = err.readLine()) {
+                    lines.add(line);
+                }
+            } catch (java.io.IOException ignored) {
+                // the process ended
+            }
+        });
+        reader.start();
+        try {
+            awaitLine(lines, "Ctrl-C stops");
+            Files.copy(examples.resolve("transactions-2026-10-02.csv"), inbox.resolve("transactions-2026-10-02.csv"));
+            String published = awaitLine(lines, "transactions/2026-10-02");
+            assertTrue(published.contains("published") && published.contains("5 rows"), published);
+        } finally {
+            process.destroy(); // SIGTERM: the command's shutdown hooks stop the emulators
+            process.waitFor(30, TimeUnit.SECONDS);
+            process.destroyForcibly();
+        }
+    }
+
+    private static String awaitLine(LinkedBlockingQueue<String> lines, String needle) throws InterruptedException {
+        StringBuilder seen = new StringBuilder();
+        while (true) {
+            String line = lines.poll(90, TimeUnit.SECONDS);
+            if (line == null) {
+                throw new AssertionError("no line containing \"" + needle + "\" on stderr; saw:\n" + seen);
+            }
+            seen.append(line).append('\n');
+            if (line.contains(needle)) {
+                return line;
+            }
+        }
     }
 }

@@ -156,6 +156,9 @@ class RepairHandlerIT {
                 assertEquals(RunKind.INGEST, item.runKind());
             }
         }
+        var sweep = pipeline.sweep(Clock.systemUTC()).sweep(pipeline.contracts().get("progress_events").orElseThrow(),
+                day(first), day(first.plusDays(99)));
+        assertTrue(sweep.complete(), "after the repair a second sweep is complete: " + sweep.notOk());
         LedgerItem repaired = pipeline.ledgerItem("progress_events", lost);
         assertEquals(RunKind.REPAIR, repaired.runKind(), "the ledger says a repair built it");
         List<HistoryEntry> history = pipeline.history("progress_events", refused);
