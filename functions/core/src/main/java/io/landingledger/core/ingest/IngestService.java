@@ -81,13 +81,19 @@ public final class IngestService implements IngestPath {
      * @param ignoreOrdering the operator chose this input (repair): do not call it stale
      */
     public record Request(DatasetContract contract, String unit, InputRef input, String runId, RunKind runKind,
-                          boolean force, boolean ignoreOrdering) {
+                          boolean force, boolean ignoreOrdering, String reason) {
         public Request {
             Objects.requireNonNull(contract);
             Objects.requireNonNull(unit);
             Objects.requireNonNull(input);
             Objects.requireNonNull(runId);
             Objects.requireNonNull(runKind);
+        }
+
+        /** A run without an operator's reason (an S3 event, the sweep's re-drive). */
+        public Request(DatasetContract contract, String unit, InputRef input, String runId, RunKind runKind, boolean force,
+                       boolean ignoreOrdering) {
+            this(contract, unit, input, runId, runKind, force, ignoreOrdering, null);
         }
     }
 
@@ -301,7 +307,7 @@ public final class IngestService implements IngestPath {
                         item == null || item.firstPublishedAt() == null ? now : item.firstPublishedAt(), now,
                         new LastAttempt(now, request.runId(), request.runKind(), "PUBLISHED", null, identity.versionId(), identity.sha256()),
                         null);
-                HistoryEntry history = new HistoryEntry(dataset, unit, now, request.runId(), request.runKind(), "PUBLISHED", null,
+                HistoryEntry history = new HistoryEntry(dataset, unit, now, request.runId(), request.runKind(), "PUBLISHED", request.reason(),
                         identity, published, contract.version());
                 try {
                     ledger.write(next, item == null ? null : item.publishedEtag(), history);

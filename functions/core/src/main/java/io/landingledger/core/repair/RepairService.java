@@ -172,7 +172,8 @@ public final class RepairService {
                     sha256Known(before, ref));
         }
         String runId = runIds.get();
-        IngestOutcome outcome = ingest.ingest(new IngestService.Request(contract, unit, ref, runId, RunKind.REPAIR, request.force(), true));
+        IngestOutcome outcome = ingest.ingest(new IngestService.Request(contract, unit, ref, runId, RunKind.REPAIR, request.force(), true,
+                request.reason()));
         if (outcome.action() == IngestAction.SKIPPED && before != null) {
             // nothing changed: the audit trail still says an operator looked, and why (DESIGN.md section 4)
             Instant now = clock.instant();

@@ -164,6 +164,7 @@ class RepairHandlerIT {
         List<HistoryEntry> history = pipeline.history("progress_events", refused);
         assertEquals(RunKind.REPAIR, history.get(history.size() - 1).runKind());
         assertEquals("PUBLISHED", history.get(history.size() - 1).action());
+        assertEquals("INC-1: lost event and fixed file", history.get(history.size() - 1).reason(), "the operator's reason is recorded");
     }
 
     @Test
