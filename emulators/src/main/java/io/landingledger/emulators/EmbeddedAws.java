@@ -110,9 +110,11 @@ public final class EmbeddedAws implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() {
         try {
             s3Proxy.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("S3Proxy did not stop cleanly", e);
         } finally {
             moto.close();
         }

@@ -10,7 +10,6 @@ import java.util.Objects;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.apache.logging.log4j.message.MapMessage;
 
 /**
  * Each record's outcome as one structured JSON log line and one EMF metrics document for its dataset (DESIGN.md
@@ -126,31 +125,6 @@ public final class LogAndMetricsReporter implements OutcomeReporter {
         } catch (RuntimeException e) {
             log.warn(new JsonLine("metrics not emitted", Map.of("dataset", String.valueOf(dataset),
                     "error", e.getClass().getName(), "error_message", String.valueOf(e.getMessage()))));
-        }
-    }
-
-    /**
-     * A log event whose fields the layout writes as top-level JSON fields (the {@code map} resolver, flattened) and
-     * whose message is a short fixed text, not the {@code key="value"} rendering of the map a MapMessage gives.
-     */
-    static final class JsonLine extends MapMessage<JsonLine, Object> {
-        private static final long serialVersionUID = 1L;
-        private final String text;
-
-        JsonLine(String text, Map<String, ?> fields) {
-            super(fields.size());
-            this.text = text;
-            fields.forEach((name, value) -> with(name, value));
-        }
-
-        @Override
-        public String getFormattedMessage() {
-            return text;
-        }
-
-        @Override
-        public void formatTo(StringBuilder buffer) {
-            buffer.append(text);
         }
     }
 }

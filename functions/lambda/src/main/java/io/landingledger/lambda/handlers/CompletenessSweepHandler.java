@@ -11,6 +11,7 @@ import io.landingledger.core.sweep.Redrive;
 import io.landingledger.lambda.DatasetMetrics;
 import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.FunctionConfig;
+import io.landingledger.lambda.JsonLine;
 import io.landingledger.lambda.OutcomeReporter;
 
 import java.time.Instant;
@@ -23,7 +24,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.apache.logging.log4j.message.MapMessage;
 
 /**
  * The scheduled completeness sweep (EventBridge Scheduler, {@code events/sweep-schedule.json}). Payload
@@ -100,7 +100,7 @@ public final class CompletenessSweepHandler implements RequestHandler<Map<String
                 }
                 emitMetrics(report);
                 Map<String, Object> summary = report.summary();
-                LOG.info(new SweepLine(report.complete() ? "sweep complete" : "sweep incomplete", logFields(summary)));
+                LOG.info(new JsonLine(report.complete() ? "sweep complete" : "sweep incomplete", logFields(summary)));
                 results.add(summary);
                 complete &= report.complete();
             } catch (RuntimeException e) {
@@ -136,7 +136,7 @@ public final class CompletenessSweepHandler implements RequestHandler<Map<String
             metrics.emit(report.dataset(), values);
         } catch (RuntimeException e) {
             // the reports are written; a metrics document that cannot be written must not fail the sweep
-            LOG.warn(new SweepLine("metrics not emitted", Map.of("dataset", report.dataset(), "error", e.getClass().getName())));
+            LOG.warn(new JsonLine("metrics not emitted", Map.of("dataset", report.dataset(), "error", e.getClass().getName())));
         }
     }
 
@@ -176,27 +176,5 @@ public final class CompletenessSweepHandler implements RequestHandler<Map<String
                     + "\"2026-03-01T05\" (hourly); omit it for the default range");
         }
         return text.strip();
-    }
-
-    /** A log event whose fields the JSON layout writes at the top level, with a short fixed message. */
-    private static final class SweepLine extends MapMessage<SweepLine, Object> {
-        private static final long serialVersionUID = 1L;
-        private final String text;
-
-        SweepLine(String text, Map<String, ?> fields) {
-            super(fields.size());
-            this.text = text;
-            fields.forEach(this::with);
-        }
-
-        @Override
-        public String getFormattedMessage() {
-            return text;
-        }
-
-        @Override
-        public void formatTo(StringBuilder buffer) {
-            buffer.append(text);
-        }
     }
 }

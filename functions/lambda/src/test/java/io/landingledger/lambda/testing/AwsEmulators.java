@@ -215,11 +215,7 @@ public final class AwsEmulators implements BeforeAllCallback, ParameterResolver 
             s3.close();
             dynamoDb.close();
             if (emulators != null) {
-                try {
-                    emulators.close();
-                } catch (Exception e) {
-                    throw new IllegalStateException("the embedded emulators did not stop cleanly", e);
-                }
+                emulators.close();
             }
         }
     }
