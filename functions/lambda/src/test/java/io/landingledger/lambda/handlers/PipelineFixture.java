@@ -70,22 +70,38 @@ final class PipelineFixture implements AutoCloseable {
     final List<String> unroutable = Collections.synchronizedList(new ArrayList<>());
 
     PipelineFixture(AwsEmulators emulators) {
+        this(emulators, List.of(), null);
+    }
+
+    /**
+     * For fault drills (InjectedFaultsIT): the same wiring, with extra interceptors on both clients (after the
+     * request recorder) and, when not null, the clients' retry strategy replaced (e.g. fewer attempts, short backoff).
+     */
+    PipelineFixture(AwsEmulators emulators, List<ExecutionInterceptor> extraInterceptors,
+                    software.amazon.awssdk.retries.api.RetryStrategy retryStrategy) {
         this.resources = emulators.freshResources();
         AwsConnection connection = resources.config().aws();
+        java.util.function.Consumer<software.amazon.awssdk.core.client.config.ClientOverrideConfiguration.Builder> override = c -> {
+            c.addExecutionInterceptor(requests);
+            extraInterceptors.forEach(c::addExecutionInterceptor);
+            if (retryStrategy != null) {
+                c.retryStrategy(retryStrategy);
+            }
+        };
         this.s3 = S3Client.builder()
                 .region(connection.region())
                 .credentialsProvider(() -> connection.endpointCredentials().orElse(AwsConnection.EMULATOR_CREDENTIALS))
                 .endpointOverride(connection.s3Endpoint().orElseThrow())
                 .forcePathStyle(true)
                 .httpClientBuilder(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.builder())
-                .overrideConfiguration(c -> c.addExecutionInterceptor(requests))
+                .overrideConfiguration(override)
                 .build();
         this.dynamo = DynamoDbClient.builder()
                 .region(connection.region())
                 .credentialsProvider(() -> connection.endpointCredentials().orElse(AwsConnection.EMULATOR_CREDENTIALS))
                 .endpointOverride(connection.dynamoDbEndpoint().orElseThrow())
                 .httpClientBuilder(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.builder())
-                .overrideConfiguration(c -> c.addExecutionInterceptor(requests))
+                .overrideConfiguration(override)
                 .build();
         this.store = new S3ObjectStore(s3, uploads, MultipartStreamingUpload.Settings.DEFAULT);
         this.ledger = new DynamoDbLedger(dynamo, resources.ledgerTable(), resources.ledgerHistoryTable());
