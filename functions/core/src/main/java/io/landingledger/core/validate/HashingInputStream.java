@@ -73,10 +73,15 @@ final class HashingInputStream extends FilterInputStream {
     @Override
     public long skip(long n) throws IOException {
         // Skipped bytes would escape the hash: read them instead.
-        byte[] scratch = new byte[(int) Math.min(n, 8192)];
+        return skipByReading(this, n);
+    }
+
+    /** Skips by reading through {@code in}'s own read, so whatever it does per byte (hashing, counting) still happens. */
+    static long skipByReading(InputStream in, long n) throws IOException {
+        byte[] scratch = new byte[(int) Math.min(Math.max(n, 0), 8192)];
         long skipped = 0;
         while (skipped < n) {
-            int r = read(scratch, 0, (int) Math.min(scratch.length, n - skipped));
+            int r = in.read(scratch, 0, (int) Math.min(scratch.length, n - skipped));
             if (r < 0) {
                 break;
             }

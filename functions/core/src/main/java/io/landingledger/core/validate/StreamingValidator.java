@@ -429,16 +429,7 @@ public final class StreamingValidator {
 
         @Override
         public long skip(long n) throws IOException {
-            byte[] scratch = new byte[(int) Math.min(Math.max(n, 0), 8192)];
-            long skipped = 0;
-            while (skipped < n) {
-                int r = read(scratch, 0, (int) Math.min(scratch.length, n - skipped));
-                if (r < 0) {
-                    break;
-                }
-                skipped += r;
-            }
-            return skipped;
+            return HashingInputStream.skipByReading(this, n);
         }
 
         @Override
