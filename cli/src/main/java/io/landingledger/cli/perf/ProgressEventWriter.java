@@ -158,16 +158,11 @@ final class ProgressEventWriter {
         long local = e.epochSecond + offsetSeconds;
         long days = Math.floorDiv(local, 86_400L);
         int secondOfDay = (int) Math.floorMod(local, 86_400L);
-        // civil-from-days (H. Hinnant): proleptic Gregorian, no java.time allocation per line
-        long z = days + 719_468;
-        long era = Math.floorDiv(z, 146_097);
-        long doe = z - era * 146_097;
-        long yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-        long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        long mp = (5 * doy + 2) / 153;
-        int day = (int) (doy - (153 * mp + 2) / 5 + 1);
-        int month = (int) (mp < 10 ? mp + 3 : mp - 9);
-        long year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+        // the generator is not the hot path: java.time's calendar, not a second copy of the validator's arithmetic
+        java.time.LocalDate date = java.time.LocalDate.ofEpochDay(days);
+        long year = date.getYear();
+        int month = date.getMonthValue();
+        int day = date.getDayOfMonth();
         put('"');
         number(year);
         put('-');
