@@ -22,6 +22,9 @@ final class CanonicalRow {
     final FieldSpec[] fields;
     private final byte[][] prefixes;
     private final char[][][] enumChars;
+    private final byte[][][] enumUtf8;
+    /** A string value decoded for a timestamp or date field. */
+    private char[] text = new char[64];
     private final int keyIndex;
     /** Integer bounds as longs, so the hot path compares primitives (clamped: a bound beyond int64 is no bound). */
     private final long[] minLong;
@@ -42,10 +45,12 @@ final class CanonicalRow {
         this.fields = list.toArray(new FieldSpec[0]);
         this.prefixes = new byte[fields.length][];
         this.enumChars = new char[fields.length][][];
+        this.enumUtf8 = new byte[fields.length][][];
         for (int i = 0; i < fields.length; i++) {
             prefixes[i] = ((i == 0 ? "{\"" : ",\"") + fields[i].name() + "\":").getBytes(StandardCharsets.UTF_8);
             List<String> enums = fields[i].enumValues();
             enumChars[i] = enums.stream().map(String::toCharArray).toArray(char[][]::new);
+            enumUtf8[i] = enums.stream().map(e -> e.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
         }
         this.keyIndex = contract.keyIndex();
         this.minLong = new long[fields.length];
@@ -176,6 +181,52 @@ final class CanonicalRow {
         }
         close(field);
         return null;
+    }
+
+    /**
+     * Text for a string, timestamp or date field, given as the UTF-8 bytes of a JSON string that has no escapes and
+     * no control characters. Such bytes are already the canonical string's content (RFC 8785 escapes nothing else),
+     * so a string field copies them as they are; timestamps and dates are decoded and parsed.
+     */
+    ReasonCode putUtf8(int field, byte[] b, int off, int len) {
+        FieldSpec spec = fields[field];
+        if (spec.type() != FieldType.STRING) {
+            if (text.length < len) {
+                text = new char[Math.max(len, text.length * 2)];
+            }
+            int n = Utf8.decode(b, off, len, text);
+            return putText(field, text, 0, n);
+        }
+        byte[][] allowed = enumUtf8[field];
+        if (allowed.length > 0 && !oneOf(allowed, b, off, len)) {
+            return ReasonCode.ENUM_MISMATCH;
+        }
+        if (spec.minLength() > 0 || spec.maxLength() >= 0) {
+            int length = 0;
+            for (int i = off; i < off + len; i++) {
+                if ((b[i] & 0xC0) != 0x80) {
+                    length++; // a code point starts at every byte that is not a continuation byte
+                }
+            }
+            if (length < spec.minLength() || (spec.maxLength() >= 0 && length > spec.maxLength())) {
+                return ReasonCode.STRING_LENGTH;
+            }
+        }
+        open(field);
+        values.write('"');
+        values.write(b, off, len);
+        values.write('"');
+        close(field);
+        return null;
+    }
+
+    private static boolean oneOf(byte[][] allowed, byte[] b, int off, int len) {
+        for (byte[] candidate : allowed) {
+            if (candidate.length == len && java.util.Arrays.equals(candidate, 0, len, b, off, off + len)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private ReasonCode stringValue(int field, FieldSpec spec, char[] c, int off, int len) {

@@ -1,238 +1,668 @@
 package io.landingledger.core.validate;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonStreamContext;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import com.fasterxml.jackson.core.exc.StreamReadException;
-
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.FieldSpec;
 import io.landingledger.core.contract.FieldType;
 
-import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * Checks one JSON line against the contract with Jackson's streaming tokens and writes the values into a
- * {@link CanonicalRow}. The whole line is always walked, even after a reject reason is found, because a
- * prohibited key anywhere in it (nested too, any ASCII case) refuses the file.
+ * Checks one JSON line (RFC 8259, strict: no comments, no NaN, no leading zeros, no trailing commas, no unescaped
+ * control characters) against the contract in one pass over its bytes, writing the values into a
+ * {@link CanonicalRow}. The whole line is always walked, even after a reject reason is found and past the nesting
+ * limit, because a prohibited key anywhere in it (nested too, any ASCII case) refuses the file.
+ *
+ * <p>Why not a general JSON parser: this was Jackson's streaming parser, and a profile put a fifth of the validator
+ * in it (a parser built per line, encoding detection, every string decoded to chars and encoded back to UTF-8).
+ * The line is already known to be valid UTF-8 ({@link Utf8#isValid}), and a string without escapes is then
+ * byte for byte its canonical form (RFC 8785 escapes only quote, backslash and control characters), so the common
+ * value is copied, not decoded. Keys are matched against the contract's names as bytes. The grammar checks follow
+ * Jackson's defaults, and JsonLineRulesTest pins each rule.
  */
 final class JsonLineParser {
-    private final JsonFactory factory;
+    /** Jackson's default StreamReadConstraints.maxNumberLength: a longer number is NUMBER_OVERFLOW, not parsed. */
+    static final int MAX_NUMBER_LENGTH = 1000;
+
+    /** Thrown at the first byte that is not JSON; preallocated, because a malformed line is data, not a fault. */
+    private static final RuntimeException SYNTAX = new RuntimeException("invalid JSON", null, false, false) {
+        private static final long serialVersionUID = 1L;
+    };
+    /** Thrown when a prohibited key is found: nothing else in the line matters then. */
+    private static final RuntimeException PROHIBITED = new RuntimeException("prohibited key", null, false, false) {
+        private static final long serialVersionUID = 1L;
+    };
+
+    private final byte[][] fieldNames;
+    private final FieldSpec[] fields;
     private final Map<String, Integer> fieldIndex = new HashMap<>();
+    /** Prohibited names in lower case, as ASCII bytes for the fast comparison and as strings for the general one. */
+    private final byte[][] prohibitedLower;
     private final Map<String, String> prohibitedByLowerCase = new HashMap<>();
     private final int maxDepth;
 
+    // the line being parsed
+    private byte[] b;
+    private int pos;
+    private int end;
+    private LineOutcome out;
+    private boolean tooDeep;
+    /** Decoded text of the last string that had escapes (or of a key that is not plain ASCII). */
+    private char[] chars = new char[256];
+    private int charCount;
+    /** Container kinds of the value being walked, one per level: true for an object. */
+    private boolean[] objectAt = new boolean[64];
+
     JsonLineParser(DatasetContract contract, ValidationLimits limits) {
         this.maxDepth = limits.maxNestingDepth();
-        this.factory = JsonFactory.builder()
-                .streamReadConstraints(StreamReadConstraints.builder()
-                        // our own depth check reports NESTING_TOO_DEEP first; this is the parser's backstop
-                        .maxNestingDepth(limits.maxNestingDepth() + 2)
-                        .maxStringLength(Math.max(limits.maxLineBytes(), StreamReadConstraints.DEFAULT_MAX_STRING_LEN))
-                        // names as long as a line, so that the only other limit Jackson can hit is maxNumberLength
-                        .maxNameLength(Math.max(limits.maxLineBytes(), StreamReadConstraints.DEFAULT_MAX_NAME_LEN))
-                        .build())
-                .build();
-        for (int i = 0; i < contract.fields().size(); i++) {
-            fieldIndex.put(contract.fields().get(i).name(), i);
+        this.fields = contract.fields().toArray(new FieldSpec[0]);
+        this.fieldNames = new byte[fields.length][];
+        for (int i = 0; i < fields.length; i++) {
+            fieldNames[i] = fields[i].name().getBytes(StandardCharsets.UTF_8);
+            fieldIndex.put(fields[i].name(), i);
         }
-        for (String name : contract.prohibited()) {
-            prohibitedByLowerCase.put(name.toLowerCase(Locale.ROOT), name);
+        this.prohibitedLower = new byte[contract.prohibited().size()][];
+        for (int i = 0; i < prohibitedLower.length; i++) {
+            String name = contract.prohibited().get(i);
+            String lower = name.toLowerCase(Locale.ROOT);
+            prohibitedByLowerCase.put(lower, name);
+            prohibitedLower[i] = lower.getBytes(StandardCharsets.UTF_8);
         }
     }
 
-    void parse(byte[] b, int off, int len, CanonicalRow row, LineOutcome out) {
-        // Jackson guesses UTF-16 or UTF-32 when any of the first four bytes is NUL (so "{\0\"\0..." would be parsed as
-        // a valid UTF-16LE object, and '{' followed by three NULs as UTF-32LE). A NUL is never valid JSON text, so such
-        // a line is rejected before Jackson sees it. (Checking only the first non-blank byte let '{' + NUL through.)
-        for (int i = off; i < off + Math.min(len, 4); i++) {
-            if (b[i] == 0) {
-                out.reject(ReasonCode.INVALID_JSON, null);
-                return;
-            }
-        }
-        JsonParser parser = null;
-        try (JsonParser p = factory.createParser(b, off, len)) {
-            parser = p;
-            JsonToken token = p.nextToken();
-            if (token != JsonToken.START_OBJECT) {
-                walkValue(p, token, 1, out);
-                if (out.prohibited == null && out.reason != ReasonCode.NESTING_TOO_DEEP) {
-                    walkTrailing(p, out);
+    void parse(byte[] bytes, int off, int len, CanonicalRow row, LineOutcome outcome) {
+        this.b = bytes;
+        this.pos = off;
+        this.end = off + len;
+        this.out = outcome;
+        this.tooDeep = false;
+        try {
+            skipWhitespace();
+            if (pos < end && b[pos] == '{') {
+                pos++;
+                parseRecord(row);
+                trailing();
+                if (out.reason == null) {
+                    int missing = row.firstMissingRequired();
+                    if (missing >= 0) {
+                        out.reject(ReasonCode.MISSING_FIELD, fields[missing].name());
+                    }
+                }
+            } else {
+                if (pos < end) {
+                    walkValue(1);
+                    trailing();
                 }
                 out.reject(ReasonCode.NOT_AN_OBJECT, null);
-                return;
             }
-            row.begin();
-            for (token = p.nextToken(); token != JsonToken.END_OBJECT; token = p.nextToken()) {
-                String name = p.currentName();
-                JsonToken value = p.nextToken();
-                Integer index = fieldIndex.get(name);
-                if (index == null) {
-                    if (checkProhibited(name, out)) {
-                        return;
-                    }
-                    out.unknownField = true;
-                    out.reject(ReasonCode.UNKNOWN_FIELD, safeName(name));
-                    walkValue(p, value, 2, out);
-                } else if (row.has(index)) {
-                    out.reject(ReasonCode.DUPLICATE_FIELD, name);
-                    walkValue(p, value, 2, out);
-                } else if (out.reason != null) {
-                    walkValue(p, value, 2, out); // the line is rejected already; keep looking for prohibited keys
-                } else {
-                    ReasonCode reason = putValue(p, value, index, row, out);
-                    if (reason != null) {
-                        out.reject(reason, name);
-                    }
-                }
-                if (out.prohibited != null || out.reason == ReasonCode.NESTING_TOO_DEEP) {
-                    return;
-                }
+        } catch (RuntimeException e) {
+            if (e == SYNTAX) {
+                out.reject(ReasonCode.INVALID_JSON, null);
+            } else if (e != PROHIBITED) {
+                throw e;
             }
-            if (walkTrailing(p, out)) {
-                return;
-            }
-            if (out.reason == null) {
-                int missing = row.firstMissingRequired();
-                if (missing >= 0) {
-                    out.reject(ReasonCode.MISSING_FIELD, row.fields[missing].name());
-                }
-            }
-        } catch (StreamConstraintsException e) {
-            // Jackson's own limits. Our depth check stops before its nesting backstop and names and strings may be as
-            // long as a line, so what trips here is maxNumberLength: a number of more than 1000 digits, beyond int64 and
-            // beyond any double (and costly to parse exactly). It used to be reported as NESTING_TOO_DEEP.
-            out.reject(ReasonCode.NUMBER_OVERFLOW, topLevelField(parser));
-        } catch (StreamReadException e) {
-            out.reject(ReasonCode.INVALID_JSON, null);
-        } catch (IOException e) {
-            // parsing a byte array performs no I/O; anything else is a malformed line
-            out.reject(ReasonCode.INVALID_JSON, null);
+        } finally {
+            this.b = null;
+            this.out = null;
         }
     }
 
-    private ReasonCode putValue(JsonParser p, JsonToken value, int index, CanonicalRow row, LineOutcome out) throws IOException {
-        switch (value) {
-            case VALUE_STRING:
-                return row.putText(index, p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
-            case VALUE_NUMBER_INT:
-                if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-                    FieldType type = row.fields[index].type();
-                    if (type == FieldType.NUMBER) {
-                        return row.putNumber(index, p.getDecimalValue());
-                    }
-                    return type == FieldType.INTEGER ? ReasonCode.NUMBER_OVERFLOW : ReasonCode.TYPE_MISMATCH;
+    /** The line's object, after its '{': each member checked against the contract and put into the row. */
+    private void parseRecord(CanonicalRow row) {
+        row.begin();
+        skipWhitespace();
+        if (peek() == '}') {
+            pos++;
+            return;
+        }
+        while (true) {
+            expect('"');
+            int index = key();
+            skipWhitespace();
+            expect(':');
+            skipWhitespace();
+            if (index < 0) {
+                out.unknownField = true;
+                out.reject(ReasonCode.UNKNOWN_FIELD, safeName(lastKey()));
+                walkValue(2);
+            } else if (row.has(index)) {
+                out.reject(ReasonCode.DUPLICATE_FIELD, fields[index].name());
+                walkValue(2);
+            } else if (out.reason != null) {
+                walkValue(2); // the line is rejected already; keep looking for prohibited keys
+            } else {
+                ReasonCode reason = putValue(index, row);
+                if (reason != null) {
+                    out.reject(reason, fields[index].name());
                 }
-                return row.putInteger(index, p.getLongValue());
-            case VALUE_NUMBER_FLOAT:
-                if (row.fields[index].type() != FieldType.NUMBER) {
-                    return ReasonCode.TYPE_MISMATCH;
-                }
-                return row.putNumber(index, p.getDecimalValue());
-            case VALUE_TRUE:
-                return row.putBoolean(index, true);
-            case VALUE_FALSE:
-                return row.putBoolean(index, false);
-            case VALUE_NULL:
-                return row.putNull(index);
-            default:
-                walkValue(p, value, 2, out);
-                return out.reason == ReasonCode.NESTING_TOO_DEEP ? null : ReasonCode.TYPE_MISMATCH;
+            }
+            skipWhitespace();
+            byte c = next();
+            if (c == '}') {
+                return;
+            }
+            if (c != ',') {
+                throw SYNTAX;
+            }
+            skipWhitespace();
         }
     }
 
     /**
-     * Content after the line's first value makes the line INVALID_JSON; returns whether there was any. Two records run
-     * together on one line ("}{") are walked on, so a prohibited key in the second one still refuses the file.
+     * Content after the line's first value makes the line INVALID_JSON. Two records run together on one line ("}{")
+     * are walked on, so a prohibited key in the second one still refuses the file; the first byte that is not JSON
+     * ends the walk.
      */
-    private boolean walkTrailing(JsonParser p, LineOutcome out) throws IOException {
-        JsonToken token = p.nextToken();
-        if (token == null) {
-            return false;
+    private void trailing() {
+        skipWhitespace();
+        if (pos == end) {
+            return;
         }
         out.reject(ReasonCode.INVALID_JSON, null);
-        while (token != null && out.prohibited == null && out.reason != ReasonCode.NESTING_TOO_DEEP) {
-            walkValue(p, token, 1, out);
-            token = p.nextToken(); // throws at the first byte that is not JSON: the line is INVALID_JSON already
+        while (pos < end) {
+            walkValue(1);
+            skipWhitespace();
         }
-        return true;
     }
 
-    /** The contract field whose value the parser is in, when it is directly in the line's object; else null. */
-    private String topLevelField(JsonParser p) {
-        if (p == null) {
-            return null;
-        }
-        JsonStreamContext context = p.getParsingContext();
-        if (context == null || !context.inObject() || context.getParent() == null || !context.getParent().inRoot()) {
-            return null;
-        }
-        String name = context.getCurrentName();
-        return name != null && fieldIndex.containsKey(name) ? name : null;
-    }
+    // ---- values ----
 
-    /** Walks one value to its end, checking every nested key against the prohibited names. */
-    private void walkValue(JsonParser p, JsonToken token, int depth, LineOutcome out) throws IOException {
-        if (token != JsonToken.START_OBJECT && token != JsonToken.START_ARRAY) {
-            return;
-        }
-        int level = depth;
-        if (level > maxDepth) {
-            out.reason = ReasonCode.NESTING_TOO_DEEP;
-            out.field = null;
-            return;
-        }
-        int open = 1;
-        while (open > 0) {
-            JsonToken t = p.nextToken();
-            if (t == null) {
-                throw new IOException("truncated JSON");
+    private ReasonCode putValue(int index, CanonicalRow row) {
+        byte c = peek();
+        switch (c) {
+            case '"' -> {
+                pos++;
+                int start = pos;
+                int close = plainStringEnd(start);
+                if (close >= 0) {
+                    pos = close + 1;
+                    return row.putUtf8(index, b, start, close - start);
+                }
+                decodeString(start);
+                return row.putText(index, chars, 0, charCount);
             }
-            switch (t) {
-                case START_OBJECT, START_ARRAY -> {
-                    open++;
-                    if (++level > maxDepth) {
+            case 't' -> {
+                literal("true");
+                return row.putBoolean(index, true);
+            }
+            case 'f' -> {
+                literal("false");
+                return row.putBoolean(index, false);
+            }
+            case 'n' -> {
+                literal("null");
+                return row.putNull(index);
+            }
+            case '{', '[' -> {
+                walkValue(2);
+                return tooDeep ? null : ReasonCode.TYPE_MISMATCH;
+            }
+            default -> {
+                return putNumber(index, row);
+            }
+        }
+    }
+
+    private ReasonCode putNumber(int index, CanonicalRow row) {
+        int start = pos;
+        boolean integral = number();
+        int length = pos - start;
+        FieldType type = fields[index].type();
+        if (length > MAX_NUMBER_LENGTH) {
+            // beyond int64 and beyond any double, and costly to parse exactly (Jackson's maxNumberLength)
+            return ReasonCode.NUMBER_OVERFLOW;
+        }
+        if (integral) {
+            long value = parseLong(start, pos);
+            if (!overflowed) {
+                return row.putInteger(index, value);
+            }
+            if (type != FieldType.NUMBER) {
+                return type == FieldType.INTEGER ? ReasonCode.NUMBER_OVERFLOW : ReasonCode.TYPE_MISMATCH;
+            }
+        } else if (type != FieldType.NUMBER) {
+            return ReasonCode.TYPE_MISMATCH;
+        }
+        BigDecimal value = decimal(start, pos);
+        return value == null ? ReasonCode.NUMBER_OVERFLOW : row.putNumber(index, value);
+    }
+
+    /** Set by {@link #parseLong} when the integer is beyond int64. */
+    private boolean overflowed;
+
+    /** The integer in {@code b[from..to)} (grammar already checked); sets {@link #overflowed} beyond int64. */
+    private long parseLong(int from, int to) {
+        overflowed = false;
+        boolean negative = b[from] == '-';
+        int i = negative ? from + 1 : from;
+        long value = 0; // accumulated negatively, so that Long.MIN_VALUE fits
+        for (; i < to; i++) {
+            int digit = b[i] - '0';
+            if (value < (Long.MIN_VALUE + digit) / 10) {
+                overflowed = true;
+                return 0;
+            }
+            value = value * 10 - digit;
+        }
+        if (negative) {
+            return value;
+        }
+        if (value == Long.MIN_VALUE) {
+            overflowed = true;
+            return 0;
+        }
+        return -value;
+    }
+
+    /** The number in {@code b[from..to)}, or null when its exponent is beyond what BigDecimal holds (1e9999999999). */
+    private BigDecimal decimal(int from, int to) {
+        char[] text = new char[to - from];
+        for (int i = from; i < to; i++) {
+            text[i - from] = (char) b[i];
+        }
+        try {
+            return new BigDecimal(text);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Steps over one number ({@code -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?}); true when it has neither
+     * fraction nor exponent. What follows it must end it: "12abc" and "01" are not JSON.
+     */
+    private boolean number() {
+        boolean integral = true;
+        if (peek() == '-') {
+            pos++;
+        }
+        byte c = peek();
+        if (c == '0') {
+            pos++;
+        } else if (c >= '1' && c <= '9') {
+            digits();
+        } else {
+            throw SYNTAX;
+        }
+        if (pos < end && b[pos] == '.') {
+            pos++;
+            if (!isDigit(peek())) {
+                throw SYNTAX;
+            }
+            digits();
+            integral = false;
+        }
+        if (pos < end && (b[pos] == 'e' || b[pos] == 'E')) {
+            pos++;
+            if (pos < end && (b[pos] == '+' || b[pos] == '-')) {
+                pos++;
+            }
+            if (!isDigit(peek())) {
+                throw SYNTAX;
+            }
+            digits();
+            integral = false;
+        }
+        if (pos < end && !endsValue(b[pos])) {
+            throw SYNTAX;
+        }
+        return integral;
+    }
+
+    private void digits() {
+        while (pos < end && isDigit(b[pos])) {
+            pos++;
+        }
+    }
+
+    private static boolean isDigit(byte c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private static boolean endsValue(byte c) {
+        return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\r' || c == '\n';
+    }
+
+    private void literal(String word) {
+        int n = word.length();
+        if (end - pos < n) {
+            throw SYNTAX;
+        }
+        for (int i = 0; i < n; i++) {
+            if (b[pos + i] != word.charAt(i)) {
+                throw SYNTAX;
+            }
+        }
+        pos += n;
+        if (pos < end && !endsValue(b[pos])) {
+            throw SYNTAX; // "truex"
+        }
+    }
+
+    /**
+     * Walks one value to its end without keeping it, checking every key against the prohibited names. A container
+     * deeper than the limit makes the line NESTING_TOO_DEEP, and the walk goes on: a prohibited key below the limit
+     * still refuses the file. Iterative, so 10,000 levels cost an array, not a stack.
+     */
+    private void walkValue(int depth) {
+        int level = 0; // containers open inside this walk
+        while (true) {
+            byte c = next();
+            switch (c) {
+                case '{', '[' -> {
+                    if (depth + level > maxDepth && !tooDeep) {
+                        tooDeep = true;
                         out.reason = ReasonCode.NESTING_TOO_DEEP;
                         out.field = null;
-                        return;
                     }
-                }
-                case END_OBJECT, END_ARRAY -> {
-                    open--;
-                    level--;
-                }
-                case FIELD_NAME -> {
-                    if (checkProhibited(p.currentName(), out)) {
-                        return;
+                    if (level == objectAt.length) {
+                        objectAt = Arrays.copyOf(objectAt, level * 2);
                     }
+                    boolean object = c == '{';
+                    objectAt[level++] = object;
+                    skipWhitespace();
+                    if (peek() == (object ? '}' : ']')) {
+                        pos++;
+                        level--;
+                        break;
+                    }
+                    if (object) {
+                        member();
+                    }
+                    continue; // the first element or member value follows
+                }
+                case '"' -> skipString();
+                case 't' -> {
+                    pos--;
+                    literal("true");
+                }
+                case 'f' -> {
+                    pos--;
+                    literal("false");
+                }
+                case 'n' -> {
+                    pos--;
+                    literal("null");
                 }
                 default -> {
+                    int start = --pos;
+                    number();
+                    if (pos - start > MAX_NUMBER_LENGTH) {
+                        out.reject(ReasonCode.NUMBER_OVERFLOW, null);
+                    }
                 }
+            }
+            // a value ended: close containers until one continues with ','
+            while (true) {
+                if (level == 0) {
+                    return;
+                }
+                skipWhitespace();
+                byte d = next();
+                boolean object = objectAt[level - 1];
+                if (d == ',') {
+                    skipWhitespace();
+                    if (object) {
+                        member();
+                    }
+                    break;
+                }
+                if (d != (object ? '}' : ']')) {
+                    throw SYNTAX;
+                }
+                level--;
             }
         }
     }
 
-    private boolean checkProhibited(String name, LineOutcome out) {
-        if (prohibitedByLowerCase.isEmpty()) {
-            return false;
+    /** A member's key and colon inside a walked object; the key is checked against the prohibited names. */
+    private void member() {
+        expect('"');
+        key();
+        skipWhitespace();
+        expect(':');
+        skipWhitespace();
+    }
+
+    // ---- strings and keys ----
+
+    private int keyStart;
+    private int keyEnd;
+    private boolean keyDecoded;
+
+    /**
+     * Reads a key (after its opening quote), checks it against the prohibited names and returns its contract field
+     * index, or -1. A prohibited key throws {@link #PROHIBITED} with the outcome set.
+     */
+    private int key() {
+        int start = pos;
+        int close = plainStringEnd(start);
+        if (close >= 0 && Utf8.isAscii(b, start, close - start)) {
+            pos = close + 1;
+            keyStart = start;
+            keyEnd = close;
+            keyDecoded = false;
+            int index = fieldOf(start, close - start);
+            if (index < 0) {
+                checkProhibitedAscii(start, close - start);
+            }
+            return index;
+        }
+        // escapes or non-ASCII: compare as text, lower-cased as Java does (U+212A KELVIN SIGN lower-cases to 'k')
+        if (close >= 0) {
+            pos = close + 1;
+            setDecodedKey(new String(b, start, close - start, StandardCharsets.UTF_8));
+        } else {
+            decodeString(start);
+        }
+        keyDecoded = true;
+        String name = new String(chars, 0, charCount);
+        Integer index = fieldIndex.get(name);
+        if (index != null) {
+            return index;
         }
         String match = prohibitedByLowerCase.get(name.toLowerCase(Locale.ROOT));
         if (match != null) {
             out.prohibited = match;
-            return true;
+            throw PROHIBITED;
         }
-        return false;
+        return -1;
+    }
+
+    private void setDecodedKey(String name) {
+        ensureChars(name.length());
+        name.getChars(0, name.length(), chars, 0);
+        charCount = name.length();
+    }
+
+    /** The last key read, as a string (only for a report: an unknown field's name). */
+    private String lastKey() {
+        return keyDecoded ? new String(chars, 0, charCount) : new String(b, keyStart, keyEnd - keyStart, StandardCharsets.US_ASCII);
+    }
+
+    private int fieldOf(int start, int length) {
+        for (int i = 0; i < fieldNames.length; i++) {
+            byte[] name = fieldNames[i];
+            if (name.length == length && Arrays.equals(name, 0, length, b, start, start + length)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private void checkProhibitedAscii(int start, int length) {
+        for (int p = 0; p < prohibitedLower.length; p++) {
+            byte[] name = prohibitedLower[p];
+            if (name.length != length) {
+                continue;
+            }
+            int i = 0;
+            while (i < length) {
+                int c = b[start + i];
+                if (c >= 'A' && c <= 'Z') {
+                    c += 'a' - 'A';
+                }
+                if (c != name[i]) {
+                    break;
+                }
+                i++;
+            }
+            if (i == length) {
+                out.prohibited = prohibitedByLowerCase.get(new String(name, StandardCharsets.US_ASCII));
+                throw PROHIBITED;
+            }
+        }
+    }
+
+    /**
+     * The index of the closing quote of a string starting at {@code from} that has no escape, or -1 when it has one
+     * (the caller decodes it then). Control characters must be escaped in JSON: a raw one is a syntax error.
+     */
+    private int plainStringEnd(int from) {
+        for (int i = from; i < end; i++) {
+            byte c = b[i];
+            if (c == '"') {
+                return i;
+            }
+            if (c == '\\') {
+                return -1;
+            }
+            if (c >= 0 && c < 0x20) {
+                throw SYNTAX;
+            }
+        }
+        throw SYNTAX; // unterminated
+    }
+
+    /** Steps over a string (after its opening quote), checking its escapes. */
+    private void skipString() {
+        while (true) {
+            byte c = next();
+            if (c == '"') {
+                return;
+            }
+            if (c == '\\') {
+                escape();
+            } else if (c >= 0 && c < 0x20) {
+                throw SYNTAX;
+            }
+        }
+    }
+
+    /** Decodes a string with escapes (from after its opening quote) into {@link #chars}; ends after its quote. */
+    private void decodeString(int from) {
+        pos = from;
+        charCount = 0;
+        while (true) {
+            byte c = next();
+            if (c == '"') {
+                return;
+            }
+            ensureChars(charCount + 2);
+            if (c == '\\') {
+                chars[charCount++] = escape();
+            } else if (c >= 0 && c < 0x20) {
+                throw SYNTAX;
+            } else if (c >= 0) {
+                chars[charCount++] = (char) c;
+            } else {
+                int length = sequenceLength(c);
+                if (length == 0 || pos - 1 + length > end) {
+                    throw SYNTAX; // only on a line that is not valid UTF-8 (searched for prohibited keys only)
+                }
+                charCount += Utf8.decode(b, pos - 1, length, chars, charCount);
+                pos += length - 1;
+            }
+        }
+    }
+
+    private static int sequenceLength(byte lead) {
+        int c = lead & 0xFF;
+        return c >= 0xF0 ? (c < 0xF5 ? 4 : 0) : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+    }
+
+    /** One escape after its backslash; returns the char it stands for (a \\u escape may be half a surrogate pair). */
+    private char escape() {
+        byte c = next();
+        switch (c) {
+            case '"':
+                return '"';
+            case '\\':
+                return '\\';
+            case '/':
+                return '/';
+            case 'b':
+                return '\b';
+            case 'f':
+                return '\f';
+            case 'n':
+                return '\n';
+            case 'r':
+                return '\r';
+            case 't':
+                return '\t';
+            case 'u':
+                if (end - pos < 4) {
+                    throw SYNTAX;
+                }
+                int value = 0;
+                for (int i = 0; i < 4; i++) {
+                    int h = Character.digit(b[pos++], 16);
+                    if (h < 0) {
+                        throw SYNTAX;
+                    }
+                    value = value << 4 | h;
+                }
+                return (char) value;
+            default:
+                throw SYNTAX;
+        }
+    }
+
+    private void ensureChars(int n) {
+        if (n > chars.length) {
+            chars = Arrays.copyOf(chars, Math.max(n, chars.length * 2));
+        }
+    }
+
+    // ---- bytes ----
+
+    private void skipWhitespace() {
+        while (pos < end) {
+            byte c = b[pos];
+            if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+                return;
+            }
+            pos++;
+        }
+    }
+
+    private byte peek() {
+        if (pos >= end) {
+            throw SYNTAX;
+        }
+        return b[pos];
+    }
+
+    private byte next() {
+        if (pos >= end) {
+            throw SYNTAX;
+        }
+        return b[pos++];
+    }
+
+    private void expect(char c) {
+        if (next() != c) {
+            throw SYNTAX;
+        }
     }
 
     /** An unknown field's name is reported only when it looks like a field name, never as free text. */
     static String safeName(String name) {
-        return name.length() <= 64 && FieldSpec.isValidName(name) ? name : null;
+        return name != null && name.length() <= 64 && FieldSpec.isValidName(name) ? name : null;
     }
 }

@@ -81,7 +81,12 @@ final class Utf8 {
 
     /** Decodes valid UTF-8 into {@code out} (at least {@code length} chars long); returns the char count. */
     static int decode(byte[] b, int offset, int length, char[] out) {
-        int n = 0;
+        return decode(b, offset, length, out, 0);
+    }
+
+    /** Decodes valid UTF-8 into {@code out} from {@code outOffset}; returns the number of chars written. */
+    static int decode(byte[] b, int offset, int length, char[] out, int outOffset) {
+        int n = outOffset;
         int i = offset;
         int end = offset + length;
         while (i < end) {
@@ -102,6 +107,6 @@ final class Utf8 {
                 i += 4;
             }
         }
-        return n;
+        return n - outOffset;
     }
 }
