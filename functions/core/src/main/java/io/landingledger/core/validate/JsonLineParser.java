@@ -125,6 +125,9 @@ final class JsonLineParser {
             skipWhitespace();
             expect(':');
             skipWhitespace();
+            if (index < 0 || row.has(index)) {
+                checkScalarToken(); // Jackson reads the value's token before the member is judged
+            }
             if (index < 0) {
                 out.unknownField = true;
                 out.reject(ReasonCode.UNKNOWN_FIELD, safeName(lastKey()));
@@ -207,6 +210,24 @@ final class JsonLineParser {
         }
     }
 
+    /**
+     * Checks a number or literal value's token without consuming it, so that a malformed one ("x", "01", "tru") makes
+     * the line INVALID_JSON before the member is judged, as when Jackson's nextToken read it. Strings and containers
+     * are only checked as they are walked.
+     */
+    private void checkScalarToken() {
+        int start = pos;
+        switch (peek()) {
+            case '"', '{', '[' -> {
+            }
+            case 't' -> literal("true");
+            case 'f' -> literal("false");
+            case 'n' -> literal("null");
+            default -> number();
+        }
+        pos = start;
+    }
+
     private ReasonCode putNumber(int index, CanonicalRow row) {
         int start = pos;
         boolean integral = number();
@@ -273,7 +294,8 @@ final class JsonLineParser {
 
     /**
      * Steps over one number ({@code -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?}); true when it has neither
-     * fraction nor exponent. What follows it must end it: "12abc" and "01" are not JSON.
+     * fraction nor exponent. A leading zero followed by a digit is a syntax error here, as in Jackson; other bytes
+     * after a number are the next token's problem, so a mistyped value before them is reported first.
      */
     private boolean number() {
         boolean integral = true;
@@ -283,6 +305,9 @@ final class JsonLineParser {
         byte c = peek();
         if (c == '0') {
             pos++;
+            if (pos < end && isDigit(b[pos])) {
+                throw SYNTAX; // "01"
+            }
         } else if (c >= '1' && c <= '9') {
             digits();
         } else {
@@ -307,9 +332,6 @@ final class JsonLineParser {
             digits();
             integral = false;
         }
-        if (pos < end && !endsValue(b[pos])) {
-            throw SYNTAX;
-        }
         return integral;
     }
 
@@ -323,8 +345,9 @@ final class JsonLineParser {
         return c >= '0' && c <= '9';
     }
 
-    private static boolean endsValue(byte c) {
-        return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\r' || c == '\n';
+    /** Jackson's check after a literal: "truex" or "null1" is one unrecognised token, not a literal and garbage. */
+    private static boolean continuesToken(byte c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' || c < 0;
     }
 
     private void literal(String word) {
@@ -338,8 +361,8 @@ final class JsonLineParser {
             }
         }
         pos += n;
-        if (pos < end && !endsValue(b[pos])) {
-            throw SYNTAX; // "truex"
+        if (pos < end && continuesToken(b[pos])) {
+            throw SYNTAX;
         }
     }
 

@@ -56,7 +56,16 @@ class RefusalTest {
                 Arguments.of("after an unknown field", event("e2").raw("extra", "1").text("email", "x@y.z").line(), "email"),
                 Arguments.of("in a line missing a required field", event("e2").without("learner_id").text("email", "x@y.z").line(), "email"),
                 Arguments.of("after a duplicate field", good.replaceFirst("\\{", "{\"event_id\":\"a\",").replace("}", ",\"email\":\"x@y.z\"}"), "email"),
-                Arguments.of("in a second object on the same line", good + "{\"email\":\"x@y.z\"}", "email"));
+                Arguments.of("in a second object on the same line", good + "{\"email\":\"x@y.z\"}", "email"),
+                Arguments.of("below the nesting limit (the line is walked on past it)", event("e2").raw("meta",
+                        "[".repeat(ValidationLimits.DEFAULT_MAX_NESTING_DEPTH + 5) + "{\"Email\":1}"
+                                + "]".repeat(ValidationLimits.DEFAULT_MAX_NESTING_DEPTH + 5)).line(), "email"),
+                Arguments.of("after the nesting limit was passed", event("e2").raw("meta",
+                        "[".repeat(ValidationLimits.DEFAULT_MAX_NESTING_DEPTH + 5) + "]".repeat(ValidationLimits.DEFAULT_MAX_NESTING_DEPTH + 5))
+                        .text("name", "Jane").line(), "name"),
+                Arguments.of("after a number too long to parse", event("e2").raw("attempt_number", "9".repeat(1_200)).text("email", "x").line(), "email"),
+                Arguments.of("spelled with escapes", good.replace("}", ",\"em\\u0061il\":1}"), "email"),
+                Arguments.of("spelled with the Kelvin sign, which lower-cases to k", event("e2").raw("payment_to\u212Aen", "1").line(), "payment_token"));
     }
 
     @ParameterizedTest(name = "{0}")
