@@ -20,6 +20,11 @@ final class ByteSink {
         size = 0;
     }
 
+    /** Makes room for {@code extra} more bytes, for a caller that then writes into {@link #bytes} directly. */
+    void ensureRoom(int extra) {
+        ensure(extra);
+    }
+
     private void ensure(int extra) {
         if (size + extra > bytes.length) {
             bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + extra));
@@ -39,6 +44,16 @@ final class ByteSink {
         ensure(length);
         System.arraycopy(source, offset, bytes, size, length);
         size += length;
+    }
+
+    /** Writes {@code "source[offset..offset+length)"}: a JSON string whose content needs no escaping. */
+    void writeQuoted(byte[] source, int offset, int length) {
+        ensure(length + 2);
+        byte[] out = bytes;
+        out[size] = '"';
+        System.arraycopy(source, offset, out, size + 1, length);
+        out[size + 1 + length] = '"';
+        size += length + 2;
     }
 
     void writeAscii(CharSequence text) {

@@ -26,6 +26,8 @@ final class CanonicalRow {
     /** A string value decoded for a timestamp or date field. */
     private char[] text = new char[64];
     private final int keyIndex;
+    /** Bytes of all the field-name prefixes together. */
+    private final int prefixBytes;
     /** Integer bounds as longs, so the hot path compares primitives (clamped: a bound beyond int64 is no bound). */
     private final long[] minLong;
     private final long[] maxLong;
@@ -52,6 +54,11 @@ final class CanonicalRow {
             enumChars[i] = enums.stream().map(String::toCharArray).toArray(char[][]::new);
             enumUtf8[i] = enums.stream().map(e -> e.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
         }
+        int names = 0;
+        for (byte[] prefix : prefixes) {
+            names += prefix.length;
+        }
+        this.prefixBytes = names;
         this.keyIndex = contract.keyIndex();
         this.minLong = new long[fields.length];
         this.maxLong = new long[fields.length];
@@ -213,9 +220,7 @@ final class CanonicalRow {
             }
         }
         open(field);
-        values.write('"');
-        values.write(b, off, len);
-        values.write('"');
+        values.writeQuoted(b, off, len);
         close(field);
         return null;
     }
@@ -265,17 +270,27 @@ final class CanonicalRow {
     /** Writes the row (with its newline) into {@link #row}. Call after {@link #firstMissingRequired()} is -1. */
     void assemble() {
         row.reset();
+        // one capacity check for the whole row: names, values (a missing one is "null") and "}\n"
+        row.ensureRoom(prefixBytes + values.size + fields.length * NULL.length + 2);
+        byte[] out = row.bytes;
         byte[] v = values.bytes;
+        int pos = 0;
         for (int i = 0; i < fields.length; i++) {
-            row.write(prefixes[i]);
+            byte[] prefix = prefixes[i];
+            System.arraycopy(prefix, 0, out, pos, prefix.length);
+            pos += prefix.length;
             if (slotStamp[i] == stamp) {
-                row.write(v, slotStart[i], slotEnd[i] - slotStart[i]);
+                int length = slotEnd[i] - slotStart[i];
+                System.arraycopy(v, slotStart[i], out, pos, length);
+                pos += length;
             } else {
-                row.write(NULL);
+                System.arraycopy(NULL, 0, out, pos, NULL.length);
+                pos += NULL.length;
             }
         }
-        row.write('}');
-        row.write('\n');
+        out[pos++] = '}';
+        out[pos++] = '\n';
+        row.size = pos;
     }
 
     /** The key's canonical value bytes live in {@code keyBytes()[keyStart() .. keyEnd())}. */

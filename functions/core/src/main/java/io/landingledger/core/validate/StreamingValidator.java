@@ -4,8 +4,6 @@ import io.landingledger.core.contract.DataFormat;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.UnknownFieldPolicy;
 
-import org.apache.commons.codec.digest.MurmurHash3;
-
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -69,6 +67,8 @@ public final class StreamingValidator {
         private final CanonicalRow row = new CanonicalRow(contract);
         private final LineOutcome outcome = new LineOutcome();
         private final DuplicateKeyIndex index = new DuplicateKeyIndex();
+        private final long[] keyHash = new long[2];
+        private final long[] payloadHash = new long[2];
         private final Map<ReasonCode, Long> reasons = new EnumMap<>(ReasonCode.class);
         private final JsonLineParser json;
         private final CsvLineParser csv;
@@ -275,9 +275,9 @@ public final class StreamingValidator {
                 return;
             }
             row.assemble();
-            long[] key = MurmurHash3.hash128x64(row.keyBytes(), row.keyStart(), row.keyEnd() - row.keyStart(), 0);
-            long payload = MurmurHash3.hash128x64(row.row.bytes, 0, row.row.size, 0x5eed)[0];
-            switch (index.offer(key[0], key[1], payload, line)) {
+            Murmur3.hash128(row.keyBytes(), row.keyStart(), row.keyEnd() - row.keyStart(), 0, keyHash);
+            Murmur3.hash128(row.row.bytes, 0, row.row.size, 0x5eed, payloadHash);
+            switch (index.offer(keyHash[0], keyHash[1], payloadHash[0], line)) {
                 case NEW -> {
                     acceptedBuffer.write(row.row.bytes, 0, row.row.size);
                     acceptedBytes += row.row.size;
