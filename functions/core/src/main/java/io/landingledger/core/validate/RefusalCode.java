@@ -16,6 +16,8 @@ public enum RefusalCode {
     EMPTY,
     /** The gzip stream is corrupt or truncated. */
     UNREADABLE,
+    /** Bytes follow the last complete gzip member and do not start another one (members may be concatenated). */
+    GZIP_TRAILING_BYTES,
     /** The gzip stream expands beyond {@code maxCompressionRatio}: a likely decompression bomb. */
     DECOMPRESSION_RATIO,
     /** More distinct keys than the duplicate index can hold. */

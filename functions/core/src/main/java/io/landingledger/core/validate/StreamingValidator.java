@@ -75,6 +75,9 @@ public final class StreamingValidator {
 
         private DecodedInputStream decoded;
         private boolean gzip;
+        private GzipMembersInputStream gzipMembers;
+        /** Where the last gzip member ended in the stored bytes, once the gzip stream was read to its end; else -1. */
+        private long gzipMembersEnd = -1;
         private long lines;
         private long blankLines;
         private long acceptedRows;
@@ -108,6 +111,14 @@ public final class StreamingValidator {
                 // end of the file was never seen, so this is an infrastructure fault to retry, not a result
                 throw source.failure();
             }
+            if (refusal == null && gzipMembersEnd >= 0 && source.count() > gzipMembersEnd) {
+                // GZIPInputStream ends quietly at bytes that do not start another member: a second file appended by
+                // mistake, a broken upload, or a payload hidden behind the rows. Publishing the front half of such
+                // a file would look like success, so it is refused; the offset lets the producer find the join.
+                refusal = new Refusal(RefusalCode.GZIP_TRAILING_BYTES, "the last complete gzip member ends at byte offset "
+                        + gzipMembersEnd + " of " + source.count() + " stored bytes, and the bytes after it do not start"
+                        + " another gzip member", List.of());
+            }
             if (refusal == null && acceptedRows == 0 && !contract.allowEmpty()) {
                 refusal = new Refusal(RefusalCode.EMPTY, "no row was accepted and the contract does not allow an empty unit (allowEmpty is false)", List.of());
             }
@@ -136,7 +147,8 @@ public final class StreamingValidator {
             InputStream text = peek;
             if (gzip) {
                 try {
-                    text = new GZIPInputStream(new GzipSource(peek), GZIP_BUFFER);
+                    gzipMembers = new GzipMembersInputStream(new GzipSource(peek), GZIP_BUFFER);
+                    text = gzipMembers;
                 } catch (SourceReadException e) {
                     throw e;
                 } catch (IOException e) {
@@ -150,7 +162,11 @@ public final class StreamingValidator {
 
         private boolean next(LineReader reader) throws IOException {
             try {
-                return reader.next();
+                boolean more = reader.next();
+                if (!more && gzipMembers != null) {
+                    gzipMembersEnd = gzipMembers.endOfLastMember();
+                }
+                return more;
             } catch (SourceReadException e) {
                 throw e;
             } catch (CompressionRatioException e) {
@@ -377,6 +393,39 @@ public final class StreamingValidator {
     }
 
     /**
+     * A GZIPInputStream that knows where its last complete member ended in the stored bytes, so that bytes after it
+     * (which GZIPInputStream skips without a word when they do not start another member) can be refused.
+     *
+     * <p>Only documented protected members are used: every compressed byte reaches the inflater through
+     * {@link #fill()}, which reads the next {@code buf.length} bytes, and headers and trailers are read from the
+     * source directly. When the last member's deflate data ends, its trailer begins {@code inf.getRemaining()}
+     * bytes before the end of the last fill. This holds on Java 21 (Lambda) and on the Java 25 that runs the tests:
+     * neither touches the inflater after failing to read a further header.
+     */
+    private static final class GzipMembersInputStream extends GZIPInputStream {
+        private static final int TRAILER_BYTES = 8;
+
+        private final GzipSource source;
+        private long deliveredAtLastFill;
+
+        GzipMembersInputStream(GzipSource source, int size) throws IOException {
+            super(source, size);
+            this.source = source;
+        }
+
+        @Override
+        protected void fill() throws IOException {
+            super.fill();
+            deliveredAtLastFill = source.delivered;
+        }
+
+        /** The stored offset just past the last member's trailer; valid once {@code read} has returned -1. */
+        long endOfLastMember() {
+            return deliveredAtLastFill - inf.getRemaining() + TRAILER_BYTES;
+        }
+    }
+
+    /**
      * The stored bytes as GZIPInputStream reads them.
      *
      * <p>Reads are filled completely (to the length asked for, or the end of the stream), so the inflater is fed the
@@ -391,6 +440,8 @@ public final class StreamingValidator {
      */
     private static final class GzipSource extends FilterInputStream {
         private int peeked = -1;
+        /** Bytes handed to the reader so far (a peeked byte counts once it is handed over): the stored offset. */
+        long delivered;
 
         GzipSource(InputStream in) {
             super(in);
@@ -398,12 +449,17 @@ public final class StreamingValidator {
 
         @Override
         public int read() throws IOException {
+            int b;
             if (peeked >= 0) {
-                int b = peeked;
+                b = peeked;
                 peeked = -1;
-                return b;
+            } else {
+                b = in.read();
             }
-            return in.read();
+            if (b >= 0) {
+                delivered++;
+            }
+            return b;
         }
 
         @Override
@@ -424,6 +480,7 @@ public final class StreamingValidator {
                 }
                 n += r;
             }
+            delivered += n;
             return n == 0 ? -1 : n;
         }
 

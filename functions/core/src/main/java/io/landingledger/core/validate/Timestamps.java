@@ -4,7 +4,7 @@ package io.landingledger.core.validate;
  * RFC 3339 timestamps and ISO dates without {@code java.time} on the hot path ({@code OffsetDateTime.parse} costs
  * about 1.9 us a line here, PERFORMANCE.md). A timestamp is {@code YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)};
  * {@code t} and {@code z} may be lower case, as RFC 3339 allows. It is published in UTC as
- * {@code YYYY-MM-DDTHH:MM:SS[.fraction]Z}, keeping exactly the fraction digits the input had.
+ * {@code YYYY-MM-DDTHH:MM:SS[.fraction]Z}, the text depending only on the instant (see {@link #writeFraction}).
  * A leap second ({@code :60}) is rejected: no downstream engine here can hold it.
  */
 final class Timestamps {
@@ -95,14 +95,34 @@ final class Timestamps {
         out.write(':');
         out.writeDigits(secondOfDay % 60, 2);
         if (fractionStart >= 0) {
-            out.write('.');
-            for (int i = fractionStart; i < fractionStart + fractionLength; i++) {
-                out.write(c[i]);
-            }
+            writeFraction(c, fractionStart, fractionLength, out);
         }
         out.write('Z');
         out.write('"');
         return null;
+    }
+
+    /**
+     * Writes a second's fraction as {@code java.time.Instant#toString} does: in groups of three digits (milli, micro,
+     * nanoseconds), as few groups as the value needs, and nothing when it is zero. {@code .12}, {@code .120} and
+     * {@code .120000} are the same instant and must be the same payload (else a re-sent row is a KEY_CONFLICT),
+     * so the text cannot keep the digits given. Groups of three rather than trailing zeros trimmed: the common
+     * millisecond and microsecond producers see their own text back ({@code .120} stays {@code .120}, not
+     * {@code .12}), and it is what JVM consumers print for an Instant.
+     */
+    private static void writeFraction(char[] c, int start, int length, ByteSink out) {
+        int significant = length;
+        while (significant > 0 && c[start + significant - 1] == '0') {
+            significant--;
+        }
+        if (significant == 0) {
+            return;
+        }
+        out.write('.');
+        int printed = (significant + 2) / 3 * 3;
+        for (int i = 0; i < printed; i++) {
+            out.write(i < significant ? c[start + i] : '0');
+        }
     }
 
     /** Checks a {@code YYYY-MM-DD} calendar date and writes it as a JSON string; returns null or the reason. */

@@ -53,7 +53,7 @@ class CanonicalFormTest {
     void validate_whenEveryTypeGiven_publishesTypedValues() {
         String line = "{\"note\":null,\"kind\":\"b\",\"id\":\"x\",\"flag\":false,\"day\":\"2026-03-02\",\"count\":7,\"code\":\"abc\","
                 + "\"big\":-9223372036854775808,\"at\":\"2026-03-02T14:02:11.5+01:00\",\"amount\":-100.50,\"ratio\":2.50e1}";
-        assertEquals("{\"amount\":-100.5,\"at\":\"2026-03-02T13:02:11.5Z\",\"big\":-9223372036854775808,\"code\":\"abc\",\"count\":7,"
+        assertEquals("{\"amount\":-100.5,\"at\":\"2026-03-02T13:02:11.500Z\",\"big\":-9223372036854775808,\"code\":\"abc\",\"count\":7,"
                 + "\"day\":\"2026-03-02\",\"flag\":false,\"id\":\"x\",\"kind\":\"b\",\"note\":null,\"ratio\":25}", published(ALL_TYPES, line));
     }
 
@@ -69,18 +69,26 @@ class CanonicalFormTest {
             "2026-03-02T00:30:00+14:00,     2026-03-01T10:30:00Z",
             "2026-03-02T23:30:00-12:00,     2026-03-03T11:30:00Z",
             "2026-03-02T14:02:11.000000001+05:30, 2026-03-02T08:32:11.000000001Z",
-            "2026-03-02T14:02:11.5Z,        2026-03-02T14:02:11.5Z",
-            "2026-03-02T14:02:11.000Z,      2026-03-02T14:02:11.000Z",
+            "2026-03-02T14:02:11.5Z,        2026-03-02T14:02:11.500Z",
+            "2026-03-02T14:02:11.12+00:00,  2026-03-02T14:02:11.120Z",
+            "2026-03-02T14:02:11.120000Z,   2026-03-02T14:02:11.120Z",
+            "2026-03-02T14:02:11.1234Z,     2026-03-02T14:02:11.123400Z",
+            "2026-03-02T14:02:11.012050Z,   2026-03-02T14:02:11.012050Z",
+            "2026-03-02T14:02:11.0000001Z,  2026-03-02T14:02:11.000000100Z",
+            "2026-03-02T14:02:11.000Z,      2026-03-02T14:02:11Z",
+            "2026-03-02T14:02:11.0Z,        2026-03-02T14:02:11Z",
             "2024-02-29T23:30:00-01:00,     2024-03-01T00:30:00Z",
             "2027-01-01T00:30:00+01:00,     2026-12-31T23:30:00Z",
             "2026-03-01T00:00:00+00:01,     2026-02-28T23:59:00Z",
             "0001-01-01T00:00:00Z,          0001-01-01T00:00:00Z",
             "9999-12-31T23:59:59.999999999Z, 9999-12-31T23:59:59.999999999Z"})
-    void validate_whenTimestampHasOffset_publishesUtcZKeepingFractionDigits(String given, String expected) {
+    void validate_whenTimestampHasOffset_publishesUtcZAsInstantToStringPrintsIt(String given, String expected) {
         String row = published(EVENTS, event("e1").text("event_time", given).line());
         assertEquals("\"event_time\":\"" + expected + "\"", row.substring(row.indexOf("\"event_time\""), row.indexOf(",\"event_type\"")));
-        // the same instant as java.time reads it
-        assertEquals(OffsetDateTime.parse(given.toUpperCase(Locale.ROOT)).toInstant(), Instant.parse(expected));
+        // the same instant as java.time reads it, printed as java.time prints it
+        Instant instant = OffsetDateTime.parse(given.toUpperCase(Locale.ROOT)).toInstant();
+        assertEquals(instant, Instant.parse(expected));
+        assertEquals(instant.toString(), expected);
     }
 
     // ---- duplicates: the same event written another way ----
@@ -114,6 +122,19 @@ class CanonicalFormTest {
                 event("e1").text("event_time", "2026-03-02T09:02:11-05:00").line(),
                 event("e1").text("event_time", "2026-03-03T04:02:11+14:00").line(),
                 event("e1").text("event_time", "2026-03-02t14:02:11z").line());
+    }
+
+    @Test
+    void validate_whenSameInstantWithOtherFractionDigits_collapsesAsDuplicate() {
+        assertCollapse(EVENTS,
+                event("e1").text("event_time", "2026-03-02T10:00:00.12+00:00").line(),
+                event("e1").text("event_time", "2026-03-02T10:00:00.120Z").line(),
+                event("e1").text("event_time", "2026-03-02T10:00:00.120000000Z").line(),
+                event("e1").text("event_time", "2026-03-02T12:00:00.1200+02:00").line());
+        assertCollapse(EVENTS,
+                event("e1").text("event_time", "2026-03-02T10:00:00Z").line(),
+                event("e1").text("event_time", "2026-03-02T10:00:00.0Z").line(),
+                event("e1").text("event_time", "2026-03-02T10:00:00.000000-00:00").line());
     }
 
     @Test

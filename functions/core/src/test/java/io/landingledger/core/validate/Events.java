@@ -5,13 +5,16 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.StringJoiner;
 
-/** progress_events lines for tests: a valid event whose fields can be replaced, removed or added as raw JSON. */
-final class Events {
+/**
+ * progress_events lines for tests: a valid event whose fields can be replaced, removed or added as raw JSON. Public
+ * for the function-level tests (HostileFilesIT), which plant the same hostile lines in files on the emulators.
+ */
+public final class Events {
     private Events() {
     }
 
     /** A valid event with this event_id. */
-    static Event event(String id) {
+    public static Event event(String id) {
         return new Event()
                 .raw("event_id", quote(id))
                 .raw("learner_id", "\"L1\"")
@@ -23,18 +26,18 @@ final class Events {
     }
 
     /** The canonical published form of {@code event(id)}: sorted keys, compact. */
-    static String canonical(String id) {
+    public static String canonical(String id) {
         return "{\"attempt_number\":1,\"checkpoint\":3,\"event_id\":" + quote(id)
                 + ",\"event_time\":\"2026-03-02T14:02:11Z\",\"event_type\":\"checkpoint\",\"learner_id\":\"L1\",\"lesson_id\":\"lesson-7\"}";
     }
 
     /** {@code text} as a JSON string literal (only quote and backslash escaped: enough for test values). */
-    static String quote(String text) {
+    public static String quote(String text) {
         return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
     /** Lines joined with LF, each terminated. */
-    static String lines(String... lines) {
+    public static String lines(String... lines) {
         StringBuilder out = new StringBuilder();
         for (String line : lines) {
             out.append(line).append('\n');
@@ -43,7 +46,7 @@ final class Events {
     }
 
     /** Byte arrays joined with LF, each terminated (for lines that are not valid UTF-8). */
-    static byte[] lines(byte[]... lines) {
+    public static byte[] lines(byte[]... lines) {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         for (byte[] line : lines) {
             out.writeBytes(line);
@@ -52,38 +55,38 @@ final class Events {
         return out.toByteArray();
     }
 
-    static byte[] utf8(String text) {
+    public static byte[] utf8(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
     /** One event being built; fields keep insertion order. */
-    static final class Event {
+    public static final class Event {
         private final Map<String, String> fields = new LinkedHashMap<>();
 
         /** Sets {@code field} to a raw JSON value ({@code "\"text\""}, {@code "3"}, {@code "null"}, {@code "{...}"}). */
-        Event raw(String field, String json) {
+        public Event raw(String field, String json) {
             fields.put(field, json);
             return this;
         }
 
         /** Sets {@code field} to a JSON string. */
-        Event text(String field, String value) {
+        public Event text(String field, String value) {
             return raw(field, quote(value));
         }
 
-        Event without(String field) {
+        public Event without(String field) {
             fields.remove(field);
             return this;
         }
 
         /** The line, compact, keys in insertion order. */
-        String line() {
+        public String line() {
             StringJoiner joiner = new StringJoiner(",", "{", "}");
             fields.forEach((name, value) -> joiner.add(quote(name) + ":" + value));
             return joiner.toString();
         }
 
-        byte[] bytes() {
+        public byte[] bytes() {
             return utf8(line());
         }
 

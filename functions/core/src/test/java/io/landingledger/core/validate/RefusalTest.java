@@ -289,6 +289,66 @@ class RefusalTest {
         assertEquals(stored.length, outcome.result().storedBytes());
     }
 
+    // ---- GZIP_TRAILING_BYTES ----
+
+    private static byte[] append(byte[] first, byte[] second) {
+        byte[] joined = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, joined, first.length, second.length);
+        return joined;
+    }
+
+    static Stream<Arguments> bytesAfterLastMember() {
+        byte[] small = Gzip.gzip(utf8(lines(event("e1").line())));
+        byte[] large = someGzip(); // longer than one 64 KiB read of the inflater
+        byte[] members = Gzip.gzipMembers(utf8(lines(event("e1").line())), utf8(lines(event("e2").line())));
+        byte[] many = new byte[100_000];
+        Arrays.fill(many, (byte) 'x');
+        return Stream.of(
+                Arguments.of("one byte", small, new byte[] {'x'}),
+                Arguments.of("a newline", small, new byte[] {'\n'}),
+                Arguments.of("zero padding", small, new byte[512]),
+                Arguments.of("100,000 bytes", small, many),
+                Arguments.of("a plain-text line appended", small, utf8(lines(event("e2").line()))),
+                Arguments.of("only the magic bytes of a next member", small, new byte[] {0x1f, (byte) 0x8b}),
+                Arguments.of("a next member cut inside its header", small, Arrays.copyOf(small, 6)),
+                Arguments.of("one byte after a long member", large, new byte[] {'x'}),
+                Arguments.of("bytes after two concatenated members", members, new byte[] {'x', 'y', 'z'}));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("bytesAfterLastMember")
+    void validate_whenBytesFollowLastGzipMember_refusesNamingTheirOffset(String description, byte[] gzipMembers, byte[] after) {
+        byte[] stored = append(gzipMembers, after);
+        Outcome outcome = Validation.validate(EVENTS_NO_CAP, stored);
+        assertEquals(RefusalCode.GZIP_TRAILING_BYTES, outcome.refusalCode(), () -> String.valueOf(outcome.refusal()));
+        assertEquals("the last complete gzip member ends at byte offset " + gzipMembers.length + " of " + stored.length
+                + " stored bytes, and the bytes after it do not start another gzip member", outcome.refusal().detail());
+        assertEquals(Gzip.sha256(stored), outcome.result().sha256());
+        assertEquals(stored.length, outcome.result().storedBytes());
+    }
+
+    @Test
+    void validate_whenLastTrailerEndsAroundAnInflaterReadBoundary_findsTheExactEndOfTheMember() {
+        // The inflater reads 64 KiB at a time after the 10-byte header; the trailer may lie wholly inside one read,
+        // straddle two, or start the next. Stored deflate blocks make the member size step one byte at a time.
+        byte[] events = utf8(lines(event("e1").line()));
+        int boundary = 10 + 64 * 1024;
+        int checked = 0;
+        for (int blank = boundary - 1000; blank < boundary; blank++) {
+            byte[] plain = append(events, utf8("\n".repeat(blank)));
+            byte[] gz = Gzip.gzipStored(plain);
+            if (Math.abs(gz.length - 8 - boundary) > 12) {
+                continue;
+            }
+            checked++;
+            assertNull(Validation.validate(EVENTS, gz).refusal(), "a member ending at " + gz.length);
+            Outcome trailing = Validation.validate(EVENTS, append(gz, new byte[] {'x'}));
+            assertEquals(RefusalCode.GZIP_TRAILING_BYTES, trailing.refusalCode(), "a member ending at " + gz.length);
+            assertTrue(trailing.refusal().detail().contains("ends at byte offset " + gz.length + " of"), trailing.refusal().detail());
+        }
+        assertTrue(checked >= 20, "members ending on both sides of the boundary were built: " + checked);
+    }
+
     // ---- DECOMPRESSION_RATIO ----
 
     @Test
