@@ -85,6 +85,29 @@ public final class ValidationLimits {
         return spillDirectory;
     }
 
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ValidationLimits that && maxLineBytes == that.maxLineBytes
+                && maxNestingDepth == that.maxNestingDepth && maxCompressionRatio == that.maxCompressionRatio
+                && compressionRatioGraceBytes == that.compressionRatioGraceBytes
+                && keyIndexMemoryBytes == that.keyIndexMemoryBytes && keyIndexDiskBytes == that.keyIndexDiskBytes
+                && spillDirectory.equals(that.spillDirectory);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(maxLineBytes, maxNestingDepth, maxCompressionRatio, compressionRatioGraceBytes,
+                keyIndexMemoryBytes, keyIndexDiskBytes, spillDirectory);
+    }
+
+    @Override
+    public String toString() {
+        return "ValidationLimits[maxLineBytes=" + maxLineBytes + ", maxNestingDepth=" + maxNestingDepth
+                + ", maxCompressionRatio=" + maxCompressionRatio + ", compressionRatioGraceBytes=" + compressionRatioGraceBytes
+                + ", keyIndexMemoryBytes=" + keyIndexMemoryBytes + ", keyIndexDiskBytes=" + keyIndexDiskBytes
+                + ", spillDirectory=" + spillDirectory + "]";
+    }
+
     public static final class Builder {
         private int maxLineBytes = DEFAULT_MAX_LINE_BYTES;
         private int maxNestingDepth = DEFAULT_MAX_NESTING_DEPTH;
