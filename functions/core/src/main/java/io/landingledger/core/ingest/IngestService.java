@@ -187,10 +187,11 @@ public final class IngestService implements IngestPath {
          * Validates into a staging upload and publishes it (steps 3-9). Usually one pass. When the duplicate-key index
          * spilled to disk and a row turned out, at the merge, to repeat an identical row whose first occurrence was
          * already in a spilled run, that row is in the staging upload: the upload is aborted and the same pinned
-         * version is validated again, skipping those rows. This is rare: a spill needs more distinct keys than
-         * {@code keyIndexMemoryBytes} holds (tens of millions by default), and a repeat is usually a retry sent soon
-         * after its original, which the index still holds in memory and collapses inline. When it happens it costs
-         * a second read and validation of the file, and nothing is promoted before the pass that is final.
+         * version is validated again, skipping those rows. This is rare because it needs a spill, that is more
+         * distinct keys in one file than {@code keyIndexMemoryBytes} holds (about 23 million at the template's
+         * 2,048 MB), and a repeat whose original is in an earlier run: a retry sent soon after its original is in the
+         * same run and collapses inline. A spilled file with repeats spread across it does take the second pass: one
+         * more read and validation of the whole file (about twice the CPU). Nothing is promoted before the final pass.
          */
         private IngestOutcome validateAndPublish(LedgerItem item) {
             String stagingKey = LakeLayout.stagingKey(dataset, unit, request.runId());
