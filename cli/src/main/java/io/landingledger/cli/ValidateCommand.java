@@ -5,6 +5,7 @@ import com.fasterxml.jackson.jr.ob.JSON;
 import io.landingledger.core.contract.ContractLoader;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.InvalidContractException;
+import io.landingledger.core.validate.LineSet;
 import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.core.validate.ValidationResult;
@@ -54,6 +55,10 @@ final class ValidateCommand implements Callable<Integer> {
             description = "Longest accepted line (default: ${DEFAULT-VALUE}).")
     int maxLineBytes = ValidationLimits.DEFAULT_MAX_LINE_BYTES;
 
+    @Option(names = "--key-index-memory-mb", paramLabel = "MIB",
+            description = "Heap for the duplicate-key index before it spills sorted runs to java.io.tmpdir (default: half the heap).")
+    Long keyIndexMemoryMb;
+
     @Parameters(index = "0", paramLabel = "INPUT", description = "The file as a producer would drop it (plain or gzip); - reads stdin.")
     String input;
 
@@ -80,20 +85,29 @@ final class ValidateCommand implements Callable<Integer> {
         }
         ValidationLimits limits;
         try {
-            limits = ValidationLimits.builder().maxLineBytes(maxLineBytes).build();
-        } catch (IllegalArgumentException e) {
+            ValidationLimits.Builder builder = ValidationLimits.builder().maxLineBytes(maxLineBytes);
+            if (keyIndexMemoryMb != null) {
+                builder.keyIndexMemoryBytes(Math.multiplyExact(keyIndexMemoryMb, 1L << 20));
+            }
+            limits = builder.build();
+        } catch (IllegalArgumentException | ArithmeticException e) {
             err.println("landing validate: " + e.getMessage());
             return ERROR;
         }
         Path acceptedTemp = null;
-        try (InputStream in = "-".equals(input) ? System.in : Files.newInputStream(Path.of(input))) {
+        try {
             acceptedTemp = accepted == null ? null : temporarySibling(accepted);
-            ValidationResult result;
-            try (OutputStream acceptedOut = acceptedTemp == null ? OutputStream.nullOutputStream()
-                         : new BufferedOutputStream(Files.newOutputStream(acceptedTemp), 1 << 16);
-                 OutputStream rejectsOut = rejects == null ? OutputStream.nullOutputStream()
-                         : new BufferedOutputStream(Files.newOutputStream(rejects), 1 << 16)) {
-                result = new StreamingValidator(dataset, limits).validate(in, acceptedOut, rejectsOut);
+            StreamingValidator validator = new StreamingValidator(dataset, limits);
+            ValidationResult result = validateOnce(validator, acceptedTemp, LineSet.empty());
+            if (result.publishable() && !result.acceptedFinal() && acceptedTemp != null) {
+                // the index spilled and found rows repeating an identical row of an earlier run only at the end:
+                // read the file again without them (counts in the result are final already; the rows are not)
+                if ("-".equals(input)) {
+                    err.println("landing validate: the duplicate-key index spilled and standard input cannot be read twice"
+                            + " to write --accepted; pass the file's path, or a larger --key-index-memory-mb");
+                    return ERROR;
+                }
+                result = validateOnce(validator, acceptedTemp, result.rowsToDrop());
             }
             if (acceptedTemp != null) {
                 if (result.publishable()) {
@@ -118,6 +132,17 @@ final class ValidateCommand implements Callable<Integer> {
                     // best effort: the temporary name is never read as a result
                 }
             }
+        }
+    }
+
+    /** One pass over the input, writing the accepted rows (less {@code dropRows}) and the rejects. */
+    private ValidationResult validateOnce(StreamingValidator validator, Path acceptedTemp, LineSet dropRows) throws IOException {
+        try (InputStream in = "-".equals(input) ? System.in : Files.newInputStream(Path.of(input));
+             OutputStream acceptedOut = acceptedTemp == null ? OutputStream.nullOutputStream()
+                     : new BufferedOutputStream(Files.newOutputStream(acceptedTemp), 1 << 16);
+             OutputStream rejectsOut = rejects == null ? OutputStream.nullOutputStream()
+                     : new BufferedOutputStream(Files.newOutputStream(rejects), 1 << 16)) {
+            return validator.validate(in, acceptedOut, rejectsOut, dropRows);
         }
     }
 

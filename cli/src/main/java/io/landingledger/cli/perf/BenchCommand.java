@@ -8,6 +8,7 @@ import io.landingledger.core.contract.ContractLoader;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.InvalidContractException;
 import io.landingledger.core.validate.StreamingValidator;
+import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.core.validate.ValidationResult;
 
 import picocli.CommandLine.ArgGroup;
@@ -86,6 +87,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Skip the one validator pass that writes the accepted rows to a file in the work directory.")
     boolean noFileOutput;
 
+    @Option(names = "--key-index-memory-mb", paramLabel = "MIB",
+            description = {"Heap for the duplicate-key index before it spills sorted runs to java.io.tmpdir (default: half the heap).",
+                    "A validator pass that must drop rows found at the merge includes its second pass over the file."})
+    Long keyIndexMemoryMb;
+
     @Option(names = "--no-retained-heap",
             description = "Skip the one untimed validator pass that measures the heap it holds at the end of the input.")
     boolean noRetainedHeap;
@@ -159,7 +165,16 @@ public final class BenchCommand implements Callable<Integer> {
             err.println("landing bench: invalid contract: " + e.getMessage());
             return ERROR;
         }
-        StreamingValidator validator = new StreamingValidator(dataset);
+        ValidationLimits.Builder limits = ValidationLimits.builder();
+        try {
+            if (keyIndexMemoryMb != null) {
+                limits.keyIndexMemoryBytes(Math.multiplyExact(keyIndexMemoryMb, 1L << 20));
+            }
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            err.println("landing bench: --key-index-memory-mb: " + e.getMessage());
+            return ERROR;
+        }
+        StreamingValidator validator = new StreamingValidator(dataset, limits.build());
         Path dir = null;
         Path generatedFile = null;
         Path acceptedFile = null;
@@ -379,6 +394,9 @@ public final class BenchCommand implements Callable<Integer> {
             v.put("distinctKeys", r.distinctKeys());
             v.put("keyIndexBytes", r.keyIndexBytes());
             v.put("keyIndexBytesPerKey", round(r.keyIndexBytesPerKey(), 2));
+            v.put("keyIndexRuns", r.keyIndexRuns());
+            v.put("keyIndexDiskBytes", r.keyIndexDiskBytes());
+            v.put("keyIndexDiskBytesPerKey", round(r.keyIndexDiskBytesPerKey(), 2));
             report.put("validation", v);
         }
         Map<String, Object> heap = new LinkedHashMap<>();
@@ -450,6 +468,10 @@ public final class BenchCommand implements Callable<Integer> {
                     (long) v.get("rejected"));
             out.printf(Locale.ROOT, "key index   %,d bytes for %,d distinct keys: %.2f bytes per key%n", (long) v.get("keyIndexBytes"),
                     (long) v.get("distinctKeys"), (double) v.get("keyIndexBytesPerKey"));
+            if ((int) v.get("keyIndexRuns") > 0) {
+                out.printf(Locale.ROOT, "            spilled %d sorted runs, %,d bytes on disk: %.2f bytes per distinct key%n",
+                        (int) v.get("keyIndexRuns"), (long) v.get("keyIndexDiskBytes"), (double) v.get("keyIndexDiskBytesPerKey"));
+            }
         }
         Map<String, Object> heap = (Map<String, Object>) report.get("heap");
         out.printf(Locale.ROOT, "heap        used after a full GC: at start %.1f MB, %sat end %.1f MB (max %,d MB)%n",

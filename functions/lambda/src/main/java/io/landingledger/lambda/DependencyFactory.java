@@ -4,7 +4,6 @@ import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.repair.RepairService;
-import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.lambda.adapters.DynamoDbLedger;
 import io.landingledger.lambda.adapters.MultipartStreamingUpload;
 import io.landingledger.lambda.adapters.S3ObjectStore;
@@ -59,7 +58,7 @@ public final class DependencyFactory implements AutoCloseable {
         this.objectStore = new S3ObjectStore(s3, partUploads, MultipartStreamingUpload.Settings.DEFAULT);
         this.ledger = new DynamoDbLedger(dynamoDb, config.ledgerTable(), config.ledgerHistoryTable());
         this.ingestService = new IngestService(objectStore, ledger, config.lakeBucket(), Clock.systemUTC(),
-                ValidationLimits.defaults(), IngestService.StepListener.NONE);
+                config.validationLimits(), IngestService.StepListener.NONE);
         this.reporter = new LogAndMetricsReporter();
     }
 

@@ -1,5 +1,7 @@
 package io.landingledger.lambda;
 
+import io.landingledger.core.validate.ValidationLimits;
+
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashMap;
@@ -28,6 +30,10 @@ import software.amazon.awssdk.regions.Region;
  *       for its service</td></tr>
  *   <tr><td>{@value #LANDING_AWS_ACCESS_KEY_ID}, {@value #LANDING_AWS_SECRET_ACCESS_KEY}</td><td>no</td><td>you,
  *       only with an endpoint override; default {@code test}/{@code test}, which emulators accept</td></tr>
+ *   <tr><td>{@value #KEY_INDEX_MEMORY_MB}</td><td>no</td><td>you, for a peak day: heap (MiB) the duplicate-key index
+ *       holds before it spills to /tmp; default half the heap (README, Limits)</td></tr>
+ *   <tr><td>{@value #KEY_INDEX_DISK_MB}</td><td>no</td><td>you: disk (MiB) the spilled runs may take in /tmp;
+ *       default the free space of /tmp (512 MB of ephemeral storage unless the template raises it)</td></tr>
  * </table>
  *
  * <p>The overrides have names of their own rather than the SDK's {@code AWS_ENDPOINT_URL}: the SDK reads that one
@@ -40,9 +46,10 @@ import software.amazon.awssdk.regions.Region;
  * @param ledgerTable        the {@code Ledger} table ({@link LedgerTables#ledger(String)})
  * @param ledgerHistoryTable the {@code LedgerHistory} table ({@link LedgerTables#ledgerHistory(String)})
  * @param aws                region, endpoint overrides and their credentials
+ * @param validationLimits   the validator's limits: the duplicate-key index's memory and disk budgets
  */
 public record FunctionConfig(String inboxBucket, String lakeBucket, String ledgerTable, String ledgerHistoryTable,
-                             AwsConnection aws) {
+                             AwsConnection aws, ValidationLimits validationLimits) {
 
     public static final String INBOX_BUCKET = "INBOX_BUCKET";
     public static final String LAKE_BUCKET = "LAKE_BUCKET";
@@ -59,6 +66,8 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
     public static final String LANDING_DYNAMODB_ENDPOINT = "LANDING_DYNAMODB_ENDPOINT";
     public static final String LANDING_AWS_ACCESS_KEY_ID = "LANDING_AWS_ACCESS_KEY_ID";
     public static final String LANDING_AWS_SECRET_ACCESS_KEY = "LANDING_AWS_SECRET_ACCESS_KEY";
+    public static final String KEY_INDEX_MEMORY_MB = "KEY_INDEX_MEMORY_MB";
+    public static final String KEY_INDEX_DISK_MB = "KEY_INDEX_DISK_MB";
 
     /** The variables infra/template.yaml must set for every function (a template test checks it). */
     public static final List<String> TEMPLATE_VARIABLES =
@@ -72,6 +81,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         requireName(ledgerTable, "ledgerTable");
         requireName(ledgerHistoryTable, "ledgerHistoryTable");
         Objects.requireNonNull(aws, "aws");
+        Objects.requireNonNull(validationLimits, "validationLimits");
     }
 
     /**
@@ -109,8 +119,25 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
                     + LANDING_AWS_ENDPOINT + ", " + LANDING_S3_ENDPOINT + " or " + LANDING_DYNAMODB_ENDPOINT
                     + "); on AWS the function uses its execution role: unset it");
         }
+        ValidationLimits.Builder limits = ValidationLimits.builder();
+        mebibytes(environment, KEY_INDEX_MEMORY_MB).ifPresent(limits::keyIndexMemoryBytes);
+        mebibytes(environment, KEY_INDEX_DISK_MB).ifPresent(limits::keyIndexDiskBytes);
         return new FunctionConfig(inbox, lake, ledger, history,
-                new AwsConnection(region, s3, dynamoDb, credentials));
+                new AwsConnection(region, s3, dynamoDb, credentials), limits.build());
+    }
+
+    private static Optional<Long> mebibytes(Map<String, String> environment, String name) {
+        return optional(environment, name).map(value -> {
+            try {
+                long mib = Long.parseLong(value);
+                if (mib >= 1 && mib <= (Long.MAX_VALUE >> 20)) {
+                    return mib << 20;
+                }
+            } catch (NumberFormatException e) {
+                // reported below with the variable's name
+            }
+            throw new IllegalStateException(name + " is '" + value + "', not a whole number of MiB of at least 1, such as 4096");
+        });
     }
 
     /**
@@ -130,6 +157,12 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
             environment.put(LANDING_AWS_ACCESS_KEY_ID, credentials.accessKeyId());
             environment.put(LANDING_AWS_SECRET_ACCESS_KEY, credentials.secretAccessKey());
         });
+        if (validationLimits.keyIndexMemoryBytes() != ValidationLimits.DEFAULT_KEY_INDEX_MEMORY_BYTES) {
+            environment.put(KEY_INDEX_MEMORY_MB, Long.toString(validationLimits.keyIndexMemoryBytes() >> 20));
+        }
+        if (validationLimits.keyIndexDiskBytes() != ValidationLimits.DEFAULT_KEY_INDEX_DISK_BYTES) {
+            environment.put(KEY_INDEX_DISK_MB, Long.toString(validationLimits.keyIndexDiskBytes() >> 20));
+        }
         return environment;
     }
 
@@ -139,7 +172,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
 
     public Builder toBuilder() {
         return new Builder().inboxBucket(inboxBucket).lakeBucket(lakeBucket).ledgerTable(ledgerTable)
-                .ledgerHistoryTable(ledgerHistoryTable).aws(aws);
+                .ledgerHistoryTable(ledgerHistoryTable).aws(aws).validationLimits(validationLimits);
     }
 
     private static String required(Map<String, String> environment, String name, String source) {
@@ -183,8 +216,14 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         private String ledgerTable;
         private String ledgerHistoryTable;
         private AwsConnection aws;
+        private ValidationLimits validationLimits = ValidationLimits.defaults();
 
         private Builder() {
+        }
+
+        public Builder validationLimits(ValidationLimits value) {
+            this.validationLimits = value;
+            return this;
         }
 
         public Builder inboxBucket(String value) {
@@ -213,7 +252,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         }
 
         public FunctionConfig build() {
-            return new FunctionConfig(inboxBucket, lakeBucket, ledgerTable, ledgerHistoryTable, aws);
+            return new FunctionConfig(inboxBucket, lakeBucket, ledgerTable, ledgerHistoryTable, aws, validationLimits);
         }
     }
 }

@@ -151,6 +151,23 @@ class FunctionConfigTest {
     }
 
     @Test
+    void fromEnvironment_withKeyIndexBudgets_setsTheValidationLimitsInMebibytes() {
+        Map<String, String> environment = lambdaEnvironment();
+        assertEquals(io.landingledger.core.validate.ValidationLimits.defaults(),
+                FunctionConfig.fromEnvironment(environment).validationLimits());
+        environment.put("KEY_INDEX_MEMORY_MB", "4096");
+        environment.put("KEY_INDEX_DISK_MB", "2048");
+        FunctionConfig config = FunctionConfig.fromEnvironment(environment);
+        assertEquals(4096L << 20, config.validationLimits().keyIndexMemoryBytes());
+        assertEquals(2048L << 20, config.validationLimits().keyIndexDiskBytes());
+        assertEquals(config, FunctionConfig.fromEnvironment(config.toEnvironment()));
+
+        environment.put("KEY_INDEX_MEMORY_MB", "4g");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> FunctionConfig.fromEnvironment(environment));
+        assertTrue(e.getMessage().startsWith("KEY_INDEX_MEMORY_MB is '4g'"), e.getMessage());
+    }
+
+    @Test
     void toString_neverShowsTheSecretKey() {
         Map<String, String> environment = lambdaEnvironment();
         environment.put("LANDING_AWS_ENDPOINT", "http://localhost:4566");

@@ -16,6 +16,7 @@ import io.landingledger.core.store.ObjectStore;
 import io.landingledger.core.store.Precondition;
 import io.landingledger.core.store.PreconditionFailedException;
 import io.landingledger.core.store.StoredObject;
+import io.landingledger.core.validate.LineSet;
 import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.core.validate.ValidationResult;
@@ -182,47 +183,74 @@ public final class IngestService implements IngestPath {
             return null;
         }
 
+        /**
+         * Validates into a staging upload and publishes it (steps 3-9). Usually one pass. When the duplicate-key index
+         * spilled to disk and a row turned out, at the merge, to repeat an identical row whose first occurrence was
+         * already in a spilled run, that row is in the staging upload: the upload is aborted and the same pinned
+         * version is validated again, skipping those rows. This is rare because it needs a spill, that is more
+         * distinct keys in one file than {@code keyIndexMemoryBytes} holds (about 23 million at the template's
+         * 2,048 MB), and a repeat whose original is in an earlier run: a retry sent soon after its original is in the
+         * same run and collapses inline. A spilled file with repeats spread across it does take the second pass: one
+         * more read and validation of the whole file (about twice the CPU). Nothing is promoted before the final pass.
+         */
         private IngestOutcome validateAndPublish(LedgerItem item) {
             String stagingKey = LakeLayout.stagingKey(dataset, unit, request.runId());
-            ValidationResult result;
-            StoredObject read;
-            ByteArrayOutputStream rejects = new ByteArrayOutputStream();
             boolean staged = false;
-            try (ObjectStore.StreamingUpload upload = store.startUpload(lakeBucket, stagingKey, "application/x-ndjson")) {
-                try (ObjectStore.OpenedObject opened = store.open(input.bucket(), input.key(), input.versionId())) {
-                    read = opened.object();
-                    result = new StreamingValidator(contract, limits).validate(opened.body(), upload.stream(), rejects);
-                } catch (ObjectNotFoundException e) {
-                    // Deleted before it was read, or a version id that no longer exists: there is nothing to publish
-                    // or refuse, and retrying cannot bring it back. The sweep reports the unit from the inbox listing.
-                    upload.abort();
-                    return outcome(IngestAction.SKIPPED, null, 0, null, "INPUT_GONE",
-                            "the input version no longer exists (deleted before it was read)");
-                }
-                InputIdentity identity = new InputIdentity(input.bucket(), input.key(), read.versionId(), read.etag(),
-                        result.sha256(), result.storedBytes(), input.sequencer(),
-                        input.eventTime() != null ? input.eventTime() : read.lastModified());
-                if (!result.publishable()) {
-                    upload.abort();
-                    return refuse(item, identity, new Refusal(result.refusal().code().name(), result.refusal().detail()), result);
-                }
-                if (!request.force() && item != null && item.status() == LedgerStatus.PUBLISHED && item.input() != null
-                        && result.sha256().equals(item.input().sha256())) {
-                    Optional<StoredObject> published = store.head(lakeBucket, publishedKey);
-                    if (published.isPresent() && published.get().etag().equals(item.publishedEtag())) {
-                        upload.abort(); // same bytes, publish present: write nothing
-                        return outcome(IngestAction.SKIPPED, result.sha256(), result.storedBytes(), item.published(), null, null);
+            ValidationResult firstPass = null;
+            try {
+                while (true) {
+                    try (ObjectStore.StreamingUpload upload = store.startUpload(lakeBucket, stagingKey, "application/x-ndjson")) {
+                        LineSet dropRows = firstPass == null ? LineSet.empty() : firstPass.rowsToDrop();
+                        ByteArrayOutputStream rejects = new ByteArrayOutputStream();
+                        ValidationResult result;
+                        StoredObject read;
+                        try (ObjectStore.OpenedObject opened = store.open(input.bucket(), input.key(), input.versionId())) {
+                            read = opened.object();
+                            result = new StreamingValidator(contract, limits).validate(opened.body(), upload.stream(), rejects, dropRows);
+                        } catch (ObjectNotFoundException e) {
+                            // Deleted before it was read, or a version id that no longer exists: there is nothing to
+                            // publish or refuse, and retrying cannot bring it back. The sweep reports the unit from
+                            // the inbox listing.
+                            upload.abort();
+                            return outcome(IngestAction.SKIPPED, null, 0, null, "INPUT_GONE",
+                                    "the input version no longer exists (deleted before it was read)");
+                        }
+                        if (firstPass != null && (!result.sha256().equals(firstPass.sha256()) || !result.acceptedFinal())) {
+                            throw new IllegalStateException("the second pass over s3://" + input.bucket() + "/" + input.key()
+                                    + " (version " + input.versionId() + ") did not read the bytes of the first: retry");
+                        }
+                        if (result.publishable() && !result.acceptedFinal()) {
+                            // staging holds rows that repeat a spilled identical row: never complete it, read again
+                            upload.abort();
+                            firstPass = result;
+                            continue;
+                        }
+                        InputIdentity identity = new InputIdentity(input.bucket(), input.key(), read.versionId(), read.etag(),
+                                result.sha256(), result.storedBytes(), input.sequencer(),
+                                input.eventTime() != null ? input.eventTime() : read.lastModified());
+                        if (!result.publishable()) {
+                            upload.abort();
+                            return refuse(item, identity, new Refusal(result.refusal().code().name(), result.refusal().detail()), result);
+                        }
+                        if (!request.force() && item != null && item.status() == LedgerStatus.PUBLISHED && item.input() != null
+                                && result.sha256().equals(item.input().sha256())) {
+                            Optional<StoredObject> published = store.head(lakeBucket, publishedKey);
+                            if (published.isPresent() && published.get().etag().equals(item.publishedEtag())) {
+                                upload.abort(); // same bytes, publish present: write nothing
+                                return outcome(IngestAction.SKIPPED, result.sha256(), result.storedBytes(), item.published(), null, null);
+                            }
+                        }
+                        upload.complete();
+                        staged = true;
+                        steps.after(Step.STAGED, unit);
+                        String quarantineKey = null;
+                        if (result.rejected() > 0) {
+                            quarantineKey = LakeLayout.quarantineKey(dataset, unit, result.sha256());
+                            store.put(lakeBucket, quarantineKey, rejects.toByteArray(), "application/x-ndjson");
+                        }
+                        return promoteAndRecord(item, identity, result, stagingKey, quarantineKey);
                     }
                 }
-                upload.complete();
-                staged = true;
-                steps.after(Step.STAGED, unit);
-                String quarantineKey = null;
-                if (result.rejected() > 0) {
-                    quarantineKey = LakeLayout.quarantineKey(dataset, unit, result.sha256());
-                    store.put(lakeBucket, quarantineKey, rejects.toByteArray(), "application/x-ndjson");
-                }
-                return promoteAndRecord(item, identity, result, stagingKey, quarantineKey);
             } catch (IOException e) {
                 throw new UncheckedIOException("reading s3://" + input.bucket() + "/" + input.key() + " or writing staging failed", e);
             } finally {

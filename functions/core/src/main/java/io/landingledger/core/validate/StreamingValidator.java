@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PushbackInputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.BitSet;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,11 @@ import java.util.zip.GZIPInputStream;
  * mean infrastructure faults only: the source or an output stream failed, and the caller should retry.
  *
  * <p>A validator is reusable and thread-safe: each {@link #validate} call has its own state.
+ *
+ * <p>Past {@link ValidationLimits#keyIndexMemoryBytes()} the duplicate-key index spills sorted runs to local disk
+ * and merges them at the end. A row whose identical first occurrence sits in an earlier run has already been written
+ * by then: the result names such rows ({@link ValidationResult#rowsToDrop()}) and the caller validates the same
+ * input again with them as {@code dropRows}, which gives exactly the output of an index that never spilled.
  */
 public final class StreamingValidator {
     private static final int GZIP_BUFFER = 64 * 1024;
@@ -54,7 +60,19 @@ public final class StreamingValidator {
      * @throws IOException when the source or an output stream fails (never for bad content)
      */
     public ValidationResult validate(InputStream stored, OutputStream accepted, OutputStream rejects) throws IOException {
-        return new Run(stored, accepted, rejects).execute();
+        return validate(stored, accepted, rejects, LineSet.empty());
+    }
+
+    /**
+     * Like {@link #validate(InputStream, OutputStream, OutputStream)}, but the rows on {@code dropRows} (the
+     * {@link ValidationResult#rowsToDrop()} of an earlier pass over the same bytes) are counted as duplicates and
+     * not written: their identical first occurrence is in a spilled run, so this pass cannot see it inline.
+     *
+     * @throws IllegalArgumentException {@code dropRows} names a line that is not such a duplicate in this input
+     */
+    public ValidationResult validate(InputStream stored, OutputStream accepted, OutputStream rejects, LineSet dropRows)
+            throws IOException {
+        return new Run(stored, accepted, rejects, dropRows).execute();
     }
 
     /** The state of one validation. */
@@ -66,9 +84,12 @@ public final class StreamingValidator {
         private final ByteSink rejectBuffer = new ByteSink(4096);
         private final CanonicalRow row = new CanonicalRow(contract);
         private final LineOutcome outcome = new LineOutcome();
-        private final DuplicateKeyIndex index = new DuplicateKeyIndex();
+        private final SpilledKeyRuns runs = new SpilledKeyRuns(limits.spillDirectory(), limits.keyIndexDiskBytes());
+        private final DuplicateKeyIndex index = new DuplicateKeyIndex(1024, limits.keyIndexMemoryBytes(), runs);
         private final long[] keyHash = new long[2];
         private final long[] payloadHash = new long[2];
+        private final LineSet dropRows;
+        private final boolean dropping;
         private final Map<ReasonCode, Long> reasons = new EnumMap<>(ReasonCode.class);
         private final JsonLineParser json;
         private final CsvLineParser csv;
@@ -85,16 +106,29 @@ public final class StreamingValidator {
         private long rejected;
         private long acceptedBytes;
         private Refusal refusal;
+        /** The key of an inline KEY_CONFLICT, so the merge can name its first line across runs. */
+        private long conflictHi;
+        private long conflictLo;
+        private long distinctKeys;
+        private LineSet rowsToDrop = LineSet.empty();
 
-        Run(InputStream stored, OutputStream accepted, OutputStream rejects) {
+        Run(InputStream stored, OutputStream accepted, OutputStream rejects, LineSet dropRows) {
             this.source = new HashingInputStream(stored);
             this.acceptedOut = accepted;
             this.rejectsOut = rejects;
+            this.dropRows = dropRows;
+            this.dropping = !dropRows.isEmpty();
             this.json = contract.format() == DataFormat.JSONL ? new JsonLineParser(contract, limits) : null;
             this.csv = contract.format() == DataFormat.CSV ? new CsvLineParser(contract) : null;
         }
 
         ValidationResult execute() throws IOException {
+            try (SpilledKeyRuns spilled = runs) {
+                return validateAndSettle();
+            }
+        }
+
+        private ValidationResult validateAndSettle() throws IOException {
             try {
                 LineReader reader = open();
                 if (reader != null) {
@@ -110,6 +144,13 @@ public final class StreamingValidator {
                 // the source failed where a reader swallowed it (GZIPInputStream looking for a next member): the
                 // end of the file was never seen, so this is an infrastructure fault to retry, not a result
                 throw source.failure();
+            }
+            distinctKeys = index.size();
+            if (runs.count() > 0) {
+                settleAcrossRuns();
+            } else if (dropping) {
+                throw new IllegalArgumentException("dropRows names " + dropRows.size() + " lines but the key index did not spill: "
+                        + "validate with the limits of the pass that produced them");
             }
             if (refusal == null && gzipMembersEnd >= 0 && source.count() > gzipMembersEnd) {
                 // GZIPInputStream ends quietly at bytes that do not start another member: a second file appended by
@@ -127,7 +168,49 @@ public final class StreamingValidator {
             long decodedBytes = decoded == null ? source.count() : decoded.count;
             return new ValidationResult(contract.dataset(), contract.version(), source.sha256Hex(), source.count(),
                     gzip ? decodedBytes : source.count(), gzip, lines, blankLines, acceptedRows, duplicates, rejected,
-                    reasons, acceptedBytes, index.size(), index.bytes(), refusal);
+                    reasons, acceptedBytes, distinctKeys, index.bytes(), runs.count(), runs.diskBytes(), rowsToDrop, refusal);
+        }
+
+        /**
+         * Merges the spilled runs with the index's remainder and applies what only the merge can see: a key repeated
+         * across runs. Identical repeats become duplicates (rows to drop when this pass wrote them); a repeat with
+         * another payload refuses the file, as the unlimited index would have on that line, unless reading had
+         * already stopped at an earlier line for another reason.
+         */
+        private void settleAcrossRuns() throws IOException {
+            boolean inlineConflict = refusal != null && refusal.code() == RefusalCode.KEY_CONFLICT;
+            SpilledKeyRuns.Merged merged = runs.merge(index.sorted(), conflictHi, conflictLo);
+            distinctKeys = runs.records() + distinctKeys - merged.repeats();
+            // a refusal found at a line stopped reading there; one about the stream as a whole came after every line
+            long stoppedAt = refusal == null || refusal.lines().isEmpty() ? Long.MAX_VALUE : lines;
+            if (merged.conflictLine() > 0 && merged.conflictLine() < stoppedAt) {
+                refusal = keyConflict(merged.conflictFirstLine(), merged.conflictLine());
+            } else if (inlineConflict && merged.keyFirstLine() > 0) {
+                // the index only knew the key's first line within its current run
+                refusal = keyConflict(merged.keyFirstLine(), refusal.lines().get(1));
+            }
+            BitSet repeated = merged.repeatedLines();
+            int confirmed = 0;
+            BitSet toDrop = new BitSet();
+            for (int line = repeated.nextSetBit(0); line >= 0; line = repeated.nextSetBit(line + 1)) {
+                if (dropRows.contains(line)) {
+                    confirmed++; // not written by this pass, already counted as a duplicate
+                } else {
+                    toDrop.set(line);
+                    acceptedRows--;
+                    duplicates++;
+                }
+            }
+            if (confirmed != dropRows.size()) {
+                throw new IllegalArgumentException("dropRows names " + (dropRows.size() - confirmed)
+                        + " lines that do not repeat an identical row of an earlier run in this input");
+            }
+            rowsToDrop = LineSet.wrap(toDrop);
+        }
+
+        private Refusal keyConflict(long firstLine, long line) {
+            return new Refusal(RefusalCode.KEY_CONFLICT, "the " + contract.key() + " on line " + line
+                    + " repeats the one on line " + firstLine + " with a different payload", List.of(firstLine, line));
         }
 
         /** Detects gzip by its magic bytes and opens the line reader; null after an unreadable-header refusal. */
@@ -295,6 +378,10 @@ public final class StreamingValidator {
             Murmur3.hash128(row.row.bytes, 0, row.row.size, 0x5eed, payloadHash);
             switch (index.offer(keyHash[0], keyHash[1], payloadHash[0], line)) {
                 case NEW -> {
+                    if (dropping && dropRows.contains(line)) {
+                        duplicates++; // an identical row in an earlier spilled run (the first pass found it)
+                        return;
+                    }
                     acceptedBuffer.write(row.row.bytes, 0, row.row.size);
                     acceptedBytes += row.row.size;
                     acceptedRows++;
@@ -303,11 +390,15 @@ public final class StreamingValidator {
                     }
                 }
                 case SAME -> duplicates++;
-                case CONFLICT -> refusal = new Refusal(RefusalCode.KEY_CONFLICT, "the " + contract.key() + " on line " + line
-                        + " repeats the one on line " + index.conflictFirstLine + " with a different payload",
-                        List.of(index.conflictFirstLine, line));
-                case FULL -> refusal = new Refusal(RefusalCode.TOO_MANY_KEYS, "more than " + DuplicateKeyIndex.MAX_ENTRIES
-                        + " distinct keys in one file", List.of(line));
+                case CONFLICT -> {
+                    refusal = keyConflict(index.conflictFirstLine, line);
+                    conflictHi = keyHash[0];
+                    conflictLo = keyHash[1];
+                }
+                case FULL -> refusal = new Refusal(RefusalCode.TOO_MANY_KEYS, "the duplicate-key index reached line " + line
+                        + " with " + (runs.records() + index.size()) + " keys and would need more than " + runs.limit()
+                        + " bytes of disk in " + runs.parent() + " (keyIndexDiskBytes, or the free space there): give the function "
+                        + "more memory (keyIndexMemoryBytes) or more ephemeral storage", List.of(line));
             }
         }
 

@@ -1,5 +1,8 @@
 package io.landingledger.core.validate;
 
+import java.nio.file.Path;
+import java.util.Objects;
+
 /**
  * Resource limits of the streaming validator, named like jackson's {@code StreamReadConstraints}: every message
  * that a limit causes names the knob.
@@ -14,18 +17,33 @@ public final class ValidationLimits {
     /** The ratio is only judged once this many bytes are decompressed, so small files never trip it. */
     public static final long DEFAULT_COMPRESSION_RATIO_GRACE_BYTES = 64L << 20;
 
+    /**
+     * Heap the duplicate-key index may hold before it spills to disk: half the JVM's maximum heap. The other half
+     * holds the staging upload's part buffers (5 x 16 MiB), the line buffer and the collector's headroom.
+     */
+    public static final long DEFAULT_KEY_INDEX_MEMORY_BYTES = Runtime.getRuntime().maxMemory() / 2;
+    /** Disk the index's spilled runs may take: no bound of its own, the spill directory's free space decides. */
+    public static final long DEFAULT_KEY_INDEX_DISK_BYTES = Long.MAX_VALUE;
+
     private static final ValidationLimits DEFAULTS = builder().build();
 
     private final int maxLineBytes;
     private final int maxNestingDepth;
     private final int maxCompressionRatio;
     private final long compressionRatioGraceBytes;
+    private final long keyIndexMemoryBytes;
+    private final long keyIndexDiskBytes;
+    private final Path spillDirectory;
 
     private ValidationLimits(Builder builder) {
         this.maxLineBytes = builder.maxLineBytes;
         this.maxNestingDepth = builder.maxNestingDepth;
         this.maxCompressionRatio = builder.maxCompressionRatio;
         this.compressionRatioGraceBytes = builder.compressionRatioGraceBytes;
+        this.keyIndexMemoryBytes = builder.keyIndexMemoryBytes;
+        this.keyIndexDiskBytes = builder.keyIndexDiskBytes;
+        this.spillDirectory = builder.spillDirectory != null ? builder.spillDirectory
+                : Path.of(System.getProperty("java.io.tmpdir"));
     }
 
     public static ValidationLimits defaults() {
@@ -52,11 +70,52 @@ public final class ValidationLimits {
         return compressionRatioGraceBytes;
     }
 
+    /** Heap the duplicate-key index may hold; past it the index spills sorted runs to {@link #spillDirectory()}. */
+    public long keyIndexMemoryBytes() {
+        return keyIndexMemoryBytes;
+    }
+
+    /** Disk the spilled runs may take (also bounded by the spill directory's free space); past it the file is refused. */
+    public long keyIndexDiskBytes() {
+        return keyIndexDiskBytes;
+    }
+
+    /** Where the index spills: {@code java.io.tmpdir} unless set (Lambda: /tmp, the function's ephemeral storage). */
+    public Path spillDirectory() {
+        return spillDirectory;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ValidationLimits that && maxLineBytes == that.maxLineBytes
+                && maxNestingDepth == that.maxNestingDepth && maxCompressionRatio == that.maxCompressionRatio
+                && compressionRatioGraceBytes == that.compressionRatioGraceBytes
+                && keyIndexMemoryBytes == that.keyIndexMemoryBytes && keyIndexDiskBytes == that.keyIndexDiskBytes
+                && spillDirectory.equals(that.spillDirectory);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(maxLineBytes, maxNestingDepth, maxCompressionRatio, compressionRatioGraceBytes,
+                keyIndexMemoryBytes, keyIndexDiskBytes, spillDirectory);
+    }
+
+    @Override
+    public String toString() {
+        return "ValidationLimits[maxLineBytes=" + maxLineBytes + ", maxNestingDepth=" + maxNestingDepth
+                + ", maxCompressionRatio=" + maxCompressionRatio + ", compressionRatioGraceBytes=" + compressionRatioGraceBytes
+                + ", keyIndexMemoryBytes=" + keyIndexMemoryBytes + ", keyIndexDiskBytes=" + keyIndexDiskBytes
+                + ", spillDirectory=" + spillDirectory + "]";
+    }
+
     public static final class Builder {
         private int maxLineBytes = DEFAULT_MAX_LINE_BYTES;
         private int maxNestingDepth = DEFAULT_MAX_NESTING_DEPTH;
         private int maxCompressionRatio = DEFAULT_MAX_COMPRESSION_RATIO;
         private long compressionRatioGraceBytes = DEFAULT_COMPRESSION_RATIO_GRACE_BYTES;
+        private long keyIndexMemoryBytes = DEFAULT_KEY_INDEX_MEMORY_BYTES;
+        private long keyIndexDiskBytes = DEFAULT_KEY_INDEX_DISK_BYTES;
+        private Path spillDirectory;
 
         private Builder() {
         }
@@ -90,6 +149,33 @@ public final class ValidationLimits {
                 throw new IllegalArgumentException("compressionRatioGraceBytes must not be negative, not " + value);
             }
             this.compressionRatioGraceBytes = value;
+            return this;
+        }
+
+        /**
+         * Heap for the duplicate-key index (about 30 bytes per distinct key, more while its table grows). The index
+         * never holds less than its first chunk and table, about 410 KB: a smaller value spills every 820 keys.
+         */
+        public Builder keyIndexMemoryBytes(long value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("keyIndexMemoryBytes must be at least 1, not " + value);
+            }
+            this.keyIndexMemoryBytes = value;
+            return this;
+        }
+
+        /** Disk for the index's spilled runs ({@value SpilledKeyRuns#RECORD_BYTES} bytes per key and run). */
+        public Builder keyIndexDiskBytes(long value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("keyIndexDiskBytes must not be negative, not " + value);
+            }
+            this.keyIndexDiskBytes = value;
+            return this;
+        }
+
+        /** Where the index spills its runs (an existing, writable directory). */
+        public Builder spillDirectory(Path value) {
+            this.spillDirectory = Objects.requireNonNull(value, "spillDirectory");
             return this;
         }
 

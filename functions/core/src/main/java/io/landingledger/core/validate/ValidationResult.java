@@ -16,24 +16,37 @@ import java.util.Map;
  * @param gzip             the input was gzip, detected by its magic bytes
  * @param lines            physical lines (CSV: including the header), counting blank ones
  * @param blankLines       blank lines, ignored
- * @param accepted         rows written to the accepted stream
- * @param duplicates       rows identical to an earlier row with the same key, collapsed into it
+ * @param accepted         rows the published unit holds: rows written to the accepted stream, less
+ *                         {@code rowsToDrop}
+ * @param duplicates       rows identical to an earlier row with the same key, collapsed into it (including
+ *                         {@code rowsToDrop})
  * @param rejected         lines rejected (quarantined)
  * @param reasons          rejected lines by reason
- * @param acceptedBytes    bytes written to the accepted stream
+ * @param acceptedBytes    bytes written to the accepted stream by this pass
  * @param distinctKeys     distinct keys seen
- * @param keyIndexBytes    memory held by the duplicate-key index at the end
+ * @param keyIndexBytes    heap held by the duplicate-key index at the end (its largest run when it spilled)
+ * @param keyIndexRuns     sorted runs the index spilled to local disk (0: it stayed within keyIndexMemoryBytes)
+ * @param keyIndexDiskBytes bytes those runs took on disk (deleted before the result is returned)
+ * @param rowsToDrop       lines written to the accepted stream that repeat an identical earlier row in a spilled run,
+ *                         found only at the end; when not empty the accepted stream is not final: validate the same
+ *                         input again with these lines as {@code dropRows} (see {@link #acceptedFinal()})
  * @param refusal          why the file is refused, or null when it may be published
  */
 public record ValidationResult(String dataset, int contractVersion, String sha256, long storedBytes, long decodedBytes,
                                boolean gzip, long lines, long blankLines, long accepted, long duplicates, long rejected,
                                Map<ReasonCode, Long> reasons, long acceptedBytes, long distinctKeys, long keyIndexBytes,
-                               Refusal refusal) {
+                               int keyIndexRuns, long keyIndexDiskBytes, LineSet rowsToDrop, Refusal refusal) {
 
     public ValidationResult {
         EnumMap<ReasonCode, Long> copy = new EnumMap<>(ReasonCode.class);
         copy.putAll(reasons);
         reasons = java.util.Collections.unmodifiableMap(copy);
+        java.util.Objects.requireNonNull(rowsToDrop, "rowsToDrop");
+    }
+
+    /** True when the accepted stream holds exactly the rows to publish: no row of it must be dropped. */
+    public boolean acceptedFinal() {
+        return rowsToDrop.isEmpty();
     }
 
     /** True when the file may be published: no refusal. */
@@ -49,6 +62,11 @@ public record ValidationResult(String dataset, int contractVersion, String sha25
     /** Index bytes per distinct key, or 0 when no key was seen. */
     public double keyIndexBytesPerKey() {
         return distinctKeys == 0 ? 0 : (double) keyIndexBytes / distinctKeys;
+    }
+
+    /** Spilled bytes on disk per distinct key, or 0 when nothing spilled. */
+    public double keyIndexDiskBytesPerKey() {
+        return distinctKeys == 0 ? 0 : (double) keyIndexDiskBytes / distinctKeys;
     }
 
     /** The result as plain maps and lists, in a stable order, for JSON output. */
@@ -81,6 +99,8 @@ public record ValidationResult(String dataset, int contractVersion, String sha25
         map.put("acceptedBytes", acceptedBytes);
         map.put("distinctKeys", distinctKeys);
         map.put("keyIndexBytes", keyIndexBytes);
+        map.put("keyIndexRuns", keyIndexRuns);
+        map.put("keyIndexDiskBytes", keyIndexDiskBytes);
         return map;
     }
 }

@@ -6,8 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.landingledger.core.validate.DuplicateKeyIndex.Outcome;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 
 /**
  * The index behind duplicate collapse and KEY_CONFLICT: exact on 128-bit fingerprints, first-seen line numbers kept
@@ -27,8 +39,11 @@ class DuplicateKeyIndexTest {
         return keys;
     }
 
+    @TempDir
+    Path spill;
+
     @Test
-    void offer_whenKeyRepeats_returnsNewThenSameOrConflict() {
+    void offer_whenKeyRepeats_returnsNewThenSameOrConflict() throws IOException {
         DuplicateKeyIndex index = new DuplicateKeyIndex();
         assertEquals(Outcome.NEW, index.offer(1, 2, 100, 7));
         assertEquals(Outcome.SAME, index.offer(1, 2, 100, 9));
@@ -38,7 +53,7 @@ class DuplicateKeyIndexTest {
     }
 
     @Test
-    void offer_whenKeysShareHalfTheirFingerprint_keepsThemApart() {
+    void offer_whenKeysShareHalfTheirFingerprint_keepsThemApart() throws IOException {
         // the table position comes from the low half and the slot tag from the top bits of the high half
         DuplicateKeyIndex index = new DuplicateKeyIndex();
         long hi = 0xF800_0000_0000_0001L;
@@ -56,7 +71,7 @@ class DuplicateKeyIndexTest {
     }
 
     @Test
-    void offer_whenLinesGapAndEntriesCrossChunks_remembersEveryFirstLine() {
+    void offer_whenLinesGapAndEntriesCrossChunks_remembersEveryFirstLine() throws IOException {
         // gaps around the one-byte delta limit (254, 255, 256) and far beyond it take the exception path;
         // 3.5 chunks of entries put several keys on each chunk boundary
         int count = CHUNK * 3 + CHUNK / 2;
@@ -85,7 +100,7 @@ class DuplicateKeyIndexTest {
     }
 
     @Test
-    void offer_whenTableGrowsManyTimes_keepsEveryEntry() {
+    void offer_whenTableGrowsManyTimes_keepsEveryEntry() throws IOException {
         int count = 300_000;
         long[][] keys = keys(count, 2);
         DuplicateKeyIndex index = new DuplicateKeyIndex(16);
@@ -104,7 +119,7 @@ class DuplicateKeyIndexTest {
     }
 
     @Test
-    void bytes_whenTwoMillionDistinctKeys_staysWithin32BytesPerKey() {
+    void bytes_whenTwoMillionDistinctKeys_staysWithin32BytesPerKey() throws IOException {
         int count = 2_000_000;
         SplittableRandom random = new SplittableRandom(4);
         DuplicateKeyIndex index = new DuplicateKeyIndex();
@@ -119,5 +134,96 @@ class DuplicateKeyIndexTest {
         assertTrue(perKey <= 32, "bytes per key " + perKey + " is above the budget of 32");
         // the figure is the arrays' real size, not an estimate from the count
         assertTrue(index.bytes() >= (long) count * (3 * Long.BYTES + 1 + Integer.BYTES), "bytes() must count every entry and slot");
+    }
+
+    private List<Path> runFiles() throws IOException {
+        try (Stream<Path> files = Files.walk(spill)) {
+            return files.filter(Files::isRegularFile).sorted().toList();
+        }
+    }
+
+    @Test
+    void offer_whenPastTheMemoryBudget_spillsSortedFixedWidthRunsAndStaysWithinIt() throws IOException {
+        int count = 200_000;
+        long budget = 2L << 20;
+        long[][] keys = keys(count, 5);
+        Map<Long, Integer> byLow = new HashMap<>();
+        SpilledKeyRuns runs = new SpilledKeyRuns(spill, Long.MAX_VALUE);
+        DuplicateKeyIndex index = new DuplicateKeyIndex(1024, budget, runs);
+        for (int i = 0; i < count; i++) {
+            byLow.put(keys[i][1], i);
+            assertEquals(Outcome.NEW, index.offer(keys[i][0], keys[i][1], i * 31L, 2L * i + 1));
+            assertTrue(index.bytes() <= budget, "index holds " + index.bytes() + " bytes, above its budget " + budget);
+        }
+        assertTrue(runs.count() >= 3, "runs: " + runs.count());
+        List<Path> files = runFiles();
+        assertEquals(runs.count(), files.size());
+        long onDisk = 0;
+        long records = 0;
+        for (Path file : files) {
+            onDisk += Files.size(file);
+            try (InputStream raw = Files.newInputStream(file); DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(raw))) {
+                long previousLo = 0;
+                long previousHi = 0;
+                for (long r = 0; r < Files.size(file) / SpilledKeyRuns.RECORD_BYTES; r++, records++) {
+                    long lo = in.readLong();
+                    long hi = in.readLong();
+                    long payload = in.readLong();
+                    long line = in.readLong();
+                    if (r > 0) {
+                        int byLo = Long.compareUnsigned(previousLo, lo);
+                        assertTrue(byLo < 0 || byLo == 0 && Long.compareUnsigned(previousHi, hi) < 0, "run " + file + " is not sorted at " + r);
+                    }
+                    int i = byLow.get(lo);
+                    assertEquals(keys[i][0], hi);
+                    assertEquals(i * 31L, payload);
+                    assertEquals(2L * i + 1, line);
+                    previousLo = lo;
+                    previousHi = hi;
+                }
+            }
+        }
+        assertEquals(runs.diskBytes(), onDisk, "disk bytes as reported");
+        assertEquals(runs.records(), records);
+        assertEquals(records * SpilledKeyRuns.RECORD_BYTES, onDisk);
+        assertEquals(count, records + index.size(), "every key is in one run or in memory");
+
+        SpilledKeyRuns.Merged merged = runs.merge(index.sorted(), 0, 0);
+        assertEquals(0, merged.repeats());
+        assertEquals(0, merged.conflictLine());
+        runs.close();
+        assertEquals(List.of(), runFiles());
+    }
+
+    @Test
+    void merge_whenKeysRepeatAcrossRuns_findsIdenticalRepeatsAndTheEarliestConflict() throws IOException {
+        int count = 3000; // runs of 820 keys with a 1-byte budget
+        long[][] keys = keys(count, 6);
+        SpilledKeyRuns runs = new SpilledKeyRuns(spill, Long.MAX_VALUE);
+        DuplicateKeyIndex index = new DuplicateKeyIndex(1024, 1, runs);
+        long line = 0;
+        for (int i = 0; i < count; i++) {
+            assertEquals(Outcome.NEW, index.offer(keys[i][0], keys[i][1], i, ++line));
+        }
+        BitSet expectedRepeats = new BitSet();
+        List<Long> conflicts = new ArrayList<>();
+        for (int i = 0; i < 500; i += 10) {
+            line++;
+            // keys 0..499 were in the first run: here the index does not know them
+            if (i % 100 == 50) {
+                assertEquals(Outcome.NEW, index.offer(keys[i][0], keys[i][1], -1, line));
+                conflicts.add(line);
+            } else {
+                assertEquals(Outcome.NEW, index.offer(keys[i][0], keys[i][1], i, line));
+                expectedRepeats.set((int) line);
+            }
+        }
+        SpilledKeyRuns.Merged merged = runs.merge(index.sorted(), keys[30][0], keys[30][1]);
+        assertEquals(expectedRepeats, merged.repeatedLines());
+        assertEquals(50, merged.repeats());
+        assertEquals(conflicts.get(0), merged.conflictLine());
+        assertEquals(51, merged.conflictFirstLine(), "key 50 was first seen on line 51");
+        assertEquals(31, merged.keyFirstLine());
+        runs.close();
     }
 }

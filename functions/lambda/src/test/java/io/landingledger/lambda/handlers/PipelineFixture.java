@@ -68,6 +68,8 @@ final class PipelineFixture implements AutoCloseable {
     final DynamoDbLedger ledger;
     final List<IngestOutcome> outcomes = Collections.synchronizedList(new ArrayList<>());
     final List<String> unroutable = Collections.synchronizedList(new ArrayList<>());
+    /** The validator's limits for the services and handlers made after it is set (KeyIndexSpillIT shrinks the index). */
+    ValidationLimits limits = ValidationLimits.defaults();
 
     PipelineFixture(AwsEmulators emulators) {
         this(emulators, List.of(), null);
@@ -116,7 +118,7 @@ final class PipelineFixture implements AutoCloseable {
     }
 
     IngestService service(IngestService.StepListener steps) {
-        return new IngestService(store, ledger, lake(), Clock.systemUTC(), ValidationLimits.defaults(), steps);
+        return new IngestService(store, ledger, lake(), Clock.systemUTC(), limits, steps);
     }
 
     ValidateObjectHandler handler() {
