@@ -4,7 +4,7 @@ package io.landingledger.core.validate;
  * RFC 3339 timestamps and ISO dates without {@code java.time} on the hot path ({@code OffsetDateTime.parse} costs
  * about 1.9 us a line here, PERFORMANCE.md). A timestamp is {@code YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)};
  * {@code t} and {@code z} may be lower case, as RFC 3339 allows. It is published in UTC as
- * {@code YYYY-MM-DDTHH:MM:SS[.fraction]Z}, the text depending only on the instant (see {@link #writeFraction}).
+ * {@code YYYY-MM-DDTHH:MM:SS[.fraction]Z}, the text depending only on the instant (see {@link #putFraction}).
  * A leap second ({@code :60}) is rejected: no downstream engine here can hold it.
  */
 final class Timestamps {
@@ -82,24 +82,37 @@ final class Timestamps {
                 return ReasonCode.TIMESTAMP_INVALID;
             }
         }
-        out.write('"');
-        out.writeDigits(year, 4);
-        out.write('-');
-        out.writeDigits(month, 2);
-        out.write('-');
-        out.writeDigits(day, 2);
-        out.write('T');
-        out.writeDigits(secondOfDay / 3600, 2);
-        out.write(':');
-        out.writeDigits(secondOfDay / 60 % 60, 2);
-        out.write(':');
-        out.writeDigits(secondOfDay % 60, 2);
+        // at most "YYYY-MM-DDTHH:MM:SS.fffffffffZ" and its quotes: one capacity check, then plain stores
+        out.ensureRoom(32);
+        byte[] o = out.bytes;
+        int p = out.size;
+        o[p++] = '"';
+        p = putDigits(o, p, year, 4);
+        o[p++] = '-';
+        p = putDigits(o, p, month, 2);
+        o[p++] = '-';
+        p = putDigits(o, p, day, 2);
+        o[p++] = 'T';
+        p = putDigits(o, p, secondOfDay / 3600, 2);
+        o[p++] = ':';
+        p = putDigits(o, p, secondOfDay / 60 % 60, 2);
+        o[p++] = ':';
+        p = putDigits(o, p, secondOfDay % 60, 2);
         if (fractionStart >= 0) {
-            writeFraction(c, fractionStart, fractionLength, out);
+            p = putFraction(c, fractionStart, fractionLength, o, p);
         }
-        out.write('Z');
-        out.write('"');
+        o[p++] = 'Z';
+        o[p++] = '"';
+        out.size = p;
         return null;
+    }
+
+    private static int putDigits(byte[] o, int p, int value, int width) {
+        for (int i = p + width - 1; i >= p; i--) {
+            o[i] = (byte) ('0' + value % 10);
+            value /= 10;
+        }
+        return p + width;
     }
 
     /**
@@ -110,19 +123,20 @@ final class Timestamps {
      * millisecond and microsecond producers see their own text back ({@code .120} stays {@code .120}, not
      * {@code .12}), and it is what JVM consumers print for an Instant.
      */
-    private static void writeFraction(char[] c, int start, int length, ByteSink out) {
+    private static int putFraction(char[] c, int start, int length, byte[] o, int p) {
         int significant = length;
         while (significant > 0 && c[start + significant - 1] == '0') {
             significant--;
         }
         if (significant == 0) {
-            return;
+            return p;
         }
-        out.write('.');
+        o[p++] = '.';
         int printed = (significant + 2) / 3 * 3;
         for (int i = 0; i < printed; i++) {
-            out.write(i < significant ? c[start + i] : '0');
+            o[p++] = (byte) (i < significant ? c[start + i] : '0');
         }
+        return p;
     }
 
     /** Checks a {@code YYYY-MM-DD} calendar date and writes it as a JSON string; returns null or the reason. */
