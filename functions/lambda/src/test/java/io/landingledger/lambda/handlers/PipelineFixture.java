@@ -68,6 +68,8 @@ final class PipelineFixture implements AutoCloseable {
     final DynamoDbLedger ledger;
     final List<IngestOutcome> outcomes = Collections.synchronizedList(new ArrayList<>());
     final List<String> unroutable = Collections.synchronizedList(new ArrayList<>());
+    /** Records reported failed: {@code <key> <fault's simple class name>}. */
+    final List<String> failed = Collections.synchronizedList(new ArrayList<>());
 
     PipelineFixture(AwsEmulators emulators) {
         this(emulators, List.of(), null);
@@ -138,6 +140,7 @@ final class PipelineFixture implements AutoCloseable {
 
             @Override
             public void failed(String bucket, String key, String versionId, String runId, RuntimeException fault) {
+                failed.add(key + " " + fault.getClass().getSimpleName());
             }
         };
         return new ValidateObjectHandler(router, service(steps), reporter, () -> UUID.randomUUID().toString());
@@ -190,6 +193,11 @@ final class PipelineFixture implements AutoCloseable {
 
     Map<String, Object> deliver(S3Event event) {
         return handler().handleRequest(event, null);
+    }
+
+    /** Delivers as Lambda does, with an invocation context (its remaining time). */
+    Map<String, Object> deliver(S3Event event, com.amazonaws.services.lambda.runtime.Context context) {
+        return handler().handleRequest(event, context);
     }
 
     static String unquote(String etag) {
