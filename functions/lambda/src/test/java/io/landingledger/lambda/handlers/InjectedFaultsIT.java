@@ -101,7 +101,7 @@ class InjectedFaultsIT {
         fixtures.forEach(PipelineFixture::close);
     }
 
-    private static RetryStrategy fastRetries() {
+    static RetryStrategy fastRetries() {
         return AwsRetryStrategy.standardRetryStrategy().toBuilder()
                 .maxAttempts(MAX_ATTEMPTS)
                 .backoffStrategy(BackoffStrategy.fixedDelay(Duration.ofMillis(5)))
@@ -117,7 +117,7 @@ class InjectedFaultsIT {
     }
 
     @SuppressWarnings("unchecked")
-    private static String action(Map<String, Object> response) {
+    static String action(Map<String, Object> response) {
         return (String) ((List<Map<String, Object>>) response.get("records")).get(0).get("action");
     }
 
@@ -133,15 +133,25 @@ class InjectedFaultsIT {
     private static final Pattern WALL_CLOCK = Pattern.compile("\\b(published_at|first_published_at|at|at_run)=AttributeValue\\(S=[^)]*\\)");
     private static final Pattern HISTORY_KEY = Pattern.compile("(?m)^history (\\S+) \\S+ =");
 
-    /** The pipeline's snapshot with this pipeline's names, run ids and wall-clock fields replaced by placeholders. */
-    private static String normalised(PipelineFixture pipeline, PipelineFixture.Uploaded upload) {
+    /**
+     * The pipeline's snapshot with this pipeline's names, run ids and wall-clock fields replaced by placeholders; each
+     * upload's version id and sequencer by numbered ones, its LastModified (a run that HEADs the input records it) by one.
+     */
+    static String normalised(PipelineFixture pipeline, PipelineFixture.Uploaded... uploads) {
         String s = pipeline.snapshot();
         s = s.replace(pipeline.inbox(), "<inbox>").replace(pipeline.lake(), "<lake>")
                 .replace(pipeline.resources.ledgerTable(), "<ledger>").replace(pipeline.resources.ledgerHistoryTable(), "<history>");
-        if (upload.versionId() != null && !upload.versionId().isEmpty()) {
-            s = s.replace(upload.versionId(), "<version>");
+        for (int i = 0; i < uploads.length; i++) {
+            PipelineFixture.Uploaded upload = uploads[i];
+            String n = uploads.length == 1 ? "" : "-" + i;
+            if (upload.versionId() != null && !upload.versionId().isEmpty()) {
+                s = s.replace(upload.versionId(), "<version" + n + ">");
+                java.time.Instant modified = pipeline.s3.headObject(r -> r.bucket(pipeline.inbox()).key(upload.key())
+                        .versionId(upload.versionId())).lastModified();
+                s = s.replace(modified.toString(), "<modified>"); // wall clock: uploads in one second share it
+            }
+            s = s.replace(upload.sequencer(), "<sequencer" + n + ">");
         }
-        s = s.replace(upload.sequencer(), "<sequencer>");
         s = HISTORY_KEY.matcher(s).replaceAll("history $1 <at_run> =");
         s = WALL_CLOCK.matcher(s).replaceAll("$1=AttributeValue(S=<time>)");
         s = UUID_PATTERN.matcher(s).replaceAll("<run>");
