@@ -80,6 +80,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>The clients here make at most 5 attempts with a 5 ms backoff (production keeps the SDK defaults), so "retried,
  * then surfaced" is observable as exactly 5 injected attempts. Faults are thrown from {@code beforeTransmission},
  * which runs inside the SDK's retry loop. A separate test loses the response of a call that did take effect.
+ *
+ * <p>Two more kinds of fault: the invocation's remaining time (a {@link FakeContext}) dropping below the step margin
+ * while the step before runs, and AbortMultipartUpload failing, where what is left open must be only what the lake's
+ * lifecycle rule in infra/template.yaml aborts. The sweep's and repair's own calls are in SweepAndRepairFaultsIT.
  */
 class InjectedFaultsIT {
     @RegisterExtension
