@@ -64,7 +64,7 @@ import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
  * AWSXrayWriteOnlyAccess: logs and traces only) and the on-failure destination's sqs:SendMessage; those are not in
  * the template and are not checked here.
  */
-class TemplateIT {
+public class TemplateIT {
     private static final Path ROOT = Path.of("..", "..");
     private static final Path TEMPLATE = ROOT.resolve("infra/template.yaml");
     private static final Path JAR = Path.of("target", "landing-functions.jar");
@@ -792,7 +792,7 @@ class TemplateIT {
     // ---- parsing ------------------------------------------------------------------------------------------------
 
     /** YAML with CloudFormation's short tags, each read as its long form ({@code !Ref X} -> {@code {Ref: X}}). */
-    static Map<String, Object> parseTemplate(Path path) throws IOException {
+    public static Map<String, Object> parseTemplate(Path path) throws IOException {
         LoaderOptions options = new LoaderOptions();
         Yaml yaml = new Yaml(new CloudFormationConstructor(options));
         try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {

@@ -44,6 +44,12 @@ import java.util.Optional;
 public final class IngestService implements IngestPath {
     /** How often one run re-decides after losing a race before it gives up and lets Lambda retry. */
     static final int MAX_ROUNDS = 8;
+    /**
+     * A step is not started with less time left than this: enough for the promote's server-side copy of a peak-day
+     * unit (~12.5 GB in 5 GiB parts) or a ledger transaction with the SDK's retries. The staging step streams the
+     * whole file and cannot be bounded in advance; it too starts only with this much left.
+     */
+    public static final Duration DEFAULT_STEP_MARGIN = Duration.ofSeconds(30);
 
     private final ObjectStore store;
     private final Ledger ledger;
@@ -51,11 +57,19 @@ public final class IngestService implements IngestPath {
     private final Clock clock;
     private final ValidationLimits limits;
     private final StepListener steps;
+    private final Duration stepMargin;
 
     /**
      * @param steps called after each durable step; tests inject crashes here, production passes {@link StepListener#NONE}
      */
     public IngestService(ObjectStore store, Ledger ledger, String lakeBucket, Clock clock, ValidationLimits limits, StepListener steps) {
+        this(store, ledger, lakeBucket, clock, limits, steps, DEFAULT_STEP_MARGIN);
+    }
+
+    /** @param stepMargin the least time left ({@link Request#deadline()}) with which a step is started */
+    public IngestService(ObjectStore store, Ledger ledger, String lakeBucket, Clock clock, ValidationLimits limits, StepListener steps,
+                         Duration stepMargin) {
+        this.stepMargin = Objects.requireNonNull(stepMargin);
         this.store = Objects.requireNonNull(store);
         this.ledger = Objects.requireNonNull(ledger);
         this.lakeBucket = Objects.requireNonNull(lakeBucket);
@@ -80,21 +94,29 @@ public final class IngestService implements IngestPath {
      *
      * @param force          rebuild even when the input is unchanged (repair with force: republish under current code)
      * @param ignoreOrdering the operator chose this input (repair): do not call it stale
+     * @param deadline       the invocation's time left; checked before the stage, the promote and the ledger write
      */
     public record Request(DatasetContract contract, String unit, InputRef input, String runId, RunKind runKind,
-                          boolean force, boolean ignoreOrdering, String reason) {
+                          boolean force, boolean ignoreOrdering, String reason, Deadline deadline) {
         public Request {
             Objects.requireNonNull(contract);
             Objects.requireNonNull(unit);
             Objects.requireNonNull(input);
             Objects.requireNonNull(runId);
             Objects.requireNonNull(runKind);
+            Objects.requireNonNull(deadline);
+        }
+
+        /** A run with no timeout to watch (the local run, tests). */
+        public Request(DatasetContract contract, String unit, InputRef input, String runId, RunKind runKind, boolean force,
+                       boolean ignoreOrdering, String reason) {
+            this(contract, unit, input, runId, runKind, force, ignoreOrdering, reason, Deadline.NONE);
         }
 
         /** A run without an operator's reason (an S3 event, the sweep's re-drive). */
         public Request(DatasetContract contract, String unit, InputRef input, String runId, RunKind runKind, boolean force,
                        boolean ignoreOrdering) {
-            this(contract, unit, input, runId, runKind, force, ignoreOrdering, null);
+            this(contract, unit, input, runId, runKind, force, ignoreOrdering, null, Deadline.NONE);
         }
     }
 
@@ -148,6 +170,20 @@ public final class IngestService implements IngestPath {
             return validateAndPublish(item);
         }
 
+        /**
+         * Stops the run between steps, in a state the next run finishes, when the step might not: a Lambda killed
+         * inside a step is recovered too (the crash table), but stopping here is reported, and nothing is left to
+         * guess. {@code leaves} says what the stop leaves behind.
+         */
+        private void requireTimeFor(String step, String leaves) {
+            Duration left = request.deadline().remaining();
+            if (left.compareTo(stepMargin) < 0) {
+                throw new OutOfTimeException("stopped before " + step + " of " + dataset + "/" + unit + " (run " + request.runId()
+                        + "): " + left.toMillis() + " ms left, below the step margin of " + stepMargin.toSeconds() + " s; " + leaves
+                        + ", and Lambda's retry or the sweep's re-drive finishes the unit");
+            }
+        }
+
         private boolean isStale(LedgerItem item) {
             if (request.ignoreOrdering() || item == null || item.input() == null || item.status() == LedgerStatus.OMITTED) {
                 return false;
@@ -194,6 +230,7 @@ public final class IngestService implements IngestPath {
          * more read and validation of the whole file (about twice the CPU). Nothing is promoted before the final pass.
          */
         private IngestOutcome validateAndPublish(LedgerItem item) {
+            requireTimeFor("the staging (read, validate, stage)", "nothing is written");
             String stagingKey = LakeLayout.stagingKey(dataset, unit, request.runId());
             boolean staged = false;
             ValidationResult firstPass = null;
@@ -291,6 +328,7 @@ public final class IngestService implements IngestPath {
                     }
                     precondition = Precondition.match(target.get().etag());
                 }
+                requireTimeFor("the promote", "the staging object is deleted (or expired by the _staging/ lifecycle rule)");
                 try {
                     String etag = store.promote(lakeBucket, stagingKey, publishedKey, metadata.toMap(), precondition);
                     steps.after(Step.PROMOTED, unit);
@@ -337,6 +375,7 @@ public final class IngestService implements IngestPath {
                         null);
                 HistoryEntry history = new HistoryEntry(dataset, unit, now, request.runId(), request.runKind(), "PUBLISHED", request.reason(),
                         identity, published, contract.version());
+                requireTimeFor("the ledger write", "the promoted object carries this input's sha256, so the retry records it");
                 try {
                     ledger.write(next, item == null ? null : item.publishedEtag(), history);
                     steps.after(Step.LEDGER_WRITTEN, unit);
@@ -374,6 +413,7 @@ public final class IngestService implements IngestPath {
                 }
                 HistoryEntry history = new HistoryEntry(dataset, unit, now, request.runId(), request.runKind(), "REFUSED",
                         refusal.code(), recorded, null, contract.version());
+                requireTimeFor("the ledger write of the refusal", "nothing is recorded; the retry refuses the file again");
                 try {
                     ledger.write(next, item == null ? null : item.publishedEtag(), history);
                     steps.after(Step.LEDGER_WRITTEN, unit);

@@ -3,11 +3,13 @@ package io.landingledger.core.repair;
 import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.UnitCalendar;
+import io.landingledger.core.ingest.Deadline;
 import io.landingledger.core.ingest.IngestAction;
 import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.InputRef;
 import io.landingledger.core.ingest.LakeLayout;
+import io.landingledger.core.ingest.OutOfTimeException;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.InputIdentity;
@@ -68,10 +70,11 @@ public final class RepairService {
     /**
      * Runs (or plans) a request.
      *
-     * @param remaining the invocation's remaining time (Lambda's context), checked between units
+     * @param deadline  the invocation's remaining time (Lambda's context), checked between units and, inside a unit's
+     *                  ingest, before each step
      * @param runIds    a new run id per unit
      */
-    public RepairResult run(RepairRequest request, Supplier<Duration> remaining, Supplier<String> runIds) {
+    public RepairResult run(RepairRequest request, Deadline deadline, Supplier<String> runIds) {
         DatasetContract contract = contracts.get(request.dataset()).orElseThrow(() -> new IllegalArgumentException(
                 "unknown dataset \"" + request.dataset() + "\" (known: " + String.join(", ", contracts.all().keySet()) + ")"));
         UnitCalendar calendar = UnitCalendar.of(contract);
@@ -88,7 +91,7 @@ public final class RepairService {
                 results.add(RepairResult.UnitResult.notAttempted(unit, "an earlier unit of this forward repair did not succeed"));
                 continue;
             }
-            if (!request.dryRun() && remaining.get().compareTo(safetyMargin) < 0) {
+            if (!request.dryRun() && !deadline.allows(safetyMargin)) {
                 notReached.addAll(units.subList(i, units.size()));
                 break;
             }
@@ -97,7 +100,11 @@ public final class RepairService {
             try {
                 result = request.action() == RepairRequest.Action.OMIT
                         ? omit(request, contract, unit, before, runIds)
-                        : repair(request, contract, unit, before, inbox.get(unit), runIds);
+                        : repair(request, contract, unit, before, inbox.get(unit), deadline, runIds);
+            } catch (OutOfTimeException e) {
+                // the unit's ingest stopped between steps for lack of time: it and the rest go to the continuation
+                notReached.addAll(units.subList(i, units.size()));
+                break;
             } catch (RuntimeException e) {
                 // an infrastructure fault on one unit: report it and go on (targeted) or stop (forward)
                 result = RepairResult.UnitResult.of(unit, before, before, "failed", e.getClass().getSimpleName()
@@ -160,7 +167,7 @@ public final class RepairService {
     }
 
     private RepairResult.UnitResult repair(RepairRequest request, DatasetContract contract, String unit, LedgerItem before,
-                                           ObjectStore.ListedObject current, Supplier<String> runIds) {
+                                           ObjectStore.ListedObject current, Deadline deadline, Supplier<String> runIds) {
         Optional<InputRef> input = chooseInput(request, before, current);
         String publishedKey = LakeLayout.publishedKey(contract.dataset(), unit);
         if (input.isEmpty()) {
@@ -173,7 +180,7 @@ public final class RepairService {
         }
         String runId = runIds.get();
         IngestOutcome outcome = ingest.ingest(new IngestService.Request(contract, unit, ref, runId, RunKind.REPAIR, request.force(), true,
-                request.reason()));
+                request.reason(), deadline));
         if (outcome.action() == IngestAction.SKIPPED && before != null) {
             // nothing changed: the audit trail still says an operator looked, and why (DESIGN.md section 4)
             Instant now = clock.instant();

@@ -240,7 +240,10 @@ public final class CompletenessSweep {
         return UnitReport.of(evidence, UnitClassifier.classify(evidence));
     }
 
-    /** Writes the JSON and HTML reports, timestamped and latest, and returns the report that names them. */
+    /**
+     * Writes the JSON and HTML reports, timestamped and latest, and returns the report that names them. latest.json
+     * goes last: a sweep that fails to write any of the others (and then fails) never moves what latest.json claims.
+     */
     DatasetReport write(DatasetReport report) {
         String base = REPORTS_PREFIX + report.dataset() + "/";
         String name = AS_OF_NAME.format(report.asOf());
@@ -255,8 +258,8 @@ public final class CompletenessSweep {
         byte[] html = SweepHtml.render(named).getBytes(StandardCharsets.UTF_8);
         store.put(lakeBucket, named.reports().json(), json, "application/json");
         store.put(lakeBucket, named.reports().html(), html, "text/html; charset=utf-8");
-        store.put(lakeBucket, named.reports().latestJson(), json, "application/json");
         store.put(lakeBucket, named.reports().latestHtml(), html, "text/html; charset=utf-8");
+        store.put(lakeBucket, named.reports().latestJson(), json, "application/json");
         return named;
     }
 

@@ -8,8 +8,8 @@ import io.landingledger.core.repair.RepairResult;
 import io.landingledger.core.repair.RepairService;
 import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.FunctionConfig;
+import io.landingledger.lambda.LambdaDeadline;
 
-import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -35,10 +35,7 @@ public final class RepairHandler implements RequestHandler<Map<String, Object>, 
     @Override
     public Map<String, Object> handleRequest(Map<String, Object> payload, Context context) {
         RepairRequest request = RepairRequest.fromPayload(payload);
-        Supplier<Duration> remaining = context == null
-                ? () -> Duration.ofDays(1) // run outside Lambda (the local run, tests): no deadline
-                : () -> Duration.ofMillis(context.getRemainingTimeInMillis());
-        RepairResult result = repair.run(request, remaining, runIds);
+        RepairResult result = repair.run(request, LambdaDeadline.of(context), runIds);
         if (context != null) {
             context.getLogger().log(result.table());
         }

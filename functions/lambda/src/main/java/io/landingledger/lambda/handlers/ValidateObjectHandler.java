@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.S3Event;
 import com.amazonaws.services.lambda.runtime.events.models.s3.S3EventNotification.S3EventNotificationRecord;
 import com.amazonaws.services.lambda.runtime.events.models.s3.S3EventNotification.S3ObjectEntity;
 
+import io.landingledger.core.ingest.Deadline;
 import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.InputRef;
@@ -13,6 +14,7 @@ import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.ledger.RunKind;
 import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.FunctionConfig;
+import io.landingledger.lambda.LambdaDeadline;
 import io.landingledger.lambda.OutcomeReporter;
 
 import java.time.Instant;
@@ -58,6 +60,7 @@ public final class ValidateObjectHandler implements RequestHandler<S3Event, Map<
     public Map<String, Object> handleRequest(S3Event event, Context context) {
         List<Map<String, Object>> results = new ArrayList<>();
         RuntimeException failure = null;
+        Deadline deadline = LambdaDeadline.of(context); // a record that cannot finish in time stops between steps, failed
         List<S3EventNotificationRecord> records = event == null || event.getRecords() == null ? List.of() : event.getRecords();
         for (S3EventNotificationRecord record : records) {
             S3ObjectEntity object = record.getS3().getObject();
@@ -79,7 +82,7 @@ public final class ValidateObjectHandler implements RequestHandler<S3Event, Map<
                     object.getSizeAsLong() == null ? -1 : object.getSizeAsLong(), object.getSequencer(), eventTime(record));
             try {
                 IngestOutcome outcome = ingest.ingest(new IngestService.Request(routed.contract(), routed.unit(), input, runId,
-                        RunKind.INGEST, false, false));
+                        RunKind.INGEST, false, false, null, deadline));
                 reporter.outcome(outcome);
                 results.add(outcome.toMap());
             } catch (RuntimeException e) {

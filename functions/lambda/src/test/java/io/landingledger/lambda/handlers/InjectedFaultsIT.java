@@ -2,10 +2,14 @@ package io.landingledger.lambda.handlers;
 
 import com.amazonaws.services.lambda.runtime.events.S3Event;
 
+import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.LakeLayout;
+import io.landingledger.core.ingest.OutOfTimeException;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
+import io.landingledger.lambda.TemplateIT;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.FakeContext;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -31,6 +35,7 @@ import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
@@ -75,6 +80,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>The clients here make at most 5 attempts with a 5 ms backoff (production keeps the SDK defaults), so "retried,
  * then surfaced" is observable as exactly 5 injected attempts. Faults are thrown from {@code beforeTransmission},
  * which runs inside the SDK's retry loop. A separate test loses the response of a call that did take effect.
+ *
+ * <p>Two more kinds of fault: the invocation's remaining time (a {@link FakeContext}) dropping below the step margin
+ * while the step before runs, and AbortMultipartUpload failing, where what is left open must be only what the lake's
+ * lifecycle rule in infra/template.yaml aborts. The sweep's and repair's own calls are in SweepAndRepairFaultsIT.
  */
 class InjectedFaultsIT {
     @RegisterExtension
@@ -96,7 +105,7 @@ class InjectedFaultsIT {
         fixtures.forEach(PipelineFixture::close);
     }
 
-    private static RetryStrategy fastRetries() {
+    static RetryStrategy fastRetries() {
         return AwsRetryStrategy.standardRetryStrategy().toBuilder()
                 .maxAttempts(MAX_ATTEMPTS)
                 .backoffStrategy(BackoffStrategy.fixedDelay(Duration.ofMillis(5)))
@@ -112,7 +121,7 @@ class InjectedFaultsIT {
     }
 
     @SuppressWarnings("unchecked")
-    private static String action(Map<String, Object> response) {
+    static String action(Map<String, Object> response) {
         return (String) ((List<Map<String, Object>>) response.get("records")).get(0).get("action");
     }
 
@@ -128,15 +137,25 @@ class InjectedFaultsIT {
     private static final Pattern WALL_CLOCK = Pattern.compile("\\b(published_at|first_published_at|at|at_run)=AttributeValue\\(S=[^)]*\\)");
     private static final Pattern HISTORY_KEY = Pattern.compile("(?m)^history (\\S+) \\S+ =");
 
-    /** The pipeline's snapshot with this pipeline's names, run ids and wall-clock fields replaced by placeholders. */
-    private static String normalised(PipelineFixture pipeline, PipelineFixture.Uploaded upload) {
+    /**
+     * The pipeline's snapshot with this pipeline's names, run ids and wall-clock fields replaced by placeholders; each
+     * upload's version id and sequencer by numbered ones, its LastModified (a run that HEADs the input records it) by one.
+     */
+    static String normalised(PipelineFixture pipeline, PipelineFixture.Uploaded... uploads) {
         String s = pipeline.snapshot();
         s = s.replace(pipeline.inbox(), "<inbox>").replace(pipeline.lake(), "<lake>")
                 .replace(pipeline.resources.ledgerTable(), "<ledger>").replace(pipeline.resources.ledgerHistoryTable(), "<history>");
-        if (upload.versionId() != null && !upload.versionId().isEmpty()) {
-            s = s.replace(upload.versionId(), "<version>");
+        for (int i = 0; i < uploads.length; i++) {
+            PipelineFixture.Uploaded upload = uploads[i];
+            String n = uploads.length == 1 ? "" : "-" + i;
+            if (upload.versionId() != null && !upload.versionId().isEmpty()) {
+                s = s.replace(upload.versionId(), "<version" + n + ">");
+                java.time.Instant modified = pipeline.s3.headObject(r -> r.bucket(pipeline.inbox()).key(upload.key())
+                        .versionId(upload.versionId())).lastModified();
+                s = s.replace(modified.toString(), "<modified>"); // wall clock: uploads in one second share it
+            }
+            s = s.replace(upload.sequencer(), "<sequencer" + n + ">");
         }
-        s = s.replace(upload.sequencer(), "<sequencer>");
         s = HISTORY_KEY.matcher(s).replaceAll("history $1 <at_run> =");
         s = WALL_CLOCK.matcher(s).replaceAll("$1=AttributeValue(S=<time>)");
         s = UUID_PATTERN.matcher(s).replaceAll("<run>");
@@ -144,10 +163,21 @@ class InjectedFaultsIT {
     }
 
     private static String clean(String file) {
-        return CLEAN.computeIfAbsent(file, f -> {
+        return clean(file, pipeline -> pipeline.putExample(DATASET, file), "published");
+    }
+
+    /** How a test's input reaches a pipeline's inbox. */
+    @FunctionalInterface
+    interface Producer {
+        PipelineFixture.Uploaded put(PipelineFixture pipeline) throws IOException;
+    }
+
+    /** The normalised snapshot of one clean delivery of {@code name}'s input, which ends in {@code expectedAction}. */
+    private static String clean(String name, Producer producer, String expectedAction) {
+        return CLEAN.computeIfAbsent(name, f -> {
             try (PipelineFixture pipeline = new PipelineFixture(EMULATORS)) {
-                var upload = pipeline.putExample(DATASET, f);
-                assertEquals("published", action(pipeline.deliver(pipeline.eventFor(upload))));
+                var upload = producer.put(pipeline);
+                assertEquals(expectedAction, action(pipeline.deliver(pipeline.eventFor(upload))));
                 return normalised(pipeline, upload);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
@@ -399,6 +429,213 @@ class InjectedFaultsIT {
         assertConverged(pipeline, upload, file);
     }
 
+    // ---- the function's remaining time running out between steps ----
+
+    /** The step a run is about to start when its time runs out, and the file that reaches it. */
+    enum Boundary {
+        STAGE(FILE, "the staging"),
+        PROMOTE(FILE, "the promote"),
+        LEDGER_WRITE(FILE, "the ledger write of " + DATASET),
+        REFUSAL_LEDGER_WRITE("progress-2026-03-07.jsonl", "the ledger write of the refusal");
+
+        final String file;
+        final String step;
+
+        Boundary(String file, String step) {
+            this.file = file;
+            this.step = step;
+        }
+    }
+
+    /**
+     * The invocation's remaining time drops below the step margin during the step before {@code boundary} (the
+     * previous step's last request is the moment): the run stops before the step, reports the record failed, leaves
+     * no staging object and no open multipart upload, records nothing in the ledger; the redelivery (full time) ends
+     * in the clean run's state.
+     */
+    @ParameterizedTest
+    @EnumSource(Boundary.class)
+    void remainingTimeBelowTheStepMargin_stopsBeforeTheStep_andTheRedeliveryEndsAsACleanRun(Boundary boundary) throws Exception {
+        PipelineFixture pipeline = faulty();
+        String unit = unit(boundary.file);
+        var upload = pipeline.putExample(DATASET, boundary.file);
+        S3Event event = pipeline.eventFor(upload);
+        FakeContext context = new FakeContext(Duration.ofMinutes(15));
+        Runnable timeRunsOut = () -> context.remaining(IngestService.DEFAULT_STEP_MARGIN.minusSeconds(1));
+        switch (boundary) {
+            case STAGE -> timeRunsOut.run(); // a late record in a long batch: too little left before it starts
+            case PROMOTE -> faults.whenSent(r -> r instanceof PutObjectRequest p && p.key().startsWith(LakeLayout.STAGING_PREFIX), timeRunsOut);
+            case LEDGER_WRITE -> faults.whenSent(
+                    r -> r instanceof CompleteMultipartUploadRequest c && c.key().startsWith(LakeLayout.PUBLISHED_PREFIX), timeRunsOut);
+            case REFUSAL_LEDGER_WRITE -> faults.whenSent(GetObjectRequest.class::isInstance, timeRunsOut);
+        }
+
+        OutOfTimeException thrown = assertThrows(OutOfTimeException.class, () -> pipeline.deliver(event, context));
+        assertTrue(thrown.getMessage().startsWith("stopped before " + boundary.step), thrown.getMessage());
+        assertEquals(List.of(upload.key() + " OutOfTimeException"), pipeline.failed, "the record is reported failed");
+        assertTrue(pipeline.ledger.get(DATASET, unit).isEmpty(), "nothing recorded in the ledger");
+        assertEquals(List.of(), pipeline.history(DATASET, unit));
+        assertEquals(List.of(), pipeline.requests.of(TransactWriteItemsRequest.class), "no ledger write was attempted");
+        assertEquals(List.of(), pipeline.keys(LakeLayout.STAGING_PREFIX), "no staging object left");
+        assertEquals(0, pipeline.openMultipartUploads(), "no multipart upload left open");
+        switch (boundary) {
+            case STAGE -> {
+                assertEquals(List.of(), pipeline.requests.of(GetObjectRequest.class), "the body was not read");
+                assertEquals(List.of(), pipeline.keys(""), "nothing in the lake");
+            }
+            case PROMOTE -> {
+                assertEquals(List.of(), pipeline.requests.of(CreateMultipartUploadRequest.class), "no promote started");
+                assertEquals(List.of(), pipeline.keys(LakeLayout.PUBLISHED_PREFIX));
+                // the content-addressed quarantine object the redelivery writes again, byte for byte
+                assertEquals(1, pipeline.keys(LakeLayout.QUARANTINE_PREFIX).size());
+            }
+            case LEDGER_WRITE -> assertEquals(List.of(LakeLayout.publishedKey(DATASET, unit)), pipeline.keys(LakeLayout.PUBLISHED_PREFIX),
+                    "promoted, not recorded: crash table row 6");
+            case REFUSAL_LEDGER_WRITE -> assertEquals(List.of(), pipeline.keys(""), "a refusal writes nothing to the lake");
+        }
+        pipeline.failed.clear();
+        faults.clear();
+
+        String redelivered = action(pipeline.deliver(event, new FakeContext(Duration.ofMinutes(15))));
+        assertEquals(switch (boundary) {
+            case STAGE, PROMOTE -> "published";
+            case LEDGER_WRITE -> "finished";
+            case REFUSAL_LEDGER_WRITE -> "refused";
+        }, redelivered);
+        assertEquals(List.of(), pipeline.failed);
+        assertEquals(List.of(), pipeline.keys(LakeLayout.STAGING_PREFIX));
+        assertEquals(0, pipeline.openMultipartUploads());
+        if (boundary == Boundary.REFUSAL_LEDGER_WRITE) {
+            LedgerItem item = pipeline.ledgerItem(DATASET, unit);
+            assertEquals(LedgerStatus.REFUSED, item.status());
+            assertEquals("KEY_CONFLICT", item.reason());
+            assertEquals(clean(boundary.file, p -> p.putExample(DATASET, boundary.file), "refused"), normalised(pipeline, upload));
+        } else {
+            assertConverged(pipeline, upload, boundary.file);
+        }
+    }
+
+    // ---- AbortMultipartUpload failing after the upload it would abort was refused or broken ----
+
+    /**
+     * Asserts that every open multipart upload in the lake is one the lake bucket's lifecycle rule in
+     * infra/template.yaml aborts (an enabled rule with AbortIncompleteMultipartUpload whose prefix covers the key),
+     * then aborts them as that rule would a day later.
+     */
+    private static void assertOnlyWhatTheLifecycleRuleAbortsIsOpen(PipelineFixture pipeline, List<String> expectedKeys) throws IOException {
+        var open = pipeline.s3.listMultipartUploads(r -> r.bucket(pipeline.lake())).uploads();
+        assertEquals(expectedKeys, open.stream().map(u -> u.key()).toList(), "the uploads left open");
+        Map<String, Object> template = TemplateIT.parseTemplate(PipelineFixture.REPOSITORY.resolve("infra/template.yaml"));
+        List<Map<String, Object>> rules = child(child(child(child(template, "Resources"), "LakeBucket"), "Properties"),
+                "LifecycleConfiguration").get("Rules") instanceof List<?> list ? list.stream().map(InjectedFaultsIT::asMap).toList() : List.of();
+        for (var upload : open) {
+            boolean aborted = rules.stream().anyMatch(rule -> "Enabled".equals(rule.get("Status"))
+                    && rule.get("AbortIncompleteMultipartUpload") instanceof Map<?, ?> abort
+                    && abort.get("DaysAfterInitiation") instanceof Integer days && days <= 1
+                    && upload.key().startsWith(prefix(rule)));
+            assertTrue(aborted, upload.key() + " is aborted by no lifecycle rule of LakeBucket: " + rules);
+            pipeline.s3.abortMultipartUpload(r -> r.bucket(pipeline.lake()).key(upload.key()).uploadId(upload.uploadId()));
+        }
+    }
+
+    private static String prefix(Map<String, Object> rule) {
+        if (rule.get("Prefix") instanceof String p) {
+            return p;
+        }
+        return rule.get("Filter") instanceof Map<?, ?> filter && filter.get("Prefix") instanceof String p ? p : "";
+    }
+
+    private static Map<String, Object> child(Map<String, Object> map, String key) {
+        return asMap(map.get(key));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> asMap(Object value) {
+        assertTrue(value instanceof Map<?, ?>, "not a mapping: " + value);
+        return (Map<String, Object>) value;
+    }
+
+    @Test
+    void abortFailingAfterA409OnThePublishedComplete_stillPublishesInTheSameDelivery_leavingOnlyTheRefusedUploadForTheLifecycleRule()
+            throws Exception {
+        PipelineFixture pipeline = faulty();
+        String file = "progress-2026-03-02.jsonl";
+        var upload = pipeline.putExample(DATASET, file);
+        faults.fail(r -> r instanceof CompleteMultipartUploadRequest c && c.key().startsWith(LakeLayout.PUBLISHED_PREFIX), 1,
+                () -> s3Error(409, "ConditionalRequestConflict"));
+        faults.fail(AbortMultipartUploadRequest.class::isInstance, Integer.MAX_VALUE, () -> s3Error(503, "SlowDown"));
+
+        assertEquals("published", action(pipeline.deliver(pipeline.eventFor(upload))));
+        assertEquals(1 + MAX_ATTEMPTS, faults.injected(), "the 409, then every attempt of the abort");
+        faults.clear();
+        assertEquals(List.of(), pipeline.keys(LakeLayout.STAGING_PREFIX));
+        assertOnlyWhatTheLifecycleRuleAbortsIsOpen(pipeline, List.of(LakeLayout.publishedKey(DATASET, unit(file))));
+        assertConverged(pipeline, upload, file);
+    }
+
+    @Test
+    void abortFailingAfterAPersistentFaultOnThePublishedComplete_failsTheRun_andTheRedeliveryPublishes() throws Exception {
+        PipelineFixture pipeline = faulty();
+        String file = "progress-2026-03-02.jsonl";
+        String unit = unit(file);
+        var upload = pipeline.putExample(DATASET, file);
+        S3Event event = pipeline.eventFor(upload);
+        faults.fail(r -> r instanceof CompleteMultipartUploadRequest c && c.key().startsWith(LakeLayout.PUBLISHED_PREFIX),
+                Integer.MAX_VALUE, () -> s3Error(500, "InternalError"));
+        faults.fail(AbortMultipartUploadRequest.class::isInstance, Integer.MAX_VALUE, () -> s3Error(500, "InternalError"));
+
+        RuntimeException thrown = assertThrows(RuntimeException.class, () -> pipeline.deliver(event));
+        assertTrue(thrown instanceof S3Exception s && s.statusCode() == 500, "the complete's fault, not the abort's: " + thrown);
+        assertEquals(2 * MAX_ATTEMPTS, faults.injected());
+        faults.clear();
+        assertTrue(pipeline.ledger.get(DATASET, unit).isEmpty(), "nothing recorded");
+        assertEquals(List.of(), pipeline.keys(LakeLayout.PUBLISHED_PREFIX), "nothing published");
+        assertEquals(List.of(), pipeline.keys(LakeLayout.STAGING_PREFIX), "staging deleted");
+
+        assertEquals("published", action(pipeline.deliver(event)));
+        assertOnlyWhatTheLifecycleRuleAbortsIsOpen(pipeline, List.of(LakeLayout.publishedKey(DATASET, unit)));
+        assertConverged(pipeline, upload, file);
+    }
+
+    /** More accepted bytes than one staging part (16 MiB), then a prohibited field: the refusal comes after a multipart staging upload began. */
+    private static PipelineFixture.Uploaded putLargeRefusedFile(PipelineFixture pipeline) {
+        StringBuilder lines = new StringBuilder(21 << 20);
+        for (int i = 0; lines.length() < (20 << 20); i++) { // canonical rows are ~15% shorter than these lines
+            lines.append("{\"event_id\": \"evt_big_").append(i).append("\", \"learner_id\": \"lrn_").append(i % 997)
+                    .append("\", \"lesson_id\": \"les_").append(i % 31).append("\", \"event_type\": \"checkpoint\", \"attempt_number\": 1, ")
+                    .append("\"event_time\": \"2026-03-04T10:00:00Z\", \"checkpoint\": ").append(i % 7).append("}\n");
+        }
+        lines.append("{\"event_id\": \"evt_big_last\", \"learner_id\": \"lrn_1\", \"lesson_id\": \"les_1\", \"event_type\": \"checkpoint\", ")
+                .append("\"attempt_number\": 1, \"event_time\": \"2026-03-04T10:00:00Z\", \"checkpoint\": 1, \"email\": \"planted@example.com\"}\n");
+        return pipeline.put(DATASET + "/progress-2026-03-04.jsonl", lines.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void abortFailingForARefusedFileWhoseStagingHadBegunAMultipartUpload_stillRecordsTheRefusal_leavingOnlyThatUploadForTheLifecycleRule()
+            throws Exception {
+        PipelineFixture pipeline = faulty();
+        var upload = putLargeRefusedFile(pipeline);
+        S3Event event = pipeline.eventFor(upload);
+        faults.fail(AbortMultipartUploadRequest.class::isInstance, Integer.MAX_VALUE, () -> s3Error(503, "SlowDown"));
+
+        Map<String, Object> response = pipeline.deliver(event);
+        assertEquals("refused", action(response));
+        assertEquals(MAX_ATTEMPTS, faults.injected(), "the staging upload's abort, retried, then given up");
+        faults.clear();
+        assertTrue(pipeline.requests.of(CreateMultipartUploadRequest.class).stream()
+                .anyMatch(c -> c.key().startsWith(LakeLayout.STAGING_PREFIX)), "the staging upload had become a multipart upload");
+        LedgerItem item = pipeline.ledgerItem(DATASET, "2026-03-04");
+        assertEquals(LedgerStatus.REFUSED, item.status());
+        assertEquals("PROHIBITED_FIELD", item.reason());
+        assertEquals(List.of(), pipeline.keys(LakeLayout.PUBLISHED_PREFIX), "nothing published from a refused file");
+        assertEquals(List.of(), pipeline.keys(LakeLayout.STAGING_PREFIX), "no staging object: the upload never completed");
+        assertOnlyWhatTheLifecycleRuleAbortsIsOpen(pipeline,
+                List.of(LakeLayout.stagingKey(DATASET, "2026-03-04", item.runId())));
+
+        assertEquals("skipped", action(pipeline.deliver(event)), "the redelivery sees the refusal recorded");
+        assertEquals(clean("large refused", InjectedFaultsIT::putLargeRefusedFile, "refused"), normalised(pipeline, upload));
+    }
+
     // ---- faults ----
 
     static S3Exception s3Error(int status, String code) {
@@ -452,6 +689,16 @@ class InjectedFaultsIT {
         private final List<BodyRule> bodyRules = new CopyOnWriteArrayList<>();
         private final List<String> injected = Collections.synchronizedList(new ArrayList<>());
         private final List<LostRule> lostRules = new CopyOnWriteArrayList<>();
+        private final List<SentRule> sentRules = new CopyOnWriteArrayList<>();
+
+        /** Something that happens in the world (time passing, say) when a matching request is first sent. */
+        private record SentRule(Predicate<SdkRequest> matches, java.util.concurrent.atomic.AtomicBoolean done, Runnable action) {
+        }
+
+        /** Run {@code action} once, when the first matching request is sent (it is still sent). */
+        void whenSent(Predicate<SdkRequest> matches, Runnable action) {
+            sentRules.add(new SentRule(matches, new java.util.concurrent.atomic.AtomicBoolean(), action));
+        }
         private static final ExecutionAttribute<String> LOST_BODY = new ExecutionAttribute<>("InjectedFaultsIT.lostBody");
 
         /** An error the client sees although the request took effect at the server (a response lost on the way back). */
@@ -482,11 +729,17 @@ class InjectedFaultsIT {
             rules.clear();
             bodyRules.clear();
             lostRules.clear();
+            sentRules.clear();
             injected.clear();
         }
 
         @Override
         public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+            for (SentRule rule : sentRules) {
+                if (rule.matches().test(context.request()) && rule.done().compareAndSet(false, true)) {
+                    rule.action().run();
+                }
+            }
             for (Rule rule : rules) {
                 if (rule.matches().test(context.request()) && rule.remaining().getAndDecrement() > 0) {
                     injected.add(context.request().getClass().getSimpleName());

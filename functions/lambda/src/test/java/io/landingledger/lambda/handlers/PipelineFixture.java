@@ -70,6 +70,8 @@ final class PipelineFixture implements AutoCloseable {
     final List<String> unroutable = Collections.synchronizedList(new ArrayList<>());
     /** The validator's limits for the services and handlers made after it is set (KeyIndexSpillIT shrinks the index). */
     ValidationLimits limits = ValidationLimits.defaults();
+    /** Records reported failed: {@code <key> <fault's simple class name>}. */
+    final List<String> failed = Collections.synchronizedList(new ArrayList<>());
 
     PipelineFixture(AwsEmulators emulators) {
         this(emulators, List.of(), null);
@@ -140,6 +142,7 @@ final class PipelineFixture implements AutoCloseable {
 
             @Override
             public void failed(String bucket, String key, String versionId, String runId, RuntimeException fault) {
+                failed.add(key + " " + fault.getClass().getSimpleName());
             }
         };
         return new ValidateObjectHandler(router, service(steps), reporter, () -> UUID.randomUUID().toString());
@@ -192,6 +195,11 @@ final class PipelineFixture implements AutoCloseable {
 
     Map<String, Object> deliver(S3Event event) {
         return handler().handleRequest(event, null);
+    }
+
+    /** Delivers as Lambda does, with an invocation context (its remaining time). */
+    Map<String, Object> deliver(S3Event event, com.amazonaws.services.lambda.runtime.Context context) {
+        return handler().handleRequest(event, context);
     }
 
     static String unquote(String etag) {

@@ -244,26 +244,53 @@ class RepairHandlerIT {
         assertEquals(LedgerStatus.PUBLISHED, pipeline.ledgerItem("progress_events", "2026-03-01").status());
     }
 
-    @Test
-    void repair_nearTheDeadline_stopsBetweenUnitsAndReturnsAContinuation() throws Exception {
+    /** A repair of three units whose time left drops to {@code left} when {@code trigger} ends the {@code n}th time. */
+    private io.landingledger.core.repair.RepairResult repairRunningOutOfTime(IngestService.Step trigger, int n, Duration left) {
         for (String unit : List.of("2026-03-01", "2026-03-02", "2026-03-03")) {
             pipeline.put("progress_events/progress-" + unit + ".jsonl", line("e-" + unit, unit).getBytes(StandardCharsets.UTF_8));
         }
-        AtomicInteger checks = new AtomicInteger();
+        java.util.concurrent.atomic.AtomicReference<Duration> remaining = new java.util.concurrent.atomic.AtomicReference<>(Duration.ofMinutes(10));
+        AtomicInteger seen = new AtomicInteger();
+        IngestService.StepListener clock = (step, unit) -> {
+            if (step == trigger && seen.incrementAndGet() == n) {
+                remaining.set(left);
+            }
+        };
         ContractRegistry contracts = ContractRegistry.fromDirectory(PipelineFixture.REPOSITORY.resolve("datasets"));
-        RepairService service = new RepairService(contracts, pipeline.ledger, pipeline.store, pipeline.service(IngestService.StepListener.NONE),
+        RepairService service = new RepairService(contracts, pipeline.ledger, pipeline.store, pipeline.service(clock),
                 pipeline.inbox(), pipeline.lake(), Clock.systemUTC(), Duration.ofSeconds(60));
         Map<String, Object> request = Map.of("dataset", "progress_events", "units", List.of("2026-03-01", "2026-03-02", "2026-03-03"),
                 "reason", "backfill", "inputVersion", "latest");
-        // two units fit, then less than the safety margin is left
-        var result = service.run(io.landingledger.core.repair.RepairRequest.fromPayload(request),
-                () -> checks.incrementAndGet() <= 2 ? Duration.ofMinutes(10) : Duration.ofSeconds(30), () -> UUID.randomUUID().toString());
+        return service.run(io.landingledger.core.repair.RepairRequest.fromPayload(request), remaining::get, () -> UUID.randomUUID().toString());
+    }
+
+    @Test
+    void repair_nearTheDeadline_stopsBetweenUnitsAndReturnsAContinuation() throws Exception {
+        // two units are recorded, then 45 s are left: below the repair's 60 s margin for starting a unit
+        var result = repairRunningOutOfTime(IngestService.Step.LEDGER_WRITTEN, 2, Duration.ofSeconds(45));
         assertEquals(List.of("2026-03-03"), result.notReached());
         Map<String, Object> continuation = result.continuation();
         assertNotNull(continuation);
         assertEquals(List.of("2026-03-03"), continuation.get("units"));
         assertEquals("published", units(repair(new HashMap<>(continuation))).get(0).get("action"));
         assertEquals(3, new ArrayList<>(pipeline.keys(LakeLayout.PUBLISHED_PREFIX)).size());
+    }
+
+    @Test
+    void repair_runningOutOfTimeInsideAUnit_stopsBeforeItsPromote_andTheContinuationIncludesThatUnit() throws Exception {
+        // the second unit is staged, then 10 s are left: below the ingest's step margin, so it stops before its promote
+        var result = repairRunningOutOfTime(IngestService.Step.STAGED, 2, Duration.ofSeconds(10));
+        assertEquals(List.of("2026-03-01"), result.units().stream().map(u -> u.unit()).toList());
+        assertEquals("published", result.units().get(0).action());
+        assertEquals(List.of("2026-03-02", "2026-03-03"), result.notReached(), "the stopped unit is not reported failed: it is continued");
+        assertTrue(pipeline.ledger.get("progress_events", "2026-03-02").isEmpty(), "nothing recorded for the stopped unit");
+        assertEquals(List.of(LakeLayout.publishedKey("progress_events", "2026-03-01")), pipeline.keys(LakeLayout.PUBLISHED_PREFIX));
+        assertEquals(List.of(), pipeline.keys(LakeLayout.STAGING_PREFIX), "its staging object is deleted");
+        assertEquals(0, pipeline.openMultipartUploads());
+
+        var continued = units(repair(new HashMap<>(result.continuation())));
+        assertEquals(List.of("published", "published"), continued.stream().map(u -> u.get("action")).toList());
+        assertEquals(3, pipeline.keys(LakeLayout.PUBLISHED_PREFIX).size());
     }
 
     @Test
