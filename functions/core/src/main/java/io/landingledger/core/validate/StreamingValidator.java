@@ -487,11 +487,13 @@ public final class StreamingValidator {
      * A GZIPInputStream that knows where its last complete member ended in the stored bytes, so that bytes after it
      * (which GZIPInputStream skips without a word when they do not start another member) can be refused.
      *
-     * <p>Only documented protected members are used: every compressed byte reaches the inflater through
-     * {@link #fill()}, which reads the next {@code buf.length} bytes, and headers and trailers are read from the
-     * source directly. When the last member's deflate data ends, its trailer begins {@code inf.getRemaining()}
-     * bytes before the end of the last fill. This holds on Java 21 (Lambda) and on the Java 25 that runs the tests:
-     * neither touches the inflater after failing to read a further header.
+     * <p>Only documented protected members are used. Deflate data reaches the inflater only through {@link #fill()},
+     * one read of up to {@code buf.length} bytes from the source; headers, and trailer bytes past the end of
+     * {@code buf}, are read from the source outside it. When the last member's deflate data ends,
+     * {@code inf.getRemaining()} bytes of the last fill are left over and the 8-byte trailer starts at the first of
+     * them (when fewer than 8 are left, it continues in the source). At the end of the stream neither Java 21
+     * (Lambda's) nor Java 25 (the build's) has touched the inflater since, even after failing to read a further
+     * member's header; RefusalTest checks trailers inside, across and after a 64 KiB read.
      */
     private static final class GzipMembersInputStream extends GZIPInputStream {
         private static final int TRAILER_BYTES = 8;
