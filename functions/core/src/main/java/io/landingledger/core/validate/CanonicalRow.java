@@ -23,8 +23,8 @@ final class CanonicalRow {
     private final byte[][] prefixes;
     private final char[][][] enumChars;
     private final byte[][][] enumUtf8;
-    /** A string value decoded for a timestamp or date field. */
-    private char[] text = new char[64];
+    /** A decoded timestamp or date as the bytes Timestamps reads (any non-ASCII char becomes a byte it rejects). */
+    private byte[] text = new byte[64];
     private final int keyIndex;
     /** Bytes of all the field-name prefixes together. */
     private final int prefixBytes;
@@ -176,11 +176,24 @@ final class CanonicalRow {
     /** Text for a string, timestamp or date field. */
     ReasonCode putText(int field, char[] c, int off, int len) {
         FieldSpec spec = fields[field];
+        if (spec.type() != FieldType.STRING) {
+            return putTemporal(field, spec, ascii(c, off, len), 0, len);
+        }
+        open(field);
+        ReasonCode reason = stringValue(field, spec, c, off, len);
+        if (reason != null) {
+            return abandon(field, reason);
+        }
+        close(field);
+        return null;
+    }
+
+    /** A timestamp or date field's text (its ASCII bytes); any other type is a mismatch for text. */
+    private ReasonCode putTemporal(int field, FieldSpec spec, byte[] b, int off, int len) {
         open(field);
         ReasonCode reason = switch (spec.type()) {
-            case STRING -> stringValue(field, spec, c, off, len);
-            case TIMESTAMP -> Timestamps.writeCanonicalTimestamp(c, off, len, values);
-            case DATE -> Timestamps.writeCanonicalDate(c, off, len, values);
+            case TIMESTAMP -> Timestamps.writeCanonicalTimestamp(b, off, len, values);
+            case DATE -> Timestamps.writeCanonicalDate(b, off, len, values);
             default -> ReasonCode.TYPE_MISMATCH;
         };
         if (reason != null) {
@@ -198,11 +211,7 @@ final class CanonicalRow {
     ReasonCode putUtf8(int field, byte[] b, int off, int len) {
         FieldSpec spec = fields[field];
         if (spec.type() != FieldType.STRING) {
-            if (text.length < len) {
-                text = new char[Math.max(len, text.length * 2)];
-            }
-            int n = Utf8.decode(b, off, len, text);
-            return putText(field, text, 0, n);
+            return putTemporal(field, spec, b, off, len);
         }
         byte[][] allowed = enumUtf8[field];
         if (allowed.length > 0 && !oneOf(allowed, b, off, len)) {
@@ -232,6 +241,17 @@ final class CanonicalRow {
             }
         }
         return false;
+    }
+
+    private byte[] ascii(char[] c, int off, int len) {
+        if (text.length < len) {
+            text = new byte[Math.max(len, text.length * 2)];
+        }
+        for (int i = 0; i < len; i++) {
+            char ch = c[off + i];
+            text[i] = ch < 0x80 ? (byte) ch : (byte) 0x80;
+        }
+        return text;
     }
 
     private ReasonCode stringValue(int field, FieldSpec spec, char[] c, int off, int len) {

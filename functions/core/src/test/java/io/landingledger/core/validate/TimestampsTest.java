@@ -22,13 +22,13 @@ class TimestampsTest {
 
     private static String canonical(String text) {
         ByteSink out = new ByteSink(64);
-        ReasonCode reason = Timestamps.writeCanonicalTimestamp(text.toCharArray(), 0, text.length(), out);
+        ReasonCode reason = Timestamps.writeCanonicalTimestamp(utf8(text), 0, utf8(text).length, out);
         return reason != null ? reason.name() : new String(out.bytes, 0, out.size, StandardCharsets.US_ASCII);
     }
 
     private static String canonicalDate(String text) {
         ByteSink out = new ByteSink(16);
-        ReasonCode reason = Timestamps.writeCanonicalDate(text.toCharArray(), 0, text.length(), out);
+        ReasonCode reason = Timestamps.writeCanonicalDate(utf8(text), 0, utf8(text).length, out);
         return reason != null ? reason.name() : new String(out.bytes, 0, out.size, StandardCharsets.US_ASCII);
     }
 
@@ -79,5 +79,9 @@ class TimestampsTest {
         // RFC 3339 allows offsets up to 23:59; java.time stops at 18:00
         assertEquals("\"2026-03-01T14:01:11Z\"", canonical("2026-03-02T14:00:11+23:59"));
         assertEquals("\"2026-03-03T13:59:11Z\"", canonical("2026-03-02T14:00:11-23:59"));
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 }
