@@ -29,6 +29,7 @@ final class SpilledKeyRuns implements AutoCloseable {
     /** Bytes per key on disk. */
     static final int RECORD_BYTES = 4 * Long.BYTES;
     private static final int BUFFER_BYTES = 1 << 16;
+    private static final String DIRECTORY_PREFIX = "landing-key-index-";
 
     private final Path parent;
     private final long diskLimit;
@@ -87,7 +88,7 @@ final class SpilledKeyRuns implements AutoCloseable {
             return false;
         }
         if (directory == null) {
-            directory = Files.createTempDirectory(parent, "landing-key-index-");
+            directory = Files.createTempDirectory(parent, DIRECTORY_PREFIX);
         }
         Path file = directory.resolve("run-" + files.size());
         files.add(file); // before writing: close() deletes a half-written run too
@@ -208,6 +209,33 @@ final class SpilledKeyRuns implements AutoCloseable {
         if (failure != null) {
             throw new UncheckedIOException("could not delete the duplicate-key index's runs under " + parent, failure);
         }
+    }
+
+    /**
+     * Deletes run directories that a process killed mid-validation left under {@code parent}: a Lambda that timed out
+     * never reached {@link #close}, and its /tmp outlives it into the next environment's init. Only for where no
+     * validation can be running (a function's init); returns how many directories were removed.
+     */
+    static int deleteLeftovers(Path parent) throws IOException {
+        int removed = 0;
+        if (!Files.isDirectory(parent)) {
+            return 0;
+        }
+        try (var entries = Files.newDirectoryStream(parent, DIRECTORY_PREFIX + "*")) {
+            for (Path directory : entries) {
+                if (!Files.isDirectory(directory, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    continue;
+                }
+                try (var runs = Files.newDirectoryStream(directory)) {
+                    for (Path run : runs) {
+                        Files.deleteIfExists(run);
+                    }
+                }
+                Files.deleteIfExists(directory);
+                removed++;
+            }
+        }
+        return removed;
     }
 
     /** One sorted source of the merge: its current record. */

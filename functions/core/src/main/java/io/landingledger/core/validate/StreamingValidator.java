@@ -53,6 +53,16 @@ public final class StreamingValidator {
     }
 
     /**
+     * Deletes the duplicate-key index's spill directories that a killed process left in {@code spillDirectory}
+     * ({@link ValidationLimits#spillDirectory()}); call it where no validation runs, as at a function's init.
+     *
+     * @return how many were removed
+     */
+    public static int deleteLeftoverSpills(java.nio.file.Path spillDirectory) throws IOException {
+        return SpilledKeyRuns.deleteLeftovers(spillDirectory);
+    }
+
+    /**
      * Validates {@code stored} (the bytes as stored, possibly gzip), writing accepted canonical rows to
      * {@code accepted} and quarantine records to {@code rejects}. Neither stream is closed. On a refusal the rest
      * of the source is still read so that {@link ValidationResult#sha256()} covers every stored byte.

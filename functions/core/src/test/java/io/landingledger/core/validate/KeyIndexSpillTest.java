@@ -214,4 +214,20 @@ class KeyIndexSpillTest {
         assertEquals(Path.of(System.getProperty("java.io.tmpdir")), defaults.spillDirectory());
         assertThrows(IllegalArgumentException.class, () -> ValidationLimits.builder().keyIndexMemoryBytes(0));
     }
+
+    @Test
+    void deleteLeftoverSpills_removesRunDirectoriesAKilledProcessLeftAndNothingElse() throws IOException {
+        Path killed = Files.createDirectory(spill.resolve("landing-key-index-123"));
+        Files.write(killed.resolve("run-0"), new byte[64]);
+        Files.write(killed.resolve("run-1"), new byte[32]);
+        Path other = Files.createDirectory(spill.resolve("someone-elses"));
+        Path file = Files.write(spill.resolve("landing-key-index-note.txt"), new byte[1]);
+
+        assertEquals(1, StreamingValidator.deleteLeftoverSpills(spill));
+
+        assertFalse(Files.exists(killed));
+        assertTrue(Files.isDirectory(other));
+        assertTrue(Files.exists(file));
+        assertEquals(0, StreamingValidator.deleteLeftoverSpills(spill.resolve("missing")));
+    }
 }
