@@ -10,7 +10,7 @@ import java.lang.management.ManagementFactory;
  * {@code main}, the process's CPU time (all threads, JIT and GC included; -1 where the JVM cannot tell) and the
  * classes loaded by then (both read just after the clock, so they include the few management classes that read them).
  *
- * <p>JDK classes only, and no nested classes: the stage copies this single class file next to the jar, so nothing
+ * <p>JDK classes only, and no nested classes: the stage copies this single class file into a jar of its own, so nothing
  * of the cli (which holds its own copy of the SDK) is on the child's classpath.
  */
 public final class ColdStartProbe {

@@ -51,6 +51,11 @@ final class ColdStartStage {
         @Option(names = "--cold-start-runs", paramLabel = "N", description = "JVMs per handler for --cold-start (default: ${DEFAULT-VALUE}).")
         int runs = 5;
 
+        @Option(names = "--cold-start-java-option", paramLabel = "OPTION",
+                description = {"One more JVM option for the --cold-start runs (repeatable), e.g. to try an AppCDS archive:",
+                        "--cold-start-java-option=-XX:+AutoCreateSharedArchive --cold-start-java-option=-XX:SharedArchiveFile=/tmp/landing.jsa"})
+        List<String> javaOptions = new ArrayList<>();
+
         @Option(names = "--functions-jar", paramLabel = "JAR",
                 description = "The shaded jar --cold-start runs (default: ${DEFAULT-VALUE}, which ./landing builds).")
         Path jar = Path.of("functions", "lambda", "target", "landing-functions.jar");
@@ -80,35 +85,27 @@ final class ColdStartStage {
             throw new IllegalArgumentException(options.jar + " is missing; build it with `mvn -B package -pl functions/lambda -am"
                     + " -DskipTests` (./landing builds it with the cli), or name it with --functions-jar");
         }
-        Path probeDir = Files.createTempDirectory("landing-cold-start");
-        writeProbeClass(probeDir);
-        try {
-            List<Run> runs = new ArrayList<>();
-            for (int round = 1; round <= options.runs; round++) {
-                for (String handler : HANDLERS) {
-                    Run run = runOnce(handler, probeDir);
-                    err.printf(Locale.ROOT, "landing bench: cold start %d/%d %-24s ready %5d ms (JVM to main %d ms, cpu %d ms)%n", round,
-                            options.runs, simpleName(handler), run.readyMs(), run.mainMs(), run.cpuMs());
-                    runs.add(run);
-                }
-            }
-            return runs;
-        } finally {
-            try (java.util.stream.Stream<Path> files = Files.walk(probeDir)) {
-                for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(file);
-                }
+        Path probeJar = writeProbeJar();
+        List<Run> runs = new ArrayList<>();
+        for (int round = 1; round <= options.runs; round++) {
+            for (String handler : HANDLERS) {
+                Run run = runOnce(handler, probeJar);
+                err.printf(Locale.ROOT, "landing bench: cold start %d/%d %-24s ready %5d ms (JVM to main %d ms, cpu %d ms)%n", round,
+                        options.runs, simpleName(handler), run.readyMs(), run.mainMs(), run.cpuMs());
+                runs.add(run);
             }
         }
+        return runs;
     }
 
-    /** The child JVM's command line: Lambda's JIT flags, the jar, then the probe's directory. */
-    List<String> command(String handler, Path probeDir) {
+    /** The child JVM's command line: Lambda's JIT flags, any --cold-start-java-option, the jar, then the probe's jar. */
+    List<String> command(String handler, Path probeJar) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(LAMBDA_JIT_OPTIONS);
+        command.addAll(options.javaOptions);
         command.add("-cp");
-        command.add(options.jar + File.pathSeparator + probeDir);
+        command.add(options.jar + File.pathSeparator + probeJar);
         command.add(ColdStartProbe.class.getName());
         command.add(handler);
         return command;
@@ -143,8 +140,8 @@ final class ColdStartStage {
         return env;
     }
 
-    private Run runOnce(String handler, Path probeDir) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command(handler, probeDir)).redirectErrorStream(true);
+    private Run runOnce(String handler, Path probeJar) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command(handler, probeJar)).redirectErrorStream(true);
         builder.environment().clear();
         builder.environment().putAll(lambdaEnvironment(handler));
         Process process = builder.start();
@@ -171,23 +168,41 @@ final class ColdStartStage {
                 Integer.parseInt(ready.group(4)));
     }
 
-    /** Copies the probe's class file out of this jar, so the child's classpath is the functions' jar and one class. */
-    private static void writeProbeClass(Path dir) throws IOException {
+    /**
+     * Copies the probe's class file out of this jar into a jar of its own, so the child's classpath is the functions'
+     * jar and one class. A jar, at a fixed path, rewritten only when its bytes change: a CDS archive accepts only jars
+     * on the classpath, and only the same ones (path, size and time) as when it was made.
+     */
+    private static Path writeProbeJar() throws IOException {
         String resource = ColdStartProbe.class.getName().replace('.', '/') + ".class";
-        Path target = dir.resolve(resource);
-        Files.createDirectories(target.getParent());
+        byte[] probe;
         try (InputStream in = ColdStartProbe.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IOException(resource + " is not on the classpath");
             }
-            Files.copy(in, target);
+            probe = in.readAllBytes();
         }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.util.jar.JarOutputStream jar = new java.util.jar.JarOutputStream(bytes)) {
+            java.util.jar.JarEntry entry = new java.util.jar.JarEntry(resource);
+            entry.setTime(0);
+            jar.putNextEntry(entry);
+            jar.write(probe);
+            jar.closeEntry();
+        }
+        Path target = Path.of(System.getProperty("java.io.tmpdir"), "landing-cold-start-probe.jar");
+        if (!Files.isRegularFile(target) || !java.util.Arrays.equals(Files.readAllBytes(target), bytes.toByteArray())) {
+            Files.write(target, bytes.toByteArray());
+        }
+        return target;
     }
 
     /** Prints one row per handler (medians over its runs) and whether each meets {@link #TARGET_MS}. */
     void printTable(List<Run> runs, PrintStream out) throws IOException {
+        List<String> jvmOptions = new ArrayList<>(LAMBDA_JIT_OPTIONS);
+        jvmOptions.addAll(options.javaOptions);
         out.printf(Locale.ROOT, "cold start  %s (%,d bytes), %d JVM(s) per handler, %s, %s%n", options.jar, Files.size(options.jar),
-                options.runs, String.join(" ", LAMBDA_JIT_OPTIONS), "java " + System.getProperty("java.version"));
+                options.runs, String.join(" ", jvmOptions), "java " + System.getProperty("java.version"));
         out.printf(Locale.ROOT, "%-26s %14s %9s %9s %16s %14s %13s %8s%n", "handler", "ready median", "min", "max", "JVM to main med.",
                 "init median", "cpu median", "classes");
         boolean met = true;
