@@ -13,7 +13,6 @@ import java.net.URI;
 import java.time.Clock;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -48,19 +47,6 @@ public final class DependencyFactory implements AutoCloseable {
 
     private DependencyFactory(FunctionConfig config) {
         this.config = config;
-        // log4j's configuration (its plugin classes, the JSON layout) is the largest step of init and needs nothing
-        // the clients need: it runs on a second thread while they are built. An SDK class that asks for a logger
-        // meanwhile does not wait for it (log4j hands out loggers that take the configuration when it is done).
-        CompletableFuture<OutcomeReporter> reporterAtInit = new CompletableFuture<>();
-        Thread logging = new Thread(() -> {
-            try {
-                reporterAtInit.complete(new LogAndMetricsReporter());
-            } catch (Throwable e) {
-                reporterAtInit.completeExceptionally(e);
-            }
-        }, "landing-init-logging");
-        logging.setDaemon(true);
-        logging.start();
         this.s3 = s3Client(config.aws());
         this.dynamoDb = dynamoDbClient(config.aws());
         // parts of the staging upload go out on these threads while the validator keeps parsing
@@ -74,7 +60,7 @@ public final class DependencyFactory implements AutoCloseable {
         this.ledger = new DynamoDbLedger(dynamoDb, config.ledgerTable(), config.ledgerHistoryTable());
         this.ingestService = new IngestService(objectStore, ledger, config.lakeBucket(), Clock.systemUTC(),
                 ValidationLimits.defaults(), IngestService.StepListener.NONE);
-        this.reporter = reporterAtInit.join(); // ready means logging is configured too
+        this.reporter = new LogAndMetricsReporter();
     }
 
     /** Builds both clients now, so init pays for them and invocations do not. */

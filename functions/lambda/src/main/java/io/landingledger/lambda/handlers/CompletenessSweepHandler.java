@@ -45,13 +45,12 @@ import org.apache.logging.log4j.Logger;
 public final class CompletenessSweepHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
     /** The keys a payload may have; anything else is a mistake worth failing on (a typo would sweep everything). */
     static final Set<String> PAYLOAD_KEYS = Set.of("datasets", "from", "to");
+    private static final Logger LOG = LogManager.getLogger(CompletenessSweepHandler.class);
 
     private final ContractRegistry contracts;
     private final CompletenessSweep sweep;
     private final DatasetMetrics metrics;
     private final OutcomeReporter reporter;
-    // not a static field: class initialisation would configure log4j before the factory's init could overlap it
-    private final Logger log;
 
     /** Used by the Lambda runtime: clients, contracts and services are built once, at init. */
     public CompletenessSweepHandler() {
@@ -69,7 +68,6 @@ public final class CompletenessSweepHandler implements RequestHandler<Map<String
         this.sweep = Objects.requireNonNull(sweep, "sweep");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.reporter = Objects.requireNonNull(reporter, "reporter");
-        this.log = LogManager.getLogger(CompletenessSweepHandler.class);
     }
 
     @Override
@@ -102,7 +100,7 @@ public final class CompletenessSweepHandler implements RequestHandler<Map<String
                 }
                 emitMetrics(report);
                 Map<String, Object> summary = report.summary();
-                log.info(new JsonLine(report.complete() ? "sweep complete" : "sweep incomplete", logFields(summary)));
+                LOG.info(new JsonLine(report.complete() ? "sweep complete" : "sweep incomplete", logFields(summary)));
                 results.add(summary);
                 complete &= report.complete();
             } catch (RuntimeException e) {
@@ -138,7 +136,7 @@ public final class CompletenessSweepHandler implements RequestHandler<Map<String
             metrics.emit(report.dataset(), values);
         } catch (RuntimeException e) {
             // the reports are written; a metrics document that cannot be written must not fail the sweep
-            log.warn(new JsonLine("metrics not emitted", Map.of("dataset", report.dataset(), "error", e.getClass().getName())));
+            LOG.warn(new JsonLine("metrics not emitted", Map.of("dataset", report.dataset(), "error", e.getClass().getName())));
         }
     }
 
