@@ -13,6 +13,7 @@ import io.landingledger.core.validate.ValidationResult;
 
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -96,6 +97,9 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Skip the one untimed validator pass that measures the heap it holds at the end of the input.")
     boolean noRetainedHeap;
 
+    @Mixin
+    ColdStartStage.Options coldStart = new ColdStartStage.Options();
+
     private final PrintStream out;
     private final PrintStream err;
 
@@ -155,6 +159,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (repeat < 1) {
             err.println("landing bench: --repeat must be at least 1, not " + repeat);
             return ERROR;
+        }
+        if (coldStart.enabled) {
+            return coldStart();
         }
         long heapAtStart = HeapGauge.usedAfterGc();
         double loadAtStart = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
@@ -246,6 +253,22 @@ public final class BenchCommand implements Callable<Integer> {
             return ERROR;
         } finally {
             cleanUp(dir, generatedFile, acceptedFile);
+        }
+    }
+
+    /** {@code --cold-start}: the functions' init in fresh JVMs instead of the file stages. */
+    private int coldStart() {
+        ColdStartStage stage = new ColdStartStage(coldStart, err);
+        try {
+            stage.printTable(stage.measure(), out);
+            out.flush();
+            return OK;
+        } catch (IOException e) {
+            err.println("landing bench: cold start: " + e.getMessage());
+            return ERROR;
+        } catch (IllegalArgumentException e) {
+            err.println("landing bench: " + e.getMessage());
+            return ERROR;
         }
     }
 

@@ -18,7 +18,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.spi.ToolProvider;
 import java.util.stream.Collectors;
+import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.TestResources;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 
 /**
  * The shared Lambda jar (built by the shade plugin in {@code package}, before failsafe runs this) holds what the
@@ -27,6 +32,9 @@ import org.junit.jupiter.api.Test;
  */
 class LandingFunctionsJarIT {
     private static final Path JAR = Path.of("target", "landing-functions.jar");
+
+    @RegisterExtension
+    static final AwsEmulators aws = new AwsEmulators();
 
     /** Packages that must never reach the Lambda jar: emulators, test libraries, unused HTTP clients. */
     private static final List<String> FORBIDDEN = List.of(
@@ -146,11 +154,45 @@ class LandingFunctionsJarIT {
         assertEquals(3, run.emfDocuments().size(), "metrics do not depend on the log level");
     }
 
+    @Test
+    void jar_runsEveryHandlerAsTheRuntimeDoes() throws Exception {
+        // The jar is minimised (shade's minimizeJar): each handler, built by its no-argument constructor from the
+        // environment and invoked once against the emulators, must find every class it loads, by reference or by name.
+        TestResources resources = aws.freshResources();
+        String key = "progress_events/progress-2026-03-02.jsonl";
+        byte[] body = Files.readAllBytes(Path.of("..", "..", "examples", "inbox", key));
+        PutObjectResponse put = aws.s3().putObject(r -> r.bucket(resources.inboxBucket()).key(key), RequestBody.fromBytes(body));
+        Map<String, String> environment = new java.util.HashMap<>(Map.of(
+                FunctionConfig.INBOX_BUCKET, resources.inboxBucket(),
+                FunctionConfig.LAKE_BUCKET, resources.lakeBucket(),
+                FunctionConfig.LEDGER_TABLE, resources.ledgerTable(),
+                FunctionConfig.LEDGER_HISTORY_TABLE, resources.ledgerHistoryTable(),
+                FunctionConfig.AWS_REGION, aws.connection().region().id()));
+        environment.put(FunctionConfig.LANDING_S3_ENDPOINT, aws.connection().s3Endpoint().orElseThrow().toString());
+        environment.put(FunctionConfig.LANDING_DYNAMODB_ENDPOINT, aws.connection().dynamoDbEndpoint().orElseThrow().toString());
+
+        Run run = runProbe(HandlerJarProbe.class, environment, resources.inboxBucket(), key, put.versionId(), put.eTag(),
+                Long.toString(body.length), "2026-03-02");
+
+        assertEquals(List.of(), run.stderr().stream().filter(line -> !line.startsWith("probe ")).toList(), "errors or warnings");
+        assertTrue(run.stderrLine("ValidateObjectHandler").contains("action=published"), run.stderr()::toString);
+        assertTrue(run.stderrLine("CompletenessSweepHandler").contains("complete=true"), run.stderr()::toString);
+        assertTrue(run.stderrLine("RepairHandler").contains("2026-03-02"), run.stderr()::toString);
+        assertEquals("published", run.logLine("outcome", "published").get("action"));
+    }
+
     private static Run runProbe(Map<String, String> environment) throws IOException, InterruptedException {
+        return runProbe(ReporterJarProbe.class, environment);
+    }
+
+    private static Run runProbe(Class<?> probe, Map<String, String> environment, String... arguments)
+            throws IOException, InterruptedException {
         assertTrue(Files.isRegularFile(JAR), JAR + " is missing: run `mvn verify`, which packages it first");
         String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classpath = JAR + File.pathSeparator + Path.of("target", "test-classes");
-        ProcessBuilder builder = new ProcessBuilder(javaExecutable, "-cp", classpath, ReporterJarProbe.class.getName());
+        List<String> command = new ArrayList<>(List.of(javaExecutable, "-cp", classpath, probe.getName()));
+        command.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command);
         // only what Lambda would set: no log level or log4j override from the machine running the build
         builder.environment().keySet().removeIf(name -> name.startsWith("LOG4J") || name.startsWith("AWS_"));
         builder.environment().putAll(environment);
@@ -197,6 +239,11 @@ class LandingFunctionsJarIT {
 
         List<String> stderrOtherThanTimings() {
             return stderr.stream().filter(line -> !line.startsWith("probe ")).toList();
+        }
+
+        String stderrLine(String handler) {
+            return stderr.stream().filter(line -> line.startsWith("probe " + handler + " ")).findFirst()
+                    .orElseThrow(() -> new AssertionError("the probe did not run " + handler + ": " + stderr));
         }
 
         String timings() {
