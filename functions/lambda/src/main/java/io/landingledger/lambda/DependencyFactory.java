@@ -4,12 +4,17 @@ import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.repair.RepairService;
+import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.lambda.adapters.DynamoDbLedger;
 import io.landingledger.lambda.adapters.MultipartStreamingUpload;
 import io.landingledger.lambda.adapters.S3ObjectStore;
 
+import org.apache.logging.log4j.LogManager;
+
+import java.io.IOException;
 import java.net.URI;
 import java.time.Clock;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -65,6 +70,27 @@ public final class DependencyFactory implements AutoCloseable {
     /** Builds both clients now, so init pays for them and invocations do not. */
     public static DependencyFactory create(FunctionConfig config) {
         return new DependencyFactory(Objects.requireNonNull(config, "config"));
+    }
+
+    /**
+     * The functions' init: configuration from the environment, then the spill directories of a validation that
+     * Lambda killed (a timeout never reaches the index's cleanup, and /tmp outlives the process into the next init)
+     * are deleted, since no validation can be running in this environment yet; then {@link #create}.
+     */
+    public static DependencyFactory forFunction() {
+        FunctionConfig config = FunctionConfig.fromEnvironment(System.getenv());
+        try {
+            int removed = StreamingValidator.deleteLeftoverSpills(config.validationLimits().spillDirectory());
+            if (removed > 0) {
+                LogManager.getLogger(DependencyFactory.class).warn(new JsonLine("deleted leftover key-index spill directories",
+                        Map.of("directories", removed, "under", config.validationLimits().spillDirectory().toString())));
+            }
+        } catch (IOException e) {
+            // not fatal: the index checks the free space before it spills, and refuses a file that does not fit
+            LogManager.getLogger(DependencyFactory.class).warn(new JsonLine("could not delete leftover key-index spill directories",
+                    Map.of("error", e.getClass().getSimpleName())));
+        }
+        return create(config);
     }
 
     public FunctionConfig config() {

@@ -54,7 +54,7 @@ public final class CompletenessSweepHandler implements RequestHandler<Map<String
 
     /** Used by the Lambda runtime: clients, contracts and services are built once, at init. */
     public CompletenessSweepHandler() {
-        this(DependencyFactory.create(FunctionConfig.fromEnvironment(System.getenv())));
+        this(DependencyFactory.forFunction());
     }
 
     private CompletenessSweepHandler(DependencyFactory dependencies) {

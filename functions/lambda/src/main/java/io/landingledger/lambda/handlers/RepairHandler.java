@@ -24,7 +24,7 @@ public final class RepairHandler implements RequestHandler<Map<String, Object>, 
     private final Supplier<String> runIds;
 
     public RepairHandler() {
-        this(DependencyFactory.create(FunctionConfig.fromEnvironment(System.getenv())).repairService(), () -> UUID.randomUUID().toString());
+        this(DependencyFactory.forFunction().repairService(), () -> UUID.randomUUID().toString());
     }
 
     public RepairHandler(RepairService repair, Supplier<String> runIds) {

@@ -41,7 +41,7 @@ public final class ValidateObjectHandler implements RequestHandler<S3Event, Map<
 
     /** Used by the Lambda runtime: clients, contracts and the service are built once, at init. */
     public ValidateObjectHandler() {
-        this(DependencyFactory.create(FunctionConfig.fromEnvironment(System.getenv())));
+        this(DependencyFactory.forFunction());
     }
 
     private ValidateObjectHandler(DependencyFactory dependencies) {
