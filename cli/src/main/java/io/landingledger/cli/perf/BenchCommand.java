@@ -7,8 +7,10 @@ import io.landingledger.cli.perf.BenchStage.Pass;
 import io.landingledger.core.contract.ContractLoader;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.InvalidContractException;
+import io.landingledger.core.ingest.IngestAction;
 import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.core.validate.ValidationResult;
+import io.landingledger.lambda.adapters.MultipartStreamingUpload;
 
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -86,6 +88,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Skip the one validator pass that writes the accepted rows to a file in the work directory.")
     boolean noFileOutput;
 
+    @Option(names = "--no-end-to-end",
+            description = "Skip the end-to-end stage (the validator function's handler on the embedded S3 and DynamoDB emulators).")
+    boolean noEndToEnd;
+
     @Option(names = "--no-retained-heap",
             description = "Skip the one untimed validator pass that measures the heap it holds at the end of the input.")
     boolean noRetainedHeap;
@@ -103,11 +109,15 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * The stages timed {@code --repeat} times: the scan first, since every ratio is against it. The end-to-end
-     * stage on the emulators joins this list as one more {@link BenchStage}.
+     * The stages timed {@code --repeat} times: the scan first, since every ratio is against it, then the validator
+     * core, then the end-to-end path on the emulators when there is one.
      */
-    static List<BenchStage> stages(StreamingValidator validator) {
-        return List.of(new ScanStage(), ValidatorStage.discarding(validator));
+    static List<BenchStage> stages(StreamingValidator validator, EndToEndStage endToEnd) {
+        List<BenchStage> stages = new ArrayList<>(List.of(new ScanStage(), ValidatorStage.discarding(validator)));
+        if (endToEnd != null) {
+            stages.add(endToEnd);
+        }
+        return stages;
     }
 
     /** The figures of one stage over its timed passes. */
@@ -163,6 +173,7 @@ public final class BenchCommand implements Callable<Integer> {
         Path dir = null;
         Path generatedFile = null;
         Path acceptedFile = null;
+        EndToEndStage endToEnd = noEndToEnd ? null : new EndToEndStage(dataset, MultipartStreamingUpload.Settings.DEFAULT, err);
         try {
             dir = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("landing-bench");
             GenerateCommand.Written generated = null;
@@ -183,7 +194,7 @@ public final class BenchCommand implements Callable<Integer> {
                 file = BenchFile.of(generatedFile);
             }
 
-            List<BenchStage> timed = stages(validator);
+            List<BenchStage> timed = stages(validator, endToEnd);
             List<StageFigures> figures = new ArrayList<>();
             for (BenchStage stage : timed) {
                 err.printf(Locale.ROOT, "landing bench: warm-up %s%n", stage.name());
@@ -197,6 +208,9 @@ public final class BenchCommand implements Callable<Integer> {
                     err.printf(Locale.ROOT, "landing bench: pass %d/%d %-14s %.3f s (cpu %.3f s)%n", round, repeat, f.stage().name(),
                             pass.seconds(), pass.cpuNanos() / 1e9);
                 }
+            }
+            if (endToEnd != null) {
+                endToEnd.close(); // before the heap figures: the in-memory S3 holds the file and a pass's output
             }
             if (!noFileOutput) {
                 acceptedFile = dir.resolve("accepted.jsonl");
@@ -230,6 +244,9 @@ public final class BenchCommand implements Callable<Integer> {
             err.println("landing bench: " + e.getMessage());
             return ERROR;
         } finally {
+            if (endToEnd != null) {
+                endToEnd.close();
+            }
             cleanUp(dir, generatedFile, acceptedFile);
         }
     }
@@ -272,6 +289,8 @@ public final class BenchCommand implements Callable<Integer> {
         List<String> problems = new ArrayList<>();
         Pass reference = figures.getFirst().last();
         ValidationResult first = null;
+        ValidationResult core = figures.stream().flatMap(f -> f.passes().stream()).map(Pass::validation)
+                .filter(Objects::nonNull).findFirst().orElse(null);
         for (StageFigures f : figures) {
             for (Pass p : f.passes()) {
                 // a refusal stops decoding at the refusing line (the stored bytes are still all hashed)
@@ -280,6 +299,12 @@ public final class BenchCommand implements Callable<Integer> {
                     problems.add(f.stage().name() + " saw sha256=" + p.sha256() + " bytes=" + p.bytes() + " lines=" + p.lines()
                             + ", " + figures.getFirst().stage().name() + " saw sha256=" + reference.sha256() + " bytes="
                             + reference.bytes() + " lines=" + reference.lines());
+                }
+                if (p.publish() != null && core != null && !publishedWhatTheCoreFound(p.publish(), core)) {
+                    problems.add(f.stage().name() + " ended " + p.publish().action() + " (refusal " + p.publish().refusalCode() + ", "
+                            + p.publish().accepted() + " accepted, " + p.publish().duplicates() + " duplicates, " + p.publish().rejected()
+                            + " rejected, " + p.publish().publishedBytes() + " bytes published) but the validator core found "
+                            + core.toMap());
                 }
                 ValidationResult r = p.validation();
                 if (r == null) {
@@ -302,6 +327,16 @@ public final class BenchCommand implements Callable<Integer> {
             }
         }
         return problems;
+    }
+
+    /** The handler published the core's rows byte for byte, or refused with the core's code. */
+    private static boolean publishedWhatTheCoreFound(EndToEndStage.Publish publish, ValidationResult core) {
+        if (!core.publishable()) {
+            return publish.action() == IngestAction.REFUSED && core.refusal().code().name().equals(publish.refusalCode());
+        }
+        return publish.action() == IngestAction.PUBLISHED && publish.accepted() == core.accepted()
+                && publish.duplicates() == core.duplicates() && publish.rejected() == core.rejected()
+                && publish.publishedBytes() == core.acceptedBytes();
     }
 
     private static boolean sameOutcome(ValidationResult a, ValidationResult b) {
@@ -339,6 +374,7 @@ public final class BenchCommand implements Callable<Integer> {
 
         long scanMedian = figures.getFirst().medianNanos();
         long scanBest = figures.getFirst().bestNanos();
+        StageFigures core = figures.stream().filter(f -> f.stage() instanceof ValidatorStage).findFirst().orElseThrow();
         List<Object> stages = new ArrayList<>();
         for (StageFigures f : figures) {
             Map<String, Object> s = new LinkedHashMap<>();
@@ -354,6 +390,7 @@ public final class BenchCommand implements Callable<Integer> {
             // throughput ratio to the scan: scan time / stage time (1.0 would be validation for free)
             s.put("ratioToScanBest", round((double) scanBest / f.bestNanos(), 3));
             s.put("ratioToScanMedian", round((double) scanMedian / f.medianNanos(), 3));
+            s.put("ratioToValidatorMedian", round((double) core.medianNanos() / f.medianNanos(), 3));
             if (f.medianCpuNanos() > 0) {
                 s.put("passesCpu", f.passes().stream().map(p -> round(p.cpuNanos() / 1e9, 4)).toList());
                 s.put("medianCpuSeconds", round(f.medianCpuNanos() / 1e9, 4));
@@ -362,6 +399,8 @@ public final class BenchCommand implements Callable<Integer> {
             stages.add(s);
         }
         report.put("stages", stages);
+        figures.stream().filter(f -> f.stage() instanceof EndToEndStage).findFirst()
+                .ifPresent(f -> report.put("endToEnd", endToEnd(f, core)));
 
         ValidationResult r = figures.stream().flatMap(f -> f.passes().stream()).map(Pass::validation)
                 .filter(Objects::nonNull).findFirst().orElse(null);
@@ -395,6 +434,47 @@ public final class BenchCommand implements Callable<Integer> {
         checks.put("problems", problems);
         report.put("checks", checks);
         return report;
+    }
+
+    /**
+     * The end-to-end passes step by step (seconds from the handler's call to the end of each step), with the
+     * median pass (by wall time) first: how much of the staging upload ran while the validator was still parsing.
+     */
+    private static Map<String, Object> endToEnd(StageFigures f, StageFigures core) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        List<Pass> byTime = f.passes().stream().sorted(java.util.Comparator.comparingLong(Pass::nanos)).toList();
+        Pass median = byTime.get((byTime.size() - 1) / 2);
+        EndToEndStage.Publish p = median.publish();
+        e.put("action", p.action().name());
+        if (p.refusalCode() != null) {
+            e.put("refusal", p.refusalCode());
+        }
+        e.put("accepted", p.accepted());
+        e.put("publishedBytes", p.publishedBytes());
+        e.put("ratioToValidatorMedian", round((double) core.medianNanos() / f.medianNanos(), 3));
+        e.put("medianPass", steps(p));
+        e.put("passes", f.passes().stream().map(pass -> steps(pass.publish())).toList());
+        return e;
+    }
+
+    private static Map<String, Object> steps(EndToEndStage.Publish p) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("firstByteSeconds", seconds(p.firstByteNanos()));
+        s.put("lastRowParsedSeconds", seconds(p.parsedNanos()));
+        s.put("stagedSeconds", seconds(p.stagedNanos()));
+        s.put("promotedSeconds", seconds(p.promotedNanos()));
+        s.put("ledgerWrittenSeconds", seconds(p.ledgerNanos()));
+        s.put("totalSeconds", seconds(p.totalNanos()));
+        s.put("tailAfterLastRowSeconds", p.parsedNanos() < 0 ? null : seconds(p.totalNanos() - p.parsedNanos()));
+        s.put("parts", p.parts());
+        s.put("partsDoneBeforeLastRowParsed", p.partsBeforeParsed());
+        s.put("maxPartsInFlight", p.maxPartsInFlight());
+        return s;
+    }
+
+    /** Seconds with four decimals, or null for a step the pass never reached (-1). */
+    private static Double seconds(long nanos) {
+        return nanos < 0 ? null : round(nanos / 1e9, 4);
     }
 
     private static Map<String, Object> jvm() {
@@ -443,6 +523,20 @@ public final class BenchCommand implements Callable<Integer> {
         out.println("(vs scan: stage throughput / scan throughput, medians; best for a stage run once."
                 + " cpu: process CPU time of the pass, all threads: the wall time a machine without other load would show)");
         out.println();
+        Map<String, Object> e = (Map<String, Object>) report.get("endToEnd");
+        if (e != null) {
+            Map<String, Object> m = (Map<String, Object>) e.get("medianPass");
+            out.printf(Locale.ROOT, "end to end  %s%s, %,d rows, %,d bytes published; %.3f of the validator core's throughput (medians)%n",
+                    e.get("action"), e.containsKey("refusal") ? " (" + e.get("refusal") + ")" : "", (long) e.get("accepted"),
+                    (long) e.get("publishedBytes"), (double) e.get("ratioToValidatorMedian"));
+            out.printf(Locale.ROOT, "            median pass, s from the S3 event: GetObject %s, last row parsed %s, staged %s, promoted %s,"
+                            + " ledger written %s, done %s%n", m.get("firstByteSeconds"), m.get("lastRowParsedSeconds"), m.get("stagedSeconds"),
+                    m.get("promotedSeconds"), m.get("ledgerWrittenSeconds"), m.get("totalSeconds"));
+            out.printf(Locale.ROOT, "            after the last row: %s s (staging's last parts and complete, promote, ledger, cleanup);"
+                            + " staging %d parts, %d done before the last row was parsed, at most %d in flight%n",
+                    m.get("tailAfterLastRowSeconds"), (int) m.get("parts"), (int) m.get("partsDoneBeforeLastRowParsed"),
+                    (int) m.get("maxPartsInFlight"));
+        }
         Map<String, Object> v = (Map<String, Object>) report.get("validation");
         if (v != null) {
             out.printf(Locale.ROOT, "validator   decision %s%s: %,d accepted, %,d duplicates, %,d rejected%n", v.get("decision"),
