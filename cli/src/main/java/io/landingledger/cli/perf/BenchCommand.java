@@ -92,6 +92,14 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Skip the end-to-end stage (the validator function's handler on the embedded S3 and DynamoDB emulators).")
     boolean noEndToEnd;
 
+    @Option(names = "--part-mib", paramLabel = "MIB",
+            description = "End to end: staging upload part size in MiB (default: the function's, ${DEFAULT-VALUE}; S3's minimum is 5).")
+    int partMib = MultipartStreamingUpload.Settings.DEFAULT.partBytes() >> 20;
+
+    @Option(names = "--parts-in-flight", paramLabel = "N",
+            description = "End to end: staging parts uploading at once (default: the function's, ${DEFAULT-VALUE}).")
+    int partsInFlight = MultipartStreamingUpload.Settings.DEFAULT.maxPartsInFlight();
+
     @Option(names = "--no-retained-heap",
             description = "Skip the one untimed validator pass that measures the heap it holds at the end of the input.")
     boolean noRetainedHeap;
@@ -173,8 +181,11 @@ public final class BenchCommand implements Callable<Integer> {
         Path dir = null;
         Path generatedFile = null;
         Path acceptedFile = null;
-        EndToEndStage endToEnd = noEndToEnd ? null : new EndToEndStage(dataset, MultipartStreamingUpload.Settings.DEFAULT, err);
+        EndToEndStage endToEnd = null;
         try {
+            if (!noEndToEnd) {
+                endToEnd = new EndToEndStage(dataset, new MultipartStreamingUpload.Settings(partMib << 20, partsInFlight), err);
+            }
             dir = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("landing-bench");
             GenerateCommand.Written generated = null;
             double generateSeconds = 0;
