@@ -92,6 +92,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Skip the end-to-end stage (the validator function's handler on the embedded S3 and DynamoDB emulators).")
     boolean noEndToEnd;
 
+    @Option(names = "--s3-storage", paramLabel = "WHERE",
+            description = "End to end: where the embedded S3 keeps objects, MEMORY or DISK (a temporary directory; default: ${DEFAULT-VALUE}).")
+    EndToEndStage.S3Storage s3Storage = EndToEndStage.S3Storage.MEMORY;
+
     @Option(names = "--part-mib", paramLabel = "MIB",
             description = "End to end: staging upload part size in MiB (default: the function's, ${DEFAULT-VALUE}; S3's minimum is 5).")
     int partMib = MultipartStreamingUpload.Settings.DEFAULT.partBytes() >> 20;
@@ -184,7 +188,7 @@ public final class BenchCommand implements Callable<Integer> {
         EndToEndStage endToEnd = null;
         try {
             if (!noEndToEnd) {
-                endToEnd = new EndToEndStage(dataset, new MultipartStreamingUpload.Settings(partMib << 20, partsInFlight), err);
+                endToEnd = new EndToEndStage(dataset, new MultipartStreamingUpload.Settings(partMib << 20, partsInFlight), s3Storage, err);
             }
             dir = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("landing-bench");
             GenerateCommand.Written generated = null;

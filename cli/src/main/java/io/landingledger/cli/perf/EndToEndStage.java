@@ -28,13 +28,17 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 
 /**
  * The product's whole path on the embedded emulators: the {@link ValidateObjectHandler} handles the S3 notification
@@ -52,7 +56,9 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
     private final DatasetContract contract;
     private final MultipartStreamingUpload.Settings uploadSettings;
     private final PrintStream progress;
+    private final S3Storage storage;
 
+    private Path s3Directory;
     private EmbeddedAws emulators;
     private DependencyFactory dependencies;
     private PartUploadExecutor partUploads;
@@ -62,9 +68,18 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
     private int passes;
     private String previousLake;
 
-    EndToEndStage(DatasetContract contract, MultipartStreamingUpload.Settings uploadSettings, PrintStream progress) {
+    /** Where the embedded S3 keeps the objects. */
+    enum S3Storage {
+        /** S3Proxy's transient store: on the heap of this JVM, like the tests. */
+        MEMORY,
+        /** The same store in files under a temporary directory (deleted at the end): the bytes stay off the heap. */
+        DISK
+    }
+
+    EndToEndStage(DatasetContract contract, MultipartStreamingUpload.Settings uploadSettings, S3Storage storage, PrintStream progress) {
         this.contract = contract;
         this.uploadSettings = uploadSettings;
+        this.storage = storage;
         this.progress = progress;
     }
 
@@ -93,6 +108,10 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
                    int parts, int partsBeforeParsed, int maxPartsInFlight) {
     }
 
+    /** The staging upload's parts, counted when it completed (the promote's copies run on the same threads). */
+    private record StagingParts(int uploaded, int doneBeforeLastRow, int maxInFlight) {
+    }
+
     /** Starts the emulators and puts the file into the inbox; neither is timed. */
     private void prepare(BenchFile file) throws IOException {
         UnitRouter.Route route = router().route(contract.dataset() + "/" + file.path().getFileName());
@@ -102,9 +121,15 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
                     + "): rename it to match the contract's unit pattern, or pass --no-end-to-end");
         }
         scanned = new ScanStage().run(file);
-        progress.println("landing bench: end-to-end: starting embedded S3 (S3Proxy) and DynamoDB (moto) ...");
+        progress.println("landing bench: end-to-end: starting embedded S3 (S3Proxy, objects " + (storage == S3Storage.DISK
+                ? "on disk" : "in memory") + ") and DynamoDB (moto) ...");
         try {
-            emulators = EmbeddedAws.start();
+            if (storage == S3Storage.DISK) {
+                s3Directory = Files.createTempDirectory("landing-bench-s3");
+                emulators = EmbeddedAws.startOnDisk(s3Directory);
+            } else {
+                emulators = EmbeddedAws.start();
+            }
         } catch (Exception e) {
             throw new IOException("the emulators did not start: " + e.getMessage(), e);
         }
@@ -146,7 +171,11 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
         previousLake = lake;
 
         Timeline timeline = new Timeline();
-        ObjectStore store = new TimedObjectStore(new S3ObjectStore(dependencies.s3(), partUploads, uploadSettings), timeline);
+        // the promote copies its ranges on the same threads: count the staging parts before it starts
+        AtomicReference<StagingParts> staging = new AtomicReference<>(new StagingParts(0, 0, 0));
+        ObjectStore store = new TimedObjectStore(new S3ObjectStore(dependencies.s3(), partUploads, uploadSettings), timeline,
+                () -> staging.set(new StagingParts(partUploads.completed(), partUploads.completedBefore(timeline.parsed),
+                        partUploads.maxActive())));
         IngestService ingest = new IngestService(store, new DynamoDbLedger(dependencies.dynamoDb(), ledgerTable, historyTable), lake,
                 Clock.systemUTC(), ValidationLimits.defaults(), (step, unit) -> {
                     if (step == IngestService.Step.LEDGER_WRITTEN) {
@@ -186,8 +215,8 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
                 : dependencies.s3().headObject(r -> r.bucket(lake).key(o.publishedKey())).contentLength();
         Publish publish = new Publish(o.action(), o.refusalCode(), o.accepted(), o.duplicates(), o.rejected(), publishedBytes,
                 timeline.since(timeline.firstByte), timeline.since(timeline.parsed), timeline.since(timeline.staged),
-                timeline.since(timeline.promoted), timeline.since(timeline.ledgerWritten), nanos, partUploads.completed(),
-                partUploads.completedBefore(timeline.parsed), partUploads.maxActive());
+                timeline.since(timeline.promoted), timeline.since(timeline.ledgerWritten), nanos, staging.get().uploaded(),
+                staging.get().doneBeforeLastRow(), staging.get().maxInFlight());
         return new Pass(nanos, scanned.bytes(), scanned.lines(), o.sha256(), null).withPublish(publish);
     }
 
@@ -227,6 +256,21 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
                 emulators.close();
             }
             emulators = null;
+            deleteS3Directory();
+        }
+    }
+
+    private void deleteS3Directory() {
+        if (s3Directory == null) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(s3Directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+            s3Directory = null;
+        } catch (IOException e) {
+            progress.println("landing bench: could not delete " + s3Directory + ": " + e);
         }
     }
 

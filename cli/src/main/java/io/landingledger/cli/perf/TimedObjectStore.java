@@ -20,10 +20,13 @@ import java.util.Optional;
 final class TimedObjectStore implements ObjectStore {
     private final ObjectStore store;
     private final EndToEndStage.Timeline timeline;
+    private final Runnable afterStaged;
 
-    TimedObjectStore(ObjectStore store, EndToEndStage.Timeline timeline) {
+    /** @param afterStaged runs when the staging upload has completed, before the promote starts */
+    TimedObjectStore(ObjectStore store, EndToEndStage.Timeline timeline, Runnable afterStaged) {
         this.store = store;
         this.timeline = timeline;
+        this.afterStaged = afterStaged;
     }
 
     @Override
@@ -52,6 +55,7 @@ final class TimedObjectStore implements ObjectStore {
                 timeline.parsed = System.nanoTime();
                 String etag = upload.complete();
                 timeline.staged = System.nanoTime();
+                afterStaged.run();
                 return etag;
             }
 
