@@ -1,10 +1,11 @@
 package io.landingledger.emulators;
 
+import io.landingledger.emulators.nio2blob.VersionedFilesystemBlobStore;
+
 import org.gaul.s3proxy.BlobStores;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.blobstore.BlobStore;
-import org.gaul.s3proxy.nio2blob.AbstractNio2BlobStore;
 
 import java.net.URI;
 import java.nio.file.Path;
@@ -16,8 +17,8 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * S3 and DynamoDB on this machine, as EMULATORS.md chose them: S3Proxy in-process with its transient (in-memory)
- * blob store (correct If-None-Match / If-Match on CompleteMultipartUpload, versioning) and moto's DynamoDB server as
- * a child process (see {@link MotoServer}). Both on free 127.0.0.1 ports, started concurrently, credentials
+ * blob store (correct If-None-Match / If-Match on CompleteMultipartUpload, versioning; {@link #startOnDisk} keeps
+ * the same store's objects on disk) and moto's DynamoDB server as a child process (see {@link MotoServer}). Both on free 127.0.0.1 ports, started concurrently, credentials
  * {@value #ACCESS_KEY}/{@value #SECRET_KEY}.
  */
 public final class EmbeddedAws implements AutoCloseable {
@@ -48,19 +49,12 @@ public final class EmbeddedAws implements AutoCloseable {
     }
 
     /**
-     * As {@link #start()}, but S3Proxy keeps the objects in files under {@code directory} (which must exist) instead
-     * of on the heap: for the benchmark, whose inputs are hundreds of MB, so that the stored bytes neither compete
-     * for the heap nor cost collections. It is the transient store's implementation (S3Proxy's nio2 blob store) on
-     * the default file system, versioning included; S3Proxy's own {@code filesystem} provider answers 501 for
-     * versioning only because it does not declare it (EMULATORS.md).
+     * As {@link #start()}, but S3Proxy keeps the objects in files under {@code directory} (see
+     * {@link VersionedFilesystemBlobStore}) instead of on the heap: for the benchmark, whose inputs are hundreds of
+     * MB, so that the stored bytes neither compete for the heap nor cost collections.
      */
     public static EmbeddedAws startOnDisk(Path directory) throws Exception {
-        return start(new AbstractNio2BlobStore(directory) {
-            @Override
-            public boolean supportsVersioning() {
-                return true;
-            }
-        });
+        return start(new VersionedFilesystemBlobStore(directory));
     }
 
     private static EmbeddedAws start(BlobStore store) throws Exception {

@@ -484,6 +484,7 @@ public final class BenchCommand implements Callable<Integer> {
         s.put("parts", p.parts());
         s.put("partsDoneBeforeLastRowParsed", p.partsBeforeParsed());
         s.put("maxPartsInFlight", p.maxPartsInFlight());
+        s.put("handlerThreadCpuSeconds", seconds(p.handlerCpuNanos()));
         return s;
     }
 
@@ -551,6 +552,8 @@ public final class BenchCommand implements Callable<Integer> {
                             + " staging %d parts, %d done before the last row was parsed, at most %d in flight%n",
                     m.get("tailAfterLastRowSeconds"), (int) m.get("parts"), (int) m.get("partsDoneBeforeLastRowParsed"),
                     (int) m.get("maxPartsInFlight"));
+            out.printf(Locale.ROOT, "            cpu: the handler's thread %s s of the pass's process cpu (the rest: part uploads, the in-process"
+                    + " S3 emulator, GC)%n", m.get("handlerThreadCpuSeconds"));
         }
         Map<String, Object> v = (Map<String, Object>) report.get("validation");
         if (v != null) {

@@ -28,6 +28,8 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -102,10 +104,12 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
      * @param ledgerNanos       the ledger write returned
      * @param firstByteNanos    GetObject returned its headers (the body streams from here)
      * @param partsBeforeParsed part uploads that had finished before the last row was parsed: the overlap
+     * @param handlerCpuNanos   CPU time of the handler's thread (GetObject reads, validation, ledger calls); the rest
+     *                          of the pass's process CPU is the part uploads, the in-process S3 emulator and the GC
      */
     record Publish(IngestAction action, String refusalCode, long accepted, long duplicates, long rejected, long publishedBytes,
                    long firstByteNanos, long parsedNanos, long stagedNanos, long promotedNanos, long ledgerNanos, long totalNanos,
-                   int parts, int partsBeforeParsed, int maxPartsInFlight) {
+                   int parts, int partsBeforeParsed, int maxPartsInFlight, long handlerCpuNanos) {
     }
 
     /** The staging upload's parts, counted when it completed (the promote's copies run on the same threads). */
@@ -203,12 +207,19 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
         var event = S3Notifications.event(List.of(input));
         partUploads.reset();
 
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long cpuBefore = threads.getCurrentThreadCpuTime();
         timeline.start = System.nanoTime();
-        handler.handleRequest(event, null);
+        try {
+            handler.handleRequest(event, null);
+        } catch (RuntimeException e) {
+            failure.compareAndSet(null, e);
+        }
         long nanos = System.nanoTime() - timeline.start;
+        long handlerCpu = threads.getCurrentThreadCpuTime() - cpuBefore;
 
         if (failure.get() != null) {
-            throw failure.get();
+            throw new IOException("the end-to-end pass failed: " + failure.get(), failure.get());
         }
         IngestOutcome o = outcome.get();
         long publishedBytes = o.publishedKey() == null ? -1
@@ -216,7 +227,7 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
         Publish publish = new Publish(o.action(), o.refusalCode(), o.accepted(), o.duplicates(), o.rejected(), publishedBytes,
                 timeline.since(timeline.firstByte), timeline.since(timeline.parsed), timeline.since(timeline.staged),
                 timeline.since(timeline.promoted), timeline.since(timeline.ledgerWritten), nanos, staging.get().uploaded(),
-                staging.get().doneBeforeLastRow(), staging.get().maxInFlight());
+                staging.get().doneBeforeLastRow(), staging.get().maxInFlight(), handlerCpu);
         return new Pass(nanos, scanned.bytes(), scanned.lines(), o.sha256(), null).withPublish(publish);
     }
 
