@@ -149,8 +149,8 @@ public final class S3ObjectStore implements ObjectStore {
                     .destinationBucket(bucket).destinationKey(targetKey).uploadId(uploadId).partNumber(1));
             return List.of(CompletedPart.builder().partNumber(1).eTag(copy.copyPartResult().eTag()).build());
         }
-        long count = Math.max(Math.min(uploadSettings.maxPartsInFlight(), size / minimum), ceilDiv(size, MAX_COPY_PART_BYTES));
-        long rangeBytes = ceilDiv(size, count);
+        long count = Math.max(Math.min(uploadSettings.maxPartsInFlight(), size / minimum), Math.ceilDiv(size, MAX_COPY_PART_BYTES));
+        long rangeBytes = Math.ceilDiv(size, count);
         List<Future<CompletedPart>> copies = new ArrayList<>();
         try {
             int partNumber = 1;
@@ -177,10 +177,6 @@ public final class S3ObjectStore implements ObjectStore {
         } finally {
             copies.forEach(copy -> copy.cancel(true)); // no-op for the finished ones
         }
-    }
-
-    private static long ceilDiv(long a, long b) {
-        return (a + b - 1) / b;
     }
 
     private void abortQuietly(String bucket, String key, String uploadId) {
