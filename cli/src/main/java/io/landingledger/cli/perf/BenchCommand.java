@@ -32,13 +32,14 @@ import java.util.Objects;
 import java.util.concurrent.Callable;
 
 /**
- * {@code landing bench}: measures, in one JVM and on one file, the scan baseline (read + SHA-256 + line split) and
- * the validator core, each after a warm-up pass and then {@code --repeat} times, interleaved so that both see the
- * same machine; then the duplicate index's bytes per distinct key and the heap. Prints a table, or one JSON object
+ * {@code landing bench}: measures, in one JVM and on one file, the scan baseline (read + SHA-256 + line split), the
+ * validator core and the end-to-end path on the embedded emulators ({@link EndToEndStage}), each after a warm-up
+ * pass and then {@code --repeat} times, interleaved so that all see the same machine; then the duplicate index's bytes per distinct key and the heap. Prints a table, or one JSON object
  * with {@code --json}. Every figure in README's performance section comes from this command.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Benchmark the validator against the scan floor (read + SHA-256 + line split) on one file.",
+        description = {"Benchmark the validator, and the validator function end to end on the embedded S3 and DynamoDB",
+                "emulators, against the scan floor (read + SHA-256 + line split) on one file.",
                 "Without --file, generates a peak-shaped progress_events file of --lines lines first (see landing gen).",
                 "Run it through ./landing (Serial GC, as the function). MB are 10^6 bytes of text (decompressed).",
                 "Exit status: 0 measured, 1 a consistency check failed (passes or stages disagree), 2 usage or I/O error."})
