@@ -1,10 +1,14 @@
 package io.landingledger.emulators;
 
+import io.landingledger.emulators.nio2blob.VersionedFilesystemBlobStore;
+
 import org.gaul.s3proxy.BlobStores;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
+import org.gaul.s3proxy.blobstore.BlobStore;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Properties;
@@ -13,8 +17,8 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * S3 and DynamoDB on this machine, as EMULATORS.md chose them: S3Proxy in-process with its transient (in-memory)
- * blob store (correct If-None-Match / If-Match on CompleteMultipartUpload, versioning) and moto's DynamoDB server as
- * a child process (see {@link MotoServer}). Both on free 127.0.0.1 ports, started concurrently, credentials
+ * blob store (correct If-None-Match / If-Match on CompleteMultipartUpload, versioning; {@link #startOnDisk} keeps
+ * the same store's objects on disk) and moto's DynamoDB server as a child process (see {@link MotoServer}). Both on free 127.0.0.1 ports, started concurrently, credentials
  * {@value #ACCESS_KEY}/{@value #SECRET_KEY}.
  */
 public final class EmbeddedAws implements AutoCloseable {
@@ -41,6 +45,19 @@ public final class EmbeddedAws implements AutoCloseable {
     }
 
     public static EmbeddedAws start() throws Exception {
+        return start(BlobStores.create("transient", new Properties()));
+    }
+
+    /**
+     * As {@link #start()}, but S3Proxy keeps the objects in files under {@code directory} (see
+     * {@link VersionedFilesystemBlobStore}) instead of on the heap: for the benchmark, whose inputs are hundreds of
+     * MB, so that the stored bytes neither compete for the heap nor cost collections.
+     */
+    public static EmbeddedAws startOnDisk(Path directory) throws Exception {
+        return start(new VersionedFilesystemBlobStore(directory));
+    }
+
+    private static EmbeddedAws start(BlobStore store) throws Exception {
         long begin = System.nanoTime();
         CompletableFuture<long[]> motoReady = new CompletableFuture<>();
         CompletableFuture<MotoServer> motoStart = CompletableFuture.supplyAsync(() -> {
@@ -57,7 +74,7 @@ public final class EmbeddedAws implements AutoCloseable {
         S3Proxy proxy;
         long s3Ready;
         try {
-            proxy = startS3Proxy();
+            proxy = startS3Proxy(store);
             s3Ready = System.nanoTime();
         } catch (Exception e) {
             motoStart.thenAccept(MotoServer::close);
@@ -75,9 +92,9 @@ public final class EmbeddedAws implements AutoCloseable {
                 Duration.ofNanos(motoReady.get()[0] - begin), Duration.ofNanos(end - begin)));
     }
 
-    private static S3Proxy startS3Proxy() throws Exception {
+    private static S3Proxy startS3Proxy(BlobStore store) throws Exception {
         S3Proxy proxy = S3Proxy.builder()
-                .blobStore(BlobStores.create("transient", new Properties()))
+                .blobStore(store)
                 .endpoint(URI.create("http://127.0.0.1:0"))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
                 .build();

@@ -7,9 +7,11 @@ import io.landingledger.cli.perf.BenchStage.Pass;
 import io.landingledger.core.contract.ContractLoader;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.InvalidContractException;
+import io.landingledger.core.ingest.IngestAction;
 import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.core.validate.ValidationResult;
+import io.landingledger.lambda.adapters.MultipartStreamingUpload;
 
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -32,13 +34,14 @@ import java.util.Objects;
 import java.util.concurrent.Callable;
 
 /**
- * {@code landing bench}: measures, in one JVM and on one file, the scan baseline (read + SHA-256 + line split) and
- * the validator core, each after a warm-up pass and then {@code --repeat} times, interleaved so that both see the
- * same machine; then the duplicate index's bytes per distinct key and the heap. Prints a table, or one JSON object
+ * {@code landing bench}: measures, in one JVM and on one file, the scan baseline (read + SHA-256 + line split), the
+ * validator core and the end-to-end path on the embedded emulators ({@link EndToEndStage}), each after a warm-up
+ * pass and then {@code --repeat} times, interleaved so that all see the same machine; then the duplicate index's bytes per distinct key and the heap. Prints a table, or one JSON object
  * with {@code --json}. Every figure in README's performance section comes from this command.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Benchmark the validator against the scan floor (read + SHA-256 + line split) on one file.",
+        description = {"Benchmark the validator, and the validator function end to end on the embedded S3 and DynamoDB",
+                "emulators, against the scan floor (read + SHA-256 + line split) on one file.",
                 "Without --file, generates a peak-shaped progress_events file of --lines lines first (see landing gen).",
                 "Run it through ./landing (Serial GC, as the function). MB are 10^6 bytes of text (decompressed).",
                 "Exit status: 0 measured, 1 a consistency check failed (passes or stages disagree), 2 usage or I/O error."})
@@ -93,6 +96,22 @@ public final class BenchCommand implements Callable<Integer> {
                     "A validator pass that must drop rows found at the merge includes its second pass over the file."})
     Long keyIndexMemoryMb;
 
+    @Option(names = "--no-end-to-end",
+            description = "Skip the end-to-end stage (the validator function's handler on the embedded S3 and DynamoDB emulators).")
+    boolean noEndToEnd;
+
+    @Option(names = "--s3-storage", paramLabel = "WHERE",
+            description = "End to end: where the embedded S3 keeps objects, MEMORY or DISK (a temporary directory; default: ${DEFAULT-VALUE}).")
+    EndToEndStage.S3Storage s3Storage = EndToEndStage.S3Storage.MEMORY;
+
+    @Option(names = "--part-mib", paramLabel = "MIB",
+            description = "End to end: staging upload part size in MiB (default: the function's, ${DEFAULT-VALUE}; S3's minimum is 5).")
+    int partMib = MultipartStreamingUpload.Settings.DEFAULT.partBytes() >> 20;
+
+    @Option(names = "--parts-in-flight", paramLabel = "N",
+            description = "End to end: staging parts uploading at once (default: the function's, ${DEFAULT-VALUE}).")
+    int partsInFlight = MultipartStreamingUpload.Settings.DEFAULT.maxPartsInFlight();
+
     @Option(names = "--no-retained-heap",
             description = "Skip the one untimed validator pass that measures the heap it holds at the end of the input.")
     boolean noRetainedHeap;
@@ -113,11 +132,15 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * The stages timed {@code --repeat} times: the scan first, since every ratio is against it. The end-to-end
-     * stage on the emulators joins this list as one more {@link BenchStage}.
+     * The stages timed {@code --repeat} times: the scan first, since every ratio is against it, then the validator
+     * core, then the end-to-end path on the emulators when there is one.
      */
-    static List<BenchStage> stages(StreamingValidator validator) {
-        return List.of(new ScanStage(), ValidatorStage.discarding(validator));
+    static List<BenchStage> stages(StreamingValidator validator, EndToEndStage endToEnd) {
+        List<BenchStage> stages = new ArrayList<>(List.of(new ScanStage(), ValidatorStage.discarding(validator)));
+        if (endToEnd != null) {
+            stages.add(endToEnd);
+        }
+        return stages;
     }
 
     /** The figures of one stage over its timed passes. */
@@ -185,7 +208,11 @@ public final class BenchCommand implements Callable<Integer> {
         Path dir = null;
         Path generatedFile = null;
         Path acceptedFile = null;
+        EndToEndStage endToEnd = null;
         try {
+            if (!noEndToEnd) {
+                endToEnd = new EndToEndStage(dataset, new MultipartStreamingUpload.Settings(partMib << 20, partsInFlight), s3Storage, err);
+            }
             dir = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("landing-bench");
             GenerateCommand.Written generated = null;
             double generateSeconds = 0;
@@ -205,7 +232,7 @@ public final class BenchCommand implements Callable<Integer> {
                 file = BenchFile.of(generatedFile);
             }
 
-            List<BenchStage> timed = stages(validator);
+            List<BenchStage> timed = stages(validator, endToEnd);
             List<StageFigures> figures = new ArrayList<>();
             for (BenchStage stage : timed) {
                 err.printf(Locale.ROOT, "landing bench: warm-up %s%n", stage.name());
@@ -219,6 +246,9 @@ public final class BenchCommand implements Callable<Integer> {
                     err.printf(Locale.ROOT, "landing bench: pass %d/%d %-14s %.3f s (cpu %.3f s)%n", round, repeat, f.stage().name(),
                             pass.seconds(), pass.cpuNanos() / 1e9);
                 }
+            }
+            if (endToEnd != null) {
+                endToEnd.close(); // before the heap figures: the in-memory S3 holds the file and a pass's output
             }
             if (!noFileOutput) {
                 acceptedFile = dir.resolve("accepted.jsonl");
@@ -252,6 +282,9 @@ public final class BenchCommand implements Callable<Integer> {
             err.println("landing bench: " + e.getMessage());
             return ERROR;
         } finally {
+            if (endToEnd != null) {
+                endToEnd.close();
+            }
             cleanUp(dir, generatedFile, acceptedFile);
         }
     }
@@ -310,6 +343,8 @@ public final class BenchCommand implements Callable<Integer> {
         List<String> problems = new ArrayList<>();
         Pass reference = figures.getFirst().last();
         ValidationResult first = null;
+        ValidationResult core = figures.stream().flatMap(f -> f.passes().stream()).map(Pass::validation)
+                .filter(Objects::nonNull).findFirst().orElse(null);
         for (StageFigures f : figures) {
             for (Pass p : f.passes()) {
                 // a refusal stops decoding at the refusing line (the stored bytes are still all hashed)
@@ -318,6 +353,12 @@ public final class BenchCommand implements Callable<Integer> {
                     problems.add(f.stage().name() + " saw sha256=" + p.sha256() + " bytes=" + p.bytes() + " lines=" + p.lines()
                             + ", " + figures.getFirst().stage().name() + " saw sha256=" + reference.sha256() + " bytes="
                             + reference.bytes() + " lines=" + reference.lines());
+                }
+                if (p.publish() != null && core != null && !publishedWhatTheCoreFound(p.publish(), core)) {
+                    problems.add(f.stage().name() + " ended " + p.publish().action() + " (refusal " + p.publish().refusalCode() + ", "
+                            + p.publish().accepted() + " accepted, " + p.publish().duplicates() + " duplicates, " + p.publish().rejected()
+                            + " rejected, " + p.publish().publishedBytes() + " bytes published) but the validator core found "
+                            + core.toMap());
                 }
                 ValidationResult r = p.validation();
                 if (r == null) {
@@ -340,6 +381,16 @@ public final class BenchCommand implements Callable<Integer> {
             }
         }
         return problems;
+    }
+
+    /** The handler published the core's rows byte for byte, or refused with the core's code. */
+    private static boolean publishedWhatTheCoreFound(EndToEndStage.Publish publish, ValidationResult core) {
+        if (!core.publishable()) {
+            return publish.action() == IngestAction.REFUSED && core.refusal().code().name().equals(publish.refusalCode());
+        }
+        return publish.action() == IngestAction.PUBLISHED && publish.accepted() == core.accepted()
+                && publish.duplicates() == core.duplicates() && publish.rejected() == core.rejected()
+                && publish.publishedBytes() == core.acceptedBytes();
     }
 
     private static boolean sameOutcome(ValidationResult a, ValidationResult b) {
@@ -377,6 +428,7 @@ public final class BenchCommand implements Callable<Integer> {
 
         long scanMedian = figures.getFirst().medianNanos();
         long scanBest = figures.getFirst().bestNanos();
+        StageFigures core = figures.stream().filter(f -> f.stage() instanceof ValidatorStage).findFirst().orElseThrow();
         List<Object> stages = new ArrayList<>();
         for (StageFigures f : figures) {
             Map<String, Object> s = new LinkedHashMap<>();
@@ -392,6 +444,7 @@ public final class BenchCommand implements Callable<Integer> {
             // throughput ratio to the scan: scan time / stage time (1.0 would be validation for free)
             s.put("ratioToScanBest", round((double) scanBest / f.bestNanos(), 3));
             s.put("ratioToScanMedian", round((double) scanMedian / f.medianNanos(), 3));
+            s.put("ratioToValidatorMedian", round((double) core.medianNanos() / f.medianNanos(), 3));
             if (f.medianCpuNanos() > 0) {
                 s.put("passesCpu", f.passes().stream().map(p -> round(p.cpuNanos() / 1e9, 4)).toList());
                 s.put("medianCpuSeconds", round(f.medianCpuNanos() / 1e9, 4));
@@ -400,6 +453,8 @@ public final class BenchCommand implements Callable<Integer> {
             stages.add(s);
         }
         report.put("stages", stages);
+        figures.stream().filter(f -> f.stage() instanceof EndToEndStage).findFirst()
+                .ifPresent(f -> report.put("endToEnd", endToEnd(f, core)));
 
         ValidationResult r = figures.stream().flatMap(f -> f.passes().stream()).map(Pass::validation)
                 .filter(Objects::nonNull).findFirst().orElse(null);
@@ -436,6 +491,48 @@ public final class BenchCommand implements Callable<Integer> {
         checks.put("problems", problems);
         report.put("checks", checks);
         return report;
+    }
+
+    /**
+     * The end-to-end passes step by step (seconds from the handler's call to the end of each step), with the
+     * median pass (by wall time) first: how much of the staging upload ran while the validator was still parsing.
+     */
+    private static Map<String, Object> endToEnd(StageFigures f, StageFigures core) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        List<Pass> byTime = f.passes().stream().sorted(java.util.Comparator.comparingLong(Pass::nanos)).toList();
+        Pass median = byTime.get((byTime.size() - 1) / 2);
+        EndToEndStage.Publish p = median.publish();
+        e.put("action", p.action().name());
+        if (p.refusalCode() != null) {
+            e.put("refusal", p.refusalCode());
+        }
+        e.put("accepted", p.accepted());
+        e.put("publishedBytes", p.publishedBytes());
+        e.put("ratioToValidatorMedian", round((double) core.medianNanos() / f.medianNanos(), 3));
+        e.put("medianPass", steps(p));
+        e.put("passes", f.passes().stream().map(pass -> steps(pass.publish())).toList());
+        return e;
+    }
+
+    private static Map<String, Object> steps(EndToEndStage.Publish p) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("firstByteSeconds", seconds(p.firstByteNanos()));
+        s.put("lastRowParsedSeconds", seconds(p.parsedNanos()));
+        s.put("stagedSeconds", seconds(p.stagedNanos()));
+        s.put("promotedSeconds", seconds(p.promotedNanos()));
+        s.put("ledgerWrittenSeconds", seconds(p.ledgerNanos()));
+        s.put("totalSeconds", seconds(p.totalNanos()));
+        s.put("tailAfterLastRowSeconds", p.parsedNanos() < 0 ? null : seconds(p.totalNanos() - p.parsedNanos()));
+        s.put("parts", p.parts());
+        s.put("partsDoneBeforeLastRowParsed", p.partsBeforeParsed());
+        s.put("maxPartsInFlight", p.maxPartsInFlight());
+        s.put("handlerThreadCpuSeconds", seconds(p.handlerCpuNanos()));
+        return s;
+    }
+
+    /** Seconds with four decimals, or null for a step the pass never reached (-1). */
+    private static Double seconds(long nanos) {
+        return nanos < 0 ? null : round(nanos / 1e9, 4);
     }
 
     private static Map<String, Object> jvm() {
@@ -484,6 +581,22 @@ public final class BenchCommand implements Callable<Integer> {
         out.println("(vs scan: stage throughput / scan throughput, medians; best for a stage run once."
                 + " cpu: process CPU time of the pass, all threads: the wall time a machine without other load would show)");
         out.println();
+        Map<String, Object> e = (Map<String, Object>) report.get("endToEnd");
+        if (e != null) {
+            Map<String, Object> m = (Map<String, Object>) e.get("medianPass");
+            out.printf(Locale.ROOT, "end to end  %s%s, %,d rows, %,d bytes published; %.3f of the validator core's throughput (medians)%n",
+                    e.get("action"), e.containsKey("refusal") ? " (" + e.get("refusal") + ")" : "", (long) e.get("accepted"),
+                    (long) e.get("publishedBytes"), (double) e.get("ratioToValidatorMedian"));
+            out.printf(Locale.ROOT, "            median pass, s from the S3 event: GetObject %s, last row parsed %s, staged %s, promoted %s,"
+                            + " ledger written %s, done %s%n", m.get("firstByteSeconds"), m.get("lastRowParsedSeconds"), m.get("stagedSeconds"),
+                    m.get("promotedSeconds"), m.get("ledgerWrittenSeconds"), m.get("totalSeconds"));
+            out.printf(Locale.ROOT, "            after the last row: %s s (staging's last parts and complete, promote, ledger, cleanup);"
+                            + " staging %d parts, %d done before the last row was parsed, at most %d in flight%n",
+                    m.get("tailAfterLastRowSeconds"), (int) m.get("parts"), (int) m.get("partsDoneBeforeLastRowParsed"),
+                    (int) m.get("maxPartsInFlight"));
+            out.printf(Locale.ROOT, "            cpu: the handler's thread %s s of the pass's process cpu (the rest: part uploads, the in-process"
+                    + " S3 emulator, GC)%n", m.get("handlerThreadCpuSeconds"));
+        }
         Map<String, Object> v = (Map<String, Object>) report.get("validation");
         if (v != null) {
             out.printf(Locale.ROOT, "validator   decision %s%s: %,d accepted, %,d duplicates, %,d rejected%n", v.get("decision"),

@@ -9,9 +9,9 @@ import java.nio.file.Path;
 
 /**
  * One measured way through the bench file. {@link BenchCommand#stages} lists the stages a run measures: the scan
- * baseline first (every ratio is taken against it), then the validator core. The end-to-end stage (GetObject
- * from the embedded S3 by version, validate, multipart staging upload, promote, ledger) is one more implementation
- * of this interface added to that list: the runner, the table and the JSON take it as they take the others.
+ * baseline first (every ratio is taken against it), then the validator core, then unless skipped the end-to-end
+ * stage ({@link EndToEndStage}: GetObject from the embedded S3 by version, validate, multipart staging upload,
+ * promote, ledger). The runner, the table and the JSON take each stage alike.
  */
 interface BenchStage {
     /** Short name for the table and the JSON, e.g. {@code scan}. */
@@ -31,12 +31,14 @@ interface BenchStage {
      * @param lines      lines seen
      * @param sha256     SHA-256 of the stored bytes, hex: every stage must agree
      * @param validation the validator's result, or null for a stage that does not validate
+     * @param publish    what the end-to-end path published and when each of its steps ended, or null for the others
      * @param cpuNanos   CPU time the whole process spent during the pass (all threads: GC and JIT too), or -1 when
      *                   not measured; on a busy machine it shows what the wall time would be without the other load
      */
-    record Pass(long nanos, long bytes, long lines, String sha256, ValidationResult validation, long cpuNanos) {
+    record Pass(long nanos, long bytes, long lines, String sha256, ValidationResult validation, EndToEndStage.Publish publish,
+                long cpuNanos) {
         Pass(long nanos, long bytes, long lines, String sha256, ValidationResult validation) {
-            this(nanos, bytes, lines, sha256, validation, -1);
+            this(nanos, bytes, lines, sha256, validation, null, -1);
         }
 
         double seconds() {
@@ -44,7 +46,11 @@ interface BenchStage {
         }
 
         Pass withCpuNanos(long cpu) {
-            return new Pass(nanos, bytes, lines, sha256, validation, cpu);
+            return new Pass(nanos, bytes, lines, sha256, validation, publish, cpu);
+        }
+
+        Pass withPublish(EndToEndStage.Publish published) {
+            return new Pass(nanos, bytes, lines, sha256, validation, published, cpuNanos);
         }
     }
 

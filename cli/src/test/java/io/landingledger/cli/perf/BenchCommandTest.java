@@ -14,12 +14,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The benchmark's plumbing on a small file; its figures are not asserted (not a timed test). */
+/**
+ * The benchmark's plumbing on a small file; its figures are not asserted (not a timed test). The end-to-end stage
+ * starts the emulators, so it has its own integration test, {@link BenchEndToEndIT}.
+ */
 class BenchCommandTest {
     private static final String CONTRACT = PerfTesting.contract().toString();
 
@@ -27,6 +31,11 @@ class BenchCommandTest {
     }
 
     static Run bench(String... args) {
+        return benchWith(Stream.concat(Stream.of("--no-end-to-end"), Stream.of(args)).toArray(String[]::new));
+    }
+
+    /** The command as given, the end-to-end stage included unless skipped. */
+    static Run benchWith(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = PerfTesting.execute(new BenchCommand(new PrintStream(out, true, StandardCharsets.UTF_8),

@@ -25,7 +25,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 
 /**
  * {@link ObjectStore} on S3 (SDK v2). The promote is CreateMultipartUpload + UploadPartCopy + CompleteMultipartUpload
@@ -108,22 +110,7 @@ public final class S3ObjectStore implements ObjectStore {
                 .contentType("application/x-ndjson")).uploadId();
         boolean completed = false;
         try {
-            List<CompletedPart> parts = new ArrayList<>();
-            if (size <= MAX_COPY_PART_BYTES) {
-                // one part, no range: also right for an empty staging object (an empty unit)
-                UploadPartCopyResponse copy = s3.uploadPartCopy(r -> r.sourceBucket(bucket).sourceKey(sourceKey)
-                        .destinationBucket(bucket).destinationKey(targetKey).uploadId(uploadId).partNumber(1));
-                parts.add(CompletedPart.builder().partNumber(1).eTag(copy.copyPartResult().eTag()).build());
-            } else {
-                int partNumber = 1;
-                for (long offset = 0; offset < size; offset += MAX_COPY_PART_BYTES, partNumber++) {
-                    String range = "bytes=" + offset + "-" + (Math.min(size, offset + MAX_COPY_PART_BYTES) - 1);
-                    int number = partNumber;
-                    UploadPartCopyResponse copy = s3.uploadPartCopy(r -> r.sourceBucket(bucket).sourceKey(sourceKey)
-                            .destinationBucket(bucket).destinationKey(targetKey).uploadId(uploadId).partNumber(number).copySourceRange(range));
-                    parts.add(CompletedPart.builder().partNumber(number).eTag(copy.copyPartResult().eTag()).build());
-                }
-            }
+            List<CompletedPart> parts = copyParts(bucket, sourceKey, targetKey, uploadId, size);
             CompleteMultipartUploadRequest.Builder complete = CompleteMultipartUploadRequest.builder()
                     .bucket(bucket).key(targetKey).uploadId(uploadId)
                     .multipartUpload(CompletedMultipartUpload.builder().parts(parts).build());
@@ -147,6 +134,48 @@ public final class S3ObjectStore implements ObjectStore {
             if (!completed) {
                 abortQuietly(bucket, targetKey, uploadId);
             }
+        }
+    }
+
+    /**
+     * The UploadPartCopy requests of a promote: one part without a range for an object below two minimum parts
+     * (also an empty unit), else {@code maxPartsInFlight} ranges (more when a range would pass 5 GiB) copied at the
+     * same time on the upload executor, so a large unit's server-side copy takes about one range's time.
+     */
+    private List<CompletedPart> copyParts(String bucket, String sourceKey, String targetKey, String uploadId, long size) {
+        long minimum = MultipartStreamingUpload.Settings.MIN_PART_BYTES;
+        if (size < 2 * minimum) {
+            UploadPartCopyResponse copy = s3.uploadPartCopy(r -> r.sourceBucket(bucket).sourceKey(sourceKey)
+                    .destinationBucket(bucket).destinationKey(targetKey).uploadId(uploadId).partNumber(1));
+            return List.of(CompletedPart.builder().partNumber(1).eTag(copy.copyPartResult().eTag()).build());
+        }
+        long count = Math.max(Math.min(uploadSettings.maxPartsInFlight(), size / minimum), Math.ceilDiv(size, MAX_COPY_PART_BYTES));
+        long rangeBytes = Math.ceilDiv(size, count);
+        List<Future<CompletedPart>> copies = new ArrayList<>();
+        try {
+            int partNumber = 1;
+            for (long offset = 0; offset < size; offset += rangeBytes, partNumber++) {
+                String range = "bytes=" + offset + "-" + (Math.min(size, offset + rangeBytes) - 1);
+                int number = partNumber;
+                copies.add(uploadExecutor.submit(() -> {
+                    UploadPartCopyResponse copy = s3.uploadPartCopy(r -> r.sourceBucket(bucket).sourceKey(sourceKey)
+                            .destinationBucket(bucket).destinationKey(targetKey).uploadId(uploadId).partNumber(number).copySourceRange(range));
+                    return CompletedPart.builder().partNumber(number).eTag(copy.copyPartResult().eTag()).build();
+                }));
+            }
+            List<CompletedPart> parts = new ArrayList<>();
+            for (Future<CompletedPart> copy : copies) {
+                parts.add(copy.get());
+            }
+            return parts;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while copying s3://" + bucket + "/" + sourceKey + " to " + targetKey, e);
+        } catch (ExecutionException e) {
+            // an SDK fault (an S3Exception among them): the caller translates it as it would from a sequential copy
+            throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+        } finally {
+            copies.forEach(copy -> copy.cancel(true)); // no-op for the finished ones
         }
     }
 

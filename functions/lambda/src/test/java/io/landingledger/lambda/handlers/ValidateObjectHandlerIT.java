@@ -21,6 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -338,5 +339,30 @@ class ValidateObjectHandlerIT {
         assertEquals(List.of(IngestAction.PUBLISHED), pipeline.outcomes.stream().map(IngestOutcome::action).toList());
         assertEquals(Files.size(PipelineFixture.REPOSITORY.resolve("examples/inbox/progress_events/progress-2026-03-06.jsonl.gz")),
                 pipeline.ledgerItem("progress_events", "2026-03-06").input().size());
+    }
+
+    @Test
+    void handleRequest_unitOfSeveralMinimumParts_promotesByParallelRangesThatCopyItByteForByte() throws Exception {
+        // canonical rows (keys sorted, compact, UTC): the published object must be the input byte for byte
+        StringBuilder day = new StringBuilder();
+        for (int i = 0; day.length() < 17 << 20; i++) {
+            day.append("{\"attempt_number\":1,\"checkpoint\":").append(i % 90).append(",\"event_id\":\"evt_").append(i)
+                    .append("\",\"event_time\":\"2026-03-04T10:").append(String.format("%02d:%02d", i / 60 % 60, i % 60))
+                    .append(String.format(".%03dZ", i % 1000)).append("\",\"event_type\":\"checkpoint\",\"learner_id\":\"lrn_")
+                    .append(i % 5000).append("\",\"lesson_id\":\"les_").append(i % 40).append("\"}\n");
+        }
+        byte[] body = bytes(day.toString());
+        Map<String, Object> result = records(pipeline.deliver(pipeline.eventFor(pipeline.put("progress_events/progress-2026-03-04.jsonl", body)))).get(0);
+        assertEquals("published", result.get("action"), result.toString());
+        assertArrayEquals(body, pipeline.published("progress_events", "2026-03-04"));
+
+        // 17 MiB is three 5 MiB minimum parts: three ranges, in flight together, covering the object exactly once
+        List<String> ranges = pipeline.requests.of(UploadPartCopyRequest.class).stream()
+                .sorted(java.util.Comparator.comparing(UploadPartCopyRequest::partNumber)).map(UploadPartCopyRequest::copySourceRange).toList();
+        long third = (body.length + 2) / 3;
+        assertEquals(List.of("bytes=0-" + (third - 1), "bytes=" + third + "-" + (2 * third - 1), "bytes=" + 2 * third + "-" + (body.length - 1)),
+                ranges);
+        assertTrue(third >= 5 << 20, "every range but the last is at least S3's minimum part");
+        assertEquals(0, pipeline.openMultipartUploads());
     }
 }
