@@ -348,7 +348,8 @@ class ValidateObjectHandlerIT {
         for (int i = 0; day.length() < 17 << 20; i++) {
             day.append("{\"attempt_number\":1,\"checkpoint\":").append(i % 90).append(",\"event_id\":\"evt_").append(i)
                     .append("\",\"event_time\":\"2026-03-04T10:").append(String.format("%02d:%02d", i / 60 % 60, i % 60))
-                    .append(String.format(".%03dZ", i % 1000)).append("\",\"event_type\":\"checkpoint\",\"learner_id\":\"lrn_")
+                    .append(String.format(".%03dZ", 1 + i % 999)) // never .000: a zero fraction is published without one
+                    .append("\",\"event_type\":\"checkpoint\",\"learner_id\":\"lrn_")
                     .append(i % 5000).append("\",\"lesson_id\":\"les_").append(i % 40).append("\"}\n");
         }
         byte[] body = bytes(day.toString());
