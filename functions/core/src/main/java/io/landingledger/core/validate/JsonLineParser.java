@@ -22,7 +22,8 @@ import java.util.Map;
  * The line is already known to be valid UTF-8 ({@link Utf8#isValid}), and a string without escapes is then
  * byte for byte its canonical form (RFC 8785 escapes only quote, backslash and control characters), so the common
  * value is copied, not decoded. Keys are matched against the contract's names as bytes. The grammar checks follow
- * Jackson's defaults, and JsonLineRulesTest pins each rule.
+ * Jackson's defaults: JsonLineRulesTest pins each rule, and JsonGrammarParityTest holds random mutations of real
+ * lines to what Jackson says is JSON.
  */
 final class JsonLineParser {
     /** Jackson's default StreamReadConstraints.maxNumberLength: a longer number is NUMBER_OVERFLOW, not parsed. */

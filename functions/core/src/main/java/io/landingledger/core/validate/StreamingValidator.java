@@ -339,7 +339,8 @@ public final class StreamingValidator {
 
         /**
          * Whether a line that is not valid UTF-8 still names a prohibited key before its first bad byte (a Latin-1
-         * export that joined a profile: {@code "name":"Zo\xEB"}). Jackson stops at the bad byte; keys before it count.
+         * export that joined a profile: {@code "name":"Zo\xEB"}). The parser does not decode plain values, so it reads
+         * on past a bad byte in one: keys before it count, and keys after it while the line stays JSON.
          */
         private boolean hasProhibitedKey(byte[] b, int off, int len) {
             outcome.clear();
