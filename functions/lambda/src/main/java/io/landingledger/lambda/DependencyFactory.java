@@ -28,7 +28,6 @@ import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
-import software.amazon.awssdk.services.s3.S3Configuration;
 
 /**
  * Builds the SDK clients once per execution environment. A handler creates one factory in its constructor (at
@@ -147,12 +146,7 @@ public final class DependencyFactory implements AutoCloseable {
                 .httpClientBuilder(UrlConnectionHttpClient.builder())
                 .region(connection.region())
                 .credentialsProvider(credentials(connection, connection.s3Endpoint()));
-        connection.s3Endpoint().ifPresent(endpoint -> builder.endpointOverride(endpoint).forcePathStyle(true)
-                // Emulators only. With "Expect: 100-continue" (the S3 client's default for PutObject and UploadPart)
-                // the JDK's HttpURLConnection and the embedded S3Proxy sometimes ended a put with "Error writing
-                // request body to server" on every retry (seen in LandingFunctionsJarIT's sweep report put). S3
-                // itself keeps the default, where the header spares a body that would be refused.
-                .serviceConfiguration(S3Configuration.builder().expectContinueEnabled(false).build()));
+        connection.s3Endpoint().ifPresent(endpoint -> builder.endpointOverride(endpoint).forcePathStyle(true));
         return builder.build();
     }
 
