@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The ingest path run by the validator function itself: the sweep's re-drive sends it the S3 notification S3 would
@@ -29,10 +30,13 @@ public final class LambdaIngestPath implements IngestPath {
     private final Function<String, String> invoke;
     private final String region;
 
-    /** Invokes {@code functionName} (the validator's alias ARN) with {@code lambda}. */
-    public LambdaIngestPath(LambdaClient lambda, String functionName, String region) {
+    /**
+     * Invokes {@code functionName} (the validator's alias ARN) with the client {@code lambda} supplies, asked for at
+     * the first re-drive: most sweeps re-drive nothing, so the sweep's init does not build it (cold start, issue 6).
+     */
+    public LambdaIngestPath(Supplier<LambdaClient> lambda, String functionName, String region) {
         this(payload -> {
-            InvokeResponse response = lambda.invoke(r -> r.functionName(functionName).invocationType(InvocationType.REQUEST_RESPONSE)
+            InvokeResponse response = lambda.get().invoke(r -> r.functionName(functionName).invocationType(InvocationType.REQUEST_RESPONSE)
                     .payload(SdkBytes.fromUtf8String(payload)));
             if (response.functionError() != null) {
                 // the validator failed (an infrastructure fault after its retries): the re-drive is reported as failed
