@@ -57,23 +57,7 @@ public final class EmbeddedAws implements AutoCloseable {
         return start(new VersionedFilesystemBlobStore(directory));
     }
 
-    /**
-     * The SDK's UrlConnection client pools connections in the JDK's keep-alive cache, and now and then a pooled
-     * connection to S3Proxy's Jetty is already closed on the server's side (which responses leave it so is not pinned
-     * down): a PutObject written into it fails with "Error writing request body to server", and each SDK retry can
-     * draw another such connection (seen failing all 4 attempts, in a different test each time, about once in ten
-     * full runs). A fresh localhost connection per request
-     * costs well under a millisecond. The JDK reads {@code http.keepAlive} once, so this works only when the
-     * emulators start before the process's first HTTP request; the test JVMs also get it from the root pom.
-     */
-    private static void disableHttpKeepAlive() {
-        if (System.getProperty("http.keepAlive") == null) {
-            System.setProperty("http.keepAlive", "false");
-        }
-    }
-
     private static EmbeddedAws start(BlobStore store) throws Exception {
-        disableHttpKeepAlive();
         long begin = System.nanoTime();
         CompletableFuture<long[]> motoReady = new CompletableFuture<>();
         CompletableFuture<MotoServer> motoStart = CompletableFuture.supplyAsync(() -> {

@@ -190,8 +190,7 @@ class LandingFunctionsJarIT {
         assertTrue(Files.isRegularFile(JAR), JAR + " is missing: run `mvn verify`, which packages it first");
         String javaExecutable = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         String classpath = JAR + File.pathSeparator + Path.of("target", "test-classes");
-        // the child talks to this JVM's emulators: no pooled connections (EmbeddedAws.disableHttpKeepAlive says why)
-        List<String> command = new ArrayList<>(List.of(javaExecutable, "-Dhttp.keepAlive=false", "-cp", classpath, probe.getName()));
+        List<String> command = new ArrayList<>(List.of(javaExecutable, "-cp", classpath, probe.getName()));
         command.addAll(List.of(arguments));
         ProcessBuilder builder = new ProcessBuilder(command);
         // only what Lambda would set: no log level or log4j override from the machine running the build

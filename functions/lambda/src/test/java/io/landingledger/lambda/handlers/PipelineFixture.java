@@ -12,6 +12,7 @@ import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.lambda.AwsConnection;
+import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.OutcomeReporter;
 import io.landingledger.lambda.adapters.DynamoDbLedger;
 import io.landingledger.lambda.adapters.MultipartStreamingUpload;
@@ -92,11 +93,10 @@ final class PipelineFixture implements AutoCloseable {
                 c.retryStrategy(retryStrategy);
             }
         };
-        this.s3 = S3Client.builder()
+        this.s3 = DependencyFactory.forEmulator(S3Client.builder())
                 .region(connection.region())
                 .credentialsProvider(() -> connection.endpointCredentials().orElse(AwsConnection.EMULATOR_CREDENTIALS))
                 .endpointOverride(connection.s3Endpoint().orElseThrow())
-                .forcePathStyle(true)
                 .httpClientBuilder(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.builder())
                 .overrideConfiguration(override)
                 .build();
