@@ -20,12 +20,8 @@ final class ByteSink {
         size = 0;
     }
 
-    /** Makes room for {@code extra} more bytes, for a caller that then writes into {@link #bytes} directly. */
-    void ensureRoom(int extra) {
-        ensure(extra);
-    }
-
-    private void ensure(int extra) {
+    /** Makes room for {@code extra} more bytes (also for a caller that then writes into {@link #bytes} directly). */
+    void ensure(int extra) {
         if (size + extra > bytes.length) {
             bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, size + extra));
         }
@@ -84,16 +80,6 @@ final class ByteSink {
             value /= 10;
         }
         size = end;
-    }
-
-    /** Writes {@code value} as exactly {@code width} digits, zero padded. */
-    void writeDigits(int value, int width) {
-        ensure(width);
-        for (int i = size + width - 1; i >= size; i--) {
-            bytes[i] = (byte) ('0' + value % 10);
-            value /= 10;
-        }
-        size += width;
     }
 
     /**

@@ -291,7 +291,7 @@ final class CanonicalRow {
     void assemble() {
         row.reset();
         // one capacity check for the whole row: names, values (a missing one is "null") and "}\n"
-        row.ensureRoom(prefixBytes + values.size + fields.length * NULL.length + 2);
+        row.ensure(prefixBytes + values.size + fields.length * NULL.length + 2);
         byte[] out = row.bytes;
         byte[] v = values.bytes;
         int pos = 0;

@@ -83,7 +83,7 @@ final class Timestamps {
             }
         }
         // at most "YYYY-MM-DDTHH:MM:SS.fffffffffZ" and its quotes: one capacity check, then plain stores
-        out.ensureRoom(32);
+        out.ensure(32);
         byte[] o = out.bytes;
         int p = out.size;
         o[p++] = '"';
