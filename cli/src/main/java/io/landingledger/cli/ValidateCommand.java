@@ -142,7 +142,8 @@ final class ValidateCommand implements Callable<Integer> {
                      : new BufferedOutputStream(Files.newOutputStream(acceptedTemp), 1 << 16);
              OutputStream rejectsOut = rejects == null ? OutputStream.nullOutputStream()
                      : new BufferedOutputStream(Files.newOutputStream(rejects), 1 << 16)) {
-            return validator.validate(in, acceptedOut, rejectsOut, dropRows);
+            long size = "-".equals(input) ? StreamingValidator.UNKNOWN_SIZE : Files.size(Path.of(input));
+            return validator.validate(in, size, acceptedOut, rejectsOut, dropRows);
         }
     }
 

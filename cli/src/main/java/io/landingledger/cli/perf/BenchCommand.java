@@ -8,6 +8,7 @@ import io.landingledger.core.contract.ContractLoader;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.InvalidContractException;
 import io.landingledger.core.ingest.IngestAction;
+import io.landingledger.core.validate.LineSet;
 import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.core.validate.ValidationResult;
@@ -320,7 +321,7 @@ public final class BenchCommand implements Callable<Integer> {
     private static long heapAtEndOfInput(StreamingValidator validator, BenchFile file) throws IOException {
         try (InputStream in = Files.newInputStream(file.path())) {
             HeapGauge.AtEndOfInput gauge = new HeapGauge.AtEndOfInput(in);
-            validator.validate(gauge, OutputStream.nullOutputStream(), OutputStream.nullOutputStream());
+            validator.validate(gauge, Files.size(file.path()), OutputStream.nullOutputStream(), OutputStream.nullOutputStream(), LineSet.empty());
             return gauge.usedAtEnd();
         }
     }

@@ -63,7 +63,7 @@ final class ValidatorStage implements BenchStage {
         try (InputStream in = Files.newInputStream(file.path());
              OutputStream accepted = acceptedFile == null ? OutputStream.nullOutputStream()
                      : new BufferedOutputStream(Files.newOutputStream(acceptedFile), OUTPUT_BUFFER)) {
-            return validator.validate(in, accepted, OutputStream.nullOutputStream(), dropRows);
+            return validator.validate(in, Files.size(file.path()), accepted, OutputStream.nullOutputStream(), dropRows);
         }
     }
 }

@@ -243,7 +243,7 @@ public final class IngestService implements IngestPath {
                         StoredObject read;
                         try (ObjectStore.OpenedObject opened = store.open(input.bucket(), input.key(), input.versionId())) {
                             read = opened.object();
-                            result = new StreamingValidator(contract, limits).validate(opened.body(), upload.stream(), rejects, dropRows);
+                            result = new StreamingValidator(contract, limits).validate(opened.body(), read.size(), upload.stream(), rejects, dropRows);
                         } catch (ObjectNotFoundException e) {
                             // Deleted before it was read, or a version id that no longer exists: there is nothing to
                             // publish or refuse, and retrying cannot bring it back. The sweep reports the unit from

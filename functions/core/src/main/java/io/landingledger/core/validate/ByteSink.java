@@ -66,6 +66,10 @@ final class ByteSink {
             return;
         }
         ensure(20);
+        if (value >= 0 && value < 10) {
+            bytes[size++] = (byte) ('0' + value); // counters and small codes: most integers in rows
+            return;
+        }
         if (value < 0) {
             bytes[size++] = '-';
             value = -value;

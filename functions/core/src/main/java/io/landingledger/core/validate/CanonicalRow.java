@@ -25,6 +25,7 @@ final class CanonicalRow {
     private final byte[][][] enumUtf8;
     /** A decoded timestamp or date as the bytes Timestamps reads (any non-ASCII char becomes a byte it rejects). */
     private byte[] text = new byte[64];
+    private final Timestamps timestamps = new Timestamps();
     private final int keyIndex;
     /** Bytes of all the field-name prefixes together. */
     private final int prefixBytes;
@@ -192,7 +193,7 @@ final class CanonicalRow {
     private ReasonCode putTemporal(int field, FieldSpec spec, byte[] b, int off, int len) {
         open(field);
         ReasonCode reason = switch (spec.type()) {
-            case TIMESTAMP -> Timestamps.writeCanonicalTimestamp(b, off, len, values);
+            case TIMESTAMP -> timestamps.writeCanonicalTimestamp(b, off, len, values);
             case DATE -> Timestamps.writeCanonicalDate(b, off, len, values);
             default -> ReasonCode.TYPE_MISMATCH;
         };
@@ -217,7 +218,10 @@ final class CanonicalRow {
         if (allowed.length > 0 && !oneOf(allowed, b, off, len)) {
             return ReasonCode.ENUM_MISMATCH;
         }
-        if (spec.minLength() > 0 || spec.maxLength() >= 0) {
+        // a code point is 1 to 4 bytes, so the byte length alone often settles both bounds
+        boolean minimumMet = (len + 3) / 4 >= spec.minLength();
+        boolean maximumMet = spec.maxLength() < 0 || len <= spec.maxLength();
+        if (!minimumMet || !maximumMet) {
             int length = 0;
             for (int i = off; i < off + len; i++) {
                 if ((b[i] & 0xC0) != 0x80) {

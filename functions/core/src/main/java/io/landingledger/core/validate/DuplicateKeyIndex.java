@@ -12,9 +12,10 @@ import java.util.Arrays;
  * match, so the 64-bit payload hash errs once in 2^64 duplicate pairs.
  *
  * <p>Layout: entries are appended in first-seen order to chunked primitive arrays (24 bytes: fingerprint high and
- * low, payload hash) plus one byte of line delta (lines of successive new keys are usually adjacent; larger gaps
+ * low, payload hash, side by side so that checking a candidate costs one cache miss) plus one byte of line delta (lines of successive new keys are usually adjacent; larger gaps
  * go to an exception list). An {@code int[]} open-addressing table (linear probing, load 0.64-0.8, grown by 1.25x)
  * points at them; each slot keeps 5 fingerprint bits as a tag so probes rarely touch an entry that does not match.
+ * Growing rehashes every entry, so a caller that can estimate the key count {@link #reserve}s the table once.
  *
  * <p>Memory budget: when the next growth would take the index past {@code memoryBudget} (counting the old and the
  * new table side by side while it is rebuilt, and the entries it would hold until the growth after), the entries are
@@ -32,6 +33,8 @@ final class DuplicateKeyIndex {
     /** Entries are stored +1 so that 0 marks an empty slot. */
     static final int MAX_ENTRIES = ENTRY_MASK - 1;
     private static final double MAX_LOAD = 0.8;
+    /** The load a {@link #reserve}d table reaches at the expected key count: below MAX_LOAD, so no growth then. */
+    private static final double RESERVED_LOAD = 0.75;
     private static final int NO_DELTA = 255;
     /** Heap per entry in the chunks: fingerprint high and low, payload hash, line delta. */
     private static final int ENTRY_BYTES = 3 * Long.BYTES + 1;
@@ -43,9 +46,8 @@ final class DuplicateKeyIndex {
     private int growAt;
     private int size;
 
-    private long[][] his = new long[16][];
-    private long[][] los = new long[16][];
-    private long[][] payloads = new long[16][];
+    /** Per chunk, three longs per entry: fingerprint high, fingerprint low, payload hash. */
+    private long[][] entries = new long[16][];
     private byte[][] deltas = new byte[16][];
     private long[] chunkFirstLine = new long[16];
     private int chunks;
@@ -103,8 +105,9 @@ final class DuplicateKeyIndex {
                 int e = (slot & ENTRY_MASK) - 1;
                 int c = e >>> CHUNK_BITS;
                 int i = e & (CHUNK - 1);
-                if (his[c][i] == hi && los[c][i] == lo) {
-                    if (payloads[c][i] == payload) {
+                long[] chunk = entries[c];
+                if (chunk[3 * i] == hi && chunk[3 * i + 1] == lo) {
+                    if (chunk[3 * i + 2] == payload) {
                         return Outcome.SAME;
                     }
                     conflictFirstLine = lineOf(e);
@@ -124,6 +127,25 @@ final class DuplicateKeyIndex {
             return growOrSpill() ? Outcome.NEW : Outcome.FULL;
         }
         return Outcome.NEW;
+    }
+
+    /**
+     * Sizes the table for {@code expectedKeys} at once, so that reaching them rehashes nothing; the usual growth
+     * (and spilling) goes on from there if more come. Only within the memory budget: an estimate past it reserves
+     * what the budget allows.
+     */
+    void reserve(long expectedKeys) {
+        long wanted = Math.min((long) (expectedKeys / RESERVED_LOAD) + 1, (long) (MAX_ENTRIES / MAX_LOAD));
+        if (wanted <= table.length) {
+            return;
+        }
+        int capacity = (int) wanted;
+        while (runs != null && capacity > table.length && peakBytesWhenGrownTo(capacity) > memoryBudget) {
+            capacity -= capacity >> 3;
+        }
+        if (capacity > table.length) {
+            grow(capacity);
+        }
     }
 
     /** Grows the table, or spills when growing would pass the budget; false when neither is possible. */
@@ -178,25 +200,22 @@ final class DuplicateKeyIndex {
                 addException(e, line);
             }
         }
-        his[c][i] = hi;
-        los[c][i] = lo;
-        payloads[c][i] = payload;
+        long[] chunk = entries[c];
+        chunk[3 * i] = hi;
+        chunk[3 * i + 1] = lo;
+        chunk[3 * i + 2] = payload;
         lastLine = line;
         return e;
     }
 
     private void allocateChunk(int c) {
-        if (c == his.length) {
-            int n = his.length * 2;
-            his = Arrays.copyOf(his, n);
-            los = Arrays.copyOf(los, n);
-            payloads = Arrays.copyOf(payloads, n);
+        if (c == entries.length) {
+            int n = entries.length * 2;
+            entries = Arrays.copyOf(entries, n);
             deltas = Arrays.copyOf(deltas, n);
             chunkFirstLine = Arrays.copyOf(chunkFirstLine, n);
         }
-        his[c] = new long[CHUNK];
-        los[c] = new long[CHUNK];
-        payloads[c] = new long[CHUNK];
+        entries[c] = new long[3 * CHUNK];
         deltas[c] = new byte[CHUNK];
         chunks++;
     }
@@ -230,10 +249,8 @@ final class DuplicateKeyIndex {
         int[] t = new int[capacity];
         // Rebuild from the entries in order: sequential reads, and each entry's slot is recomputed exactly.
         for (int e = 0; e < size; e++) {
-            int c = e >>> CHUNK_BITS;
-            int i = e & (CHUNK - 1);
-            long hi = his[c][i];
-            int pos = (int) Math.unsignedMultiplyHigh(los[c][i], capacity);
+            long hi = hi(e);
+            int pos = (int) Math.unsignedMultiplyHigh(lo(e), capacity);
             while (t[pos] != 0) {
                 if (++pos == capacity) {
                     pos = 0;
@@ -308,12 +325,16 @@ final class DuplicateKeyIndex {
         return byLo > 0 || byLo == 0 && Long.compareUnsigned(hi(e), hi) > 0;
     }
 
-    private long lo(int e) {
-        return los[e >>> CHUNK_BITS][e & (CHUNK - 1)];
+    private long hi(int e) {
+        return entries[e >>> CHUNK_BITS][3 * (e & (CHUNK - 1))];
     }
 
-    private long hi(int e) {
-        return his[e >>> CHUNK_BITS][e & (CHUNK - 1)];
+    private long lo(int e) {
+        return entries[e >>> CHUNK_BITS][3 * (e & (CHUNK - 1)) + 1];
+    }
+
+    private long payload(int e) {
+        return entries[e >>> CHUNK_BITS][3 * (e & (CHUNK - 1)) + 2];
     }
 
     /** Every entry's line, minus the first entry's, decoded in one sequential walk over the deltas. */
@@ -364,8 +385,7 @@ final class DuplicateKeyIndex {
         }
 
         long payload(int k) {
-            int e = order[k];
-            return payloads[e >>> CHUNK_BITS][e & (CHUNK - 1)];
+            return DuplicateKeyIndex.this.payload(order[k]);
         }
 
         long line(int k) {

@@ -4,7 +4,10 @@ import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.FieldSpec;
 import io.landingledger.core.contract.FieldType;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -38,7 +41,18 @@ final class JsonLineParser {
         private static final long serialVersionUID = 1L;
     };
 
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long LOW_SEVEN_BITS = 0x7F7F7F7F7F7F7F7FL;
+
     private final byte[][] fieldNames;
+    /**
+     * The field the k-th member of the last record named. Producers write their keys in one order, so the next
+     * record's k-th key is usually the same name and one comparison finds it (-1: compare with every name).
+     */
+    private final int[] expectedField;
+    /** Field indexes by a hash of their names ({@link #fieldOf}); -1 marks an empty slot. */
+    private final int[] fieldSlots;
     private final FieldSpec[] fields;
     private final Map<String, Integer> fieldIndex = new HashMap<>();
     /** Prohibited names in lower case, as ASCII bytes for the fast comparison and as strings for the general one. */
@@ -66,6 +80,9 @@ final class JsonLineParser {
             fieldNames[i] = fields[i].name().getBytes(StandardCharsets.UTF_8);
             fieldIndex.put(fields[i].name(), i);
         }
+        this.fieldSlots = fieldSlots(fieldNames);
+        this.expectedField = new int[fields.length];
+        Arrays.fill(expectedField, -1);
         this.prohibitedLower = new byte[contract.prohibited().size()][];
         for (int i = 0; i < prohibitedLower.length; i++) {
             String name = contract.prohibited().get(i);
@@ -120,9 +137,9 @@ final class JsonLineParser {
             pos++;
             return;
         }
-        while (true) {
+        for (int member = 0; ; member++) {
             expect('"');
-            int index = key();
+            int index = fieldKey(member);
             skipWhitespace();
             expect(':');
             skipWhitespace();
@@ -459,6 +476,32 @@ final class JsonLineParser {
     private boolean keyDecoded;
 
     /**
+     * {@link #key()} for the record's {@code member}-th key, trying the field that position held in the last record
+     * first. Field names are plain ASCII ({@link FieldSpec#isValidName}), so the name's bytes followed by a quote are
+     * the whole key, exactly what {@link #key()} would have read and matched.
+     */
+    private int fieldKey(int member) {
+        if (member >= expectedField.length) {
+            return key();
+        }
+        int expected = expectedField[member];
+        if (expected >= 0) {
+            byte[] name = fieldNames[expected];
+            int close = pos + name.length;
+            if (close < end && b[close] == '"' && Arrays.equals(name, 0, name.length, b, pos, close)) {
+                keyStart = pos;
+                keyEnd = close;
+                keyDecoded = false;
+                pos = close + 1;
+                return expected;
+            }
+        }
+        int index = key();
+        expectedField[member] = index;
+        return index;
+    }
+
+    /**
      * Reads a key (after its opening quote), checks it against the prohibited names and returns its contract field
      * index, or -1. A prohibited key throws {@link #PROHIBITED} with the outcome set.
      */
@@ -509,13 +552,36 @@ final class JsonLineParser {
     }
 
     private int fieldOf(int start, int length) {
-        for (int i = 0; i < fieldNames.length; i++) {
+        int mask = fieldSlots.length - 1;
+        for (int slot = nameHash(b, start, length) & mask; ; slot = (slot + 1) & mask) {
+            int i = fieldSlots[slot];
+            if (i < 0) {
+                return -1;
+            }
             byte[] name = fieldNames[i];
             if (name.length == length && Arrays.equals(name, 0, length, b, start, start + length)) {
                 return i;
             }
         }
-        return -1;
+    }
+
+    /** A cheap hash of a key for {@link #fieldSlots}: its length and its first and last bytes. */
+    private static int nameHash(byte[] bytes, int start, int length) {
+        return length == 0 ? 0 : (length * 31 + bytes[start]) * 31 + bytes[start + length - 1];
+    }
+
+    /** An open-addressing table (linear probing, at most a quarter full) of field indexes by {@link #nameHash}. */
+    private static int[] fieldSlots(byte[][] names) {
+        int[] slots = new int[Integer.highestOneBit(Math.max(1, names.length) * 4) * 2];
+        Arrays.fill(slots, -1);
+        for (int i = 0; i < names.length; i++) {
+            int slot = nameHash(names[i], 0, names[i].length) & (slots.length - 1);
+            while (slots[slot] >= 0) {
+                slot = (slot + 1) & (slots.length - 1);
+            }
+            slots[slot] = i;
+        }
+        return slots;
     }
 
     private void checkProhibitedAscii(int start, int length) {
@@ -547,7 +613,16 @@ final class JsonLineParser {
      * (the caller decodes it then). Control characters must be escaped in JSON: a raw one is a syntax error.
      */
     private int plainStringEnd(int from) {
-        for (int i = from; i < end; i++) {
+        int i = from;
+        // eight bytes at a time up to the first byte that needs a look (most strings have none until their quote)
+        for (int last = end - Long.BYTES; i <= last; i += Long.BYTES) {
+            long special = quoteBackslashOrControl((long) LONGS.get(b, i));
+            if (special != 0) {
+                i += Long.numberOfTrailingZeros(special) >>> 3;
+                break;
+            }
+        }
+        for (; i < end; i++) {
             byte c = b[i];
             if (c == '"') {
                 return i;
@@ -560,6 +635,22 @@ final class JsonLineParser {
             }
         }
         throw SYNTAX; // unterminated
+    }
+
+    /**
+     * The high bit of each byte of {@code word} that is a quote, a backslash or a control character (below 0x20),
+     * and no other bit. Exact, unlike the shorter zero-byte test: the sums cannot carry into the next byte.
+     */
+    private static long quoteBackslashOrControl(long word) {
+        long quote = word ^ ('"' * ONES);
+        long backslash = word ^ ('\\' * ONES);
+        long control = ~(((word & LOW_SEVEN_BITS) + 0x60 * ONES) | word | LOW_SEVEN_BITS);
+        return zeroBytes(quote) | zeroBytes(backslash) | control;
+    }
+
+    /** The high bit of each zero byte of {@code x}. */
+    private static long zeroBytes(long x) {
+        return ~(((x & LOW_SEVEN_BITS) + LOW_SEVEN_BITS) | x | LOW_SEVEN_BITS);
     }
 
     /** Steps over a string (after its opening quote), checking its escapes. */

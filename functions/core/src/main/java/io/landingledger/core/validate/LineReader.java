@@ -17,6 +17,8 @@ final class LineReader {
     private int start;
     private int end;
     private boolean eof;
+    /** Bytes read from the stream so far. */
+    private long read;
 
     /** The current line: {@code buffer()[lineStart .. lineStart + lineLength)}, without its terminator. */
     int lineStart;
@@ -127,7 +129,13 @@ final class LineReader {
             eof = true;
         } else {
             end += n;
+            read += n;
         }
+    }
+
+    /** Bytes of the stream up to the end of the current line (its terminator included): what was read, less what waits. */
+    long consumed() {
+        return read - (end - start);
     }
 
     static int indexOfNewline(byte[] b, int from, int to) {

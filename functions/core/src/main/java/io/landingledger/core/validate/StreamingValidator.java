@@ -35,6 +35,10 @@ import java.util.zip.GZIPInputStream;
 public final class StreamingValidator {
     private static final int GZIP_BUFFER = 64 * 1024;
     private static final int OUTPUT_FLUSH_BYTES = 64 * 1024;
+    /** The stored size is not known (standard input): the duplicate-key index grows as keys come. */
+    public static final long UNKNOWN_SIZE = -1;
+    /** Lines read before the key count is estimated from the stored size: enough for a steady average line. */
+    private static final long LINES_BEFORE_ESTIMATE = 1 << 12;
 
     private final DatasetContract contract;
     private final ValidationLimits limits;
@@ -70,7 +74,7 @@ public final class StreamingValidator {
      * @throws IOException when the source or an output stream fails (never for bad content)
      */
     public ValidationResult validate(InputStream stored, OutputStream accepted, OutputStream rejects) throws IOException {
-        return validate(stored, accepted, rejects, LineSet.empty());
+        return validate(stored, UNKNOWN_SIZE, accepted, rejects, LineSet.empty());
     }
 
     /**
@@ -82,7 +86,19 @@ public final class StreamingValidator {
      */
     public ValidationResult validate(InputStream stored, OutputStream accepted, OutputStream rejects, LineSet dropRows)
             throws IOException {
-        return new Run(stored, accepted, rejects, dropRows).execute();
+        return validate(stored, UNKNOWN_SIZE, accepted, rejects, dropRows);
+    }
+
+    /**
+     * Like {@link #validate(InputStream, OutputStream, OutputStream, LineSet)}, told how many bytes {@code stored}
+     * holds (or {@link #UNKNOWN_SIZE}). The size is only a hint, never trusted: after the first lines it sizes the
+     * duplicate-key index for the file's estimated line count at once, instead of rehashing every key at each of
+     * the dozens of growths a large file would take. A wrong size costs memory or speed, never a row: the index
+     * stays within {@link ValidationLimits#keyIndexMemoryBytes()} and grows past an estimate too low.
+     */
+    public ValidationResult validate(InputStream stored, long storedBytes, OutputStream accepted, OutputStream rejects,
+                                     LineSet dropRows) throws IOException {
+        return new Run(stored, storedBytes, accepted, rejects, dropRows).execute();
     }
 
     /** The state of one validation. */
@@ -100,6 +116,7 @@ public final class StreamingValidator {
         private final long[] payloadHash = new long[2];
         private final LineSet dropRows;
         private final boolean dropping;
+        private final long storedBytes;
         private final Map<ReasonCode, Long> reasons = new EnumMap<>(ReasonCode.class);
         private final JsonLineParser json;
         private final CsvLineParser csv;
@@ -122,8 +139,9 @@ public final class StreamingValidator {
         private long distinctKeys;
         private LineSet rowsToDrop = LineSet.empty();
 
-        Run(InputStream stored, OutputStream accepted, OutputStream rejects, LineSet dropRows) {
+        Run(InputStream stored, long storedBytes, OutputStream accepted, OutputStream rejects, LineSet dropRows) {
             this.source = new HashingInputStream(stored);
+            this.storedBytes = storedBytes;
             this.acceptedOut = accepted;
             this.rejectsOut = rejects;
             this.dropRows = dropRows;
@@ -278,6 +296,9 @@ public final class StreamingValidator {
             while (refusal == null && next(reader)) {
                 long line = reader.lineNumber;
                 lines = line;
+                if (line == LINES_BEFORE_ESTIMATE && storedBytes > 0) {
+                    reserveKeyIndex(reader);
+                }
                 if (reader.tooLong) {
                     reject(line, ReasonCode.LINE_TOO_LONG, null, "line is " + reader.tooLongBytes
                             + " bytes, above maxLineBytes (" + limits.maxLineBytes() + ")");
@@ -334,6 +355,18 @@ public final class StreamingValidator {
                     json.parse(b, off, len, row, outcome);
                 }
                 judge(line);
+            }
+        }
+
+        /**
+         * Sizes the key index for the lines the whole file will have at the average length read so far. Stored bytes
+         * read so far include the reader's and the inflater's read-ahead, so the estimate errs low: a table a little
+         * small grows once more, while one too large would waste memory on every file.
+         */
+        private void reserveKeyIndex(LineReader reader) {
+            long storedSoFar = gzip ? source.count() : reader.consumed();
+            if (storedSoFar > 0) {
+                index.reserve((long) ((double) storedBytes / storedSoFar * reader.lineNumber));
             }
         }
 

@@ -1,29 +1,53 @@
 package io.landingledger.core.validate;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /**
  * RFC 3339 timestamps and ISO dates, read as ASCII bytes, without {@code java.time} on the hot path ({@code OffsetDateTime.parse} costs
  * about 1.9 us a line here, PERFORMANCE.md). A timestamp is {@code YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)};
  * {@code t} and {@code z} may be lower case, as RFC 3339 allows. It is published in UTC as
  * {@code YYYY-MM-DDTHH:MM:SS[.fraction]Z}, the text depending only on the instant (see {@link #putFraction}).
  * A leap second ({@code :60}) is rejected: no downstream engine here can hold it.
+ *
+ * <p>An instance remembers the last dates it converted, so it belongs to one validation (not thread-safe).
  */
 final class Timestamps {
     private static final int MAX_FRACTION_DIGITS = 9;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
 
-    private Timestamps() {
-    }
+    // A file's timestamps fall on a few days, so both date conversions are usually one comparison: the last valid
+    // local date read (its ten bytes as a long and a short) with its epoch day, and the last UTC day written.
+    private long localDateHead;
+    private short localDateTail;
+    private long localEpochDay = Long.MIN_VALUE;
+    private long utcDay = Long.MIN_VALUE;
+    private final byte[] utcDate = new byte[10];
 
     /** Parses a timestamp and writes its canonical JSON string; returns null, or the reason it was rejected. */
-    static ReasonCode writeCanonicalTimestamp(byte[] c, int off, int len, ByteSink out) {
+    ReasonCode writeCanonicalTimestamp(byte[] c, int off, int len, ByteSink out) {
         // Date part.
         if (len < 10) {
             return ReasonCode.TIMESTAMP_INVALID;
         }
-        int year = digits(c, off, 4);
-        int month = c[off + 4] == '-' ? digits(c, off + 5, 2) : -1;
-        int day = c[off + 7] == '-' ? digits(c, off + 8, 2) : -1;
-        if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
-            return ReasonCode.TIMESTAMP_INVALID;
+        long head = (long) LONGS.get(c, off);
+        short tail = (short) SHORTS.get(c, off + 8);
+        long epochDay;
+        if (head == localDateHead && tail == localDateTail && localEpochDay != Long.MIN_VALUE) {
+            epochDay = localEpochDay;
+        } else {
+            int year = digits(c, off, 4);
+            int month = c[off + 4] == '-' ? digits(c, off + 5, 2) : -1;
+            int day = c[off + 7] == '-' ? digits(c, off + 8, 2) : -1;
+            if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
+                return ReasonCode.TIMESTAMP_INVALID;
+            }
+            epochDay = epochDay(year, month, day);
+            localDateHead = head;
+            localDateTail = tail;
+            localEpochDay = epochDay;
         }
         if (len == 10) {
             return ReasonCode.TIMESTAMP_NO_OFFSET; // a date alone names no instant
@@ -70,28 +94,19 @@ final class Timestamps {
             return ReasonCode.TIMESTAMP_INVALID;
         }
 
-        long seconds = epochDay(year, month, day) * 86_400L + hour * 3600L + minute * 60L + second - offsetSeconds;
-        long utcDay = Math.floorDiv(seconds, 86_400L);
+        long seconds = epochDay * 86_400L + hour * 3600L + minute * 60L + second - offsetSeconds;
+        long day = Math.floorDiv(seconds, 86_400L);
         int secondOfDay = (int) Math.floorMod(seconds, 86_400L);
-        if (offsetSeconds != 0) {
-            int[] ymd = civil(utcDay);
-            year = ymd[0];
-            month = ymd[1];
-            day = ymd[2];
-            if (year < 0 || year > 9999) {
-                return ReasonCode.TIMESTAMP_INVALID;
-            }
+        if (day != utcDay && !rememberUtcDate(day)) {
+            return ReasonCode.TIMESTAMP_INVALID;
         }
         // at most "YYYY-MM-DDTHH:MM:SS.fffffffffZ" and its quotes: one capacity check, then plain stores
         out.ensure(32);
         byte[] o = out.bytes;
         int p = out.size;
         o[p++] = '"';
-        p = putDigits(o, p, year, 4);
-        o[p++] = '-';
-        p = putDigits(o, p, month, 2);
-        o[p++] = '-';
-        p = putDigits(o, p, day, 2);
+        System.arraycopy(utcDate, 0, o, p, utcDate.length);
+        p += utcDate.length;
         o[p++] = 'T';
         p = putDigits(o, p, secondOfDay / 3600, 2);
         o[p++] = ':';
@@ -105,6 +120,21 @@ final class Timestamps {
         o[p++] = '"';
         out.size = p;
         return null;
+    }
+
+    /** Makes {@code day} the remembered UTC day and writes its date; false when its year has no four digits. */
+    private boolean rememberUtcDate(long day) {
+        int[] ymd = civil(day);
+        if (ymd[0] < 0 || ymd[0] > 9999) {
+            return false; // an offset moved 0000-01-01 or 9999-12-31 out of the four-digit years
+        }
+        int p = putDigits(utcDate, 0, ymd[0], 4);
+        utcDate[p++] = '-';
+        p = putDigits(utcDate, p, ymd[1], 2);
+        utcDate[p++] = '-';
+        putDigits(utcDate, p, ymd[2], 2);
+        utcDay = day;
+        return true;
     }
 
     private static int putDigits(byte[] o, int p, int value, int width) {

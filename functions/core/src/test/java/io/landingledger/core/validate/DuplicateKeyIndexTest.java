@@ -136,6 +136,44 @@ class DuplicateKeyIndexTest {
         assertTrue(index.bytes() >= (long) count * (3 * Long.BYTES + 1 + Integer.BYTES), "bytes() must count every entry and slot");
     }
 
+    @Test
+    void reserve_whenTheEstimateIsRight_holdsTheKeysWithoutGrowingWithin32BytesPerKey() throws IOException {
+        int count = 2_000_000;
+        SplittableRandom random = new SplittableRandom(4);
+        DuplicateKeyIndex index = new DuplicateKeyIndex();
+        index.reserve(count);
+        long reserved = index.bytes();
+        for (int i = 0; i < count; i++) {
+            assertEquals(Outcome.NEW, index.offer(random.nextLong(), random.nextLong(), random.nextLong(), i + 1));
+        }
+        long added = index.bytes() - reserved; // entry chunks (and their 8-byte first lines), not a larger table
+        long chunks = count / CHUNK + 1;
+        assertTrue(added > 0 && added <= chunks * CHUNK * (3 * Long.BYTES + 1) + 2 * chunks * Long.BYTES,
+                "the reserved table grew: " + reserved + " bytes reserved, " + index.bytes() + " at the end");
+        double perKey = (double) index.bytes() / index.size();
+        assertTrue(perKey <= 32, "bytes per key " + perKey + " is above the budget of 32");
+        for (long[] key : keys(1000, 3)) {
+            assertEquals(Outcome.NEW, index.offer(key[0], key[1], 0, count + 1L)); // more than estimated: it grows on
+        }
+        assertEquals(count + 1000, index.size());
+    }
+
+    @Test
+    void reserve_whenTheEstimateIsPastTheMemoryBudget_reservesOnlyWhatTheBudgetAllows() throws IOException {
+        long budget = 4L << 20;
+        SpilledKeyRuns runs = new SpilledKeyRuns(spill, Long.MAX_VALUE);
+        DuplicateKeyIndex index = new DuplicateKeyIndex(1024, budget, runs);
+        index.reserve(50_000_000); // a size hint that lies, or a day far larger than the budget
+        assertTrue(index.bytes() <= budget, "index holds " + index.bytes() + " bytes, above its budget " + budget);
+        long[][] keys = keys(400_000, 8);
+        for (int i = 0; i < keys.length; i++) {
+            assertEquals(Outcome.NEW, index.offer(keys[i][0], keys[i][1], i, i + 1));
+            assertTrue(index.bytes() <= budget, "index holds " + index.bytes() + " bytes, above its budget " + budget);
+        }
+        assertTrue(runs.count() >= 1, "runs: " + runs.count());
+        runs.close();
+    }
+
     private List<Path> runFiles() throws IOException {
         try (Stream<Path> files = Files.walk(spill)) {
             return files.filter(Files::isRegularFile).sorted().toList();

@@ -15,8 +15,12 @@ import io.landingledger.core.testing.ThrottledInputStream;
 import io.landingledger.core.validate.Validation.Outcome;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -72,6 +76,48 @@ class StreamingTest {
         assertArrayEquals(fromPlain.accepted(), fromGzip.accepted());
         assertArrayEquals(fromPlain.rejects(), fromGzip.rejects());
         assertEquals(fromPlain.result().reasons(), fromGzip.result().reasons());
+    }
+
+    @Test
+    void validate_whenToldAStoredSize_givesTheSameResultAndBytesWhateverTheSize(@TempDir Path spill) throws IOException {
+        // the size only presizes the duplicate-key index (after 4,096 lines): a right, a wrong or no size, plain or
+        // gzip, in memory or spilled, never changes a row, a count or a reason
+        byte[] day = mixedDay(12_000);
+        byte[] resent = mixedDay(6_000); // its rows again: repeats of keys first seen long before the estimate
+        byte[] plain = java.util.Arrays.copyOf(day, day.length + 1 + resent.length);
+        plain[day.length] = '\n';
+        System.arraycopy(resent, 0, plain, day.length + 1, resent.length);
+        ValidationLimits spilling = ValidationLimits.builder().maxLineBytes(512).keyIndexMemoryBytes(1).spillDirectory(spill).build();
+        DatasetContract events = TestContracts.progressEvents(c -> c.put("maxRejectedLines", 100_000));
+        for (ValidationLimits limits : List.of(SMALL_LINES, spilling)) {
+            for (byte[] stored : List.of(plain, Gzip.gzip(plain))) {
+                StreamingValidator validator = new StreamingValidator(events, limits);
+                Outcome unknown = sized(validator, stored, StreamingValidator.UNKNOWN_SIZE);
+                assertNull(unknown.result().refusal());
+                assertTrue(unknown.result().lines() > 16_000 && unknown.result().duplicates() > 3_000 && unknown.result().rejected() > 0);
+                for (long size : List.of((long) stored.length, 1L, 100L * stored.length, 1L << 40)) {
+                    Outcome told = sized(validator, stored, size);
+                    String how = "stored size " + size + " for " + stored.length + " bytes, " + limits.keyIndexMemoryBytes() + " bytes of index";
+                    assertEquals(withoutIndexFigures(unknown.result()), withoutIndexFigures(told.result()), how);
+                    assertArrayEquals(unknown.accepted(), told.accepted(), how);
+                    assertArrayEquals(unknown.rejects(), told.rejects(), how);
+                }
+            }
+        }
+    }
+
+    private static Outcome sized(StreamingValidator validator, byte[] stored, long storedBytes) throws IOException {
+        ByteArrayOutputStream accepted = new ByteArrayOutputStream();
+        ByteArrayOutputStream rejects = new ByteArrayOutputStream();
+        ValidationResult result = validator.validate(new ByteArrayInputStream(stored), storedBytes, accepted, rejects, LineSet.empty());
+        return new Outcome(result, accepted.toByteArray(), rejects.toByteArray());
+    }
+
+    /** The result less the index's own size figures, which a presized table changes by design. */
+    private static ValidationResult withoutIndexFigures(ValidationResult r) {
+        return new ValidationResult(r.dataset(), r.contractVersion(), r.sha256(), r.storedBytes(), r.decodedBytes(), r.gzip(),
+                r.lines(), r.blankLines(), r.accepted(), r.duplicates(), r.rejected(), r.reasons(), r.acceptedBytes(),
+                r.distinctKeys(), 0, 0, 0, r.rowsToDrop(), r.refusal());
     }
 
     @Test

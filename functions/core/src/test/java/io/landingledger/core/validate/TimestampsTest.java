@@ -22,7 +22,7 @@ class TimestampsTest {
 
     private static String canonical(String text) {
         ByteSink out = new ByteSink(64);
-        ReasonCode reason = Timestamps.writeCanonicalTimestamp(utf8(text), 0, utf8(text).length, out);
+        ReasonCode reason = new Timestamps().writeCanonicalTimestamp(utf8(text), 0, utf8(text).length, out);
         return reason != null ? reason.name() : new String(out.bytes, 0, out.size, StandardCharsets.US_ASCII);
     }
 
@@ -79,6 +79,27 @@ class TimestampsTest {
         // RFC 3339 allows offsets up to 23:59; java.time stops at 18:00
         assertEquals("\"2026-03-01T14:01:11Z\"", canonical("2026-03-02T14:00:11+23:59"));
         assertEquals("\"2026-03-03T13:59:11Z\"", canonical("2026-03-02T14:00:11-23:59"));
+    }
+
+    @Test
+    void writeCanonicalTimestamp_whenOneInstanceReadsAFileOfFewDays_matchesAFreshInstanceEveryTime() {
+        // one validation reuses one instance, which remembers the last local date and UTC day: that memory must
+        // never change an answer, also when an invalid date, time or offset follows a valid one on the same day
+        String[] days = {"2026-03-01", "2026-03-02", "2026-02-28", "2024-02-29", "2026-02-29", "2026-02-30", "0000-01-01",
+                "9999-12-31", "2026-13-01", "2026-03-0x"};
+        String[] times = {"T00:00:00", "T23:59:59", "T12:30:00.120", "t01:02:03.000000001", "T24:00:00", "T12:60:00", "T12:00:60", ""};
+        String[] offsets = {"Z", "z", "+00:00", "+01:00", "-01:00", "+23:59", "-23:59", "+24:00", "", "+0100"};
+        Timestamps reused = new Timestamps();
+        SplittableRandom random = new SplittableRandom(11);
+        for (int i = 0; i < 100_000; i++) {
+            String text = days[random.nextInt(random.nextInt(4) == 0 ? days.length : 3)] + times[random.nextInt(times.length)]
+                    + offsets[random.nextInt(offsets.length)];
+            ByteSink out = new ByteSink(8);
+            out.write('x'); // a value already in the row: the timestamp is appended after it
+            ReasonCode reason = reused.writeCanonicalTimestamp(utf8(text), 0, utf8(text).length, out);
+            String got = reason != null ? reason.name() : new String(out.bytes, 1, out.size - 1, StandardCharsets.US_ASCII);
+            assertEquals(canonical(text), got, text);
+        }
     }
 
     private static byte[] utf8(String text) {
