@@ -20,28 +20,31 @@ final class CanonicalRow {
     private static final byte[] FALSE = "false".getBytes(StandardCharsets.US_ASCII);
 
     final FieldSpec[] fields;
+    /** Per field, what precedes its value in a row: {@code {"name":} for the first, {@code ,"name":} after. */
     private final byte[][] prefixes;
+    /** Per field, its prefix and {@code null}: what the row holds for an absent optional field. */
+    private final byte[][] absent;
     private final char[][][] enumChars;
     private final byte[][][] enumUtf8;
     /** A decoded timestamp or date as the bytes Timestamps reads (any non-ASCII char becomes a byte it rejects). */
     private byte[] text = new byte[64];
     private final Timestamps timestamps = new Timestamps();
     private final int keyIndex;
-    /** Bytes of all the field-name prefixes together. */
-    private final int prefixBytes;
     /** Integer bounds as longs, so the hot path compares primitives (clamped: a bound beyond int64 is no bound). */
     private final long[] minLong;
     private final long[] maxLong;
 
-    /** Canonical value bytes of the current row, one slot per field. */
+    /**
+     * The current row's fields as they are put, each slot its prefix and canonical value, so that a row is
+     * assembled with one copy a field.
+     */
     private final ByteSink values = new ByteSink(1024);
     private final int[] slotStart;
+    /** Where the value starts, after the slot's prefix. */
+    private final int[] valueStart;
     private final int[] slotEnd;
     private final int[] slotStamp;
     private int stamp;
-
-    /** The assembled row, with its trailing newline. */
-    final ByteSink row = new ByteSink(1024);
 
     CanonicalRow(DatasetContract contract) {
         List<FieldSpec> list = contract.fields();
@@ -55,11 +58,11 @@ final class CanonicalRow {
             enumChars[i] = enums.stream().map(String::toCharArray).toArray(char[][]::new);
             enumUtf8[i] = enums.stream().map(e -> e.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
         }
-        int names = 0;
-        for (byte[] prefix : prefixes) {
-            names += prefix.length;
+        this.absent = new byte[fields.length][];
+        for (int i = 0; i < fields.length; i++) {
+            absent[i] = java.util.Arrays.copyOf(prefixes[i], prefixes[i].length + NULL.length);
+            System.arraycopy(NULL, 0, absent[i], prefixes[i].length, NULL.length);
         }
-        this.prefixBytes = names;
         this.keyIndex = contract.keyIndex();
         this.minLong = new long[fields.length];
         this.maxLong = new long[fields.length];
@@ -71,6 +74,7 @@ final class CanonicalRow {
             maxLong[i] = integer ? clamp(fields[i].max(), Long.MAX_VALUE) : Long.MAX_VALUE;
         }
         this.slotStart = new int[fields.length];
+        this.valueStart = new int[fields.length];
         this.slotEnd = new int[fields.length];
         this.slotStamp = new int[fields.length];
     }
@@ -103,6 +107,8 @@ final class CanonicalRow {
 
     private void open(int field) {
         slotStart[field] = values.size;
+        values.write(prefixes[field]);
+        valueStart[field] = values.size;
     }
 
     private void close(int field) {
@@ -291,30 +297,40 @@ final class CanonicalRow {
         return -1;
     }
 
-    /** Writes the row (with its newline) into {@link #row}. Call after {@link #firstMissingRequired()} is -1. */
-    void assemble() {
-        row.reset();
-        // one capacity check for the whole row: names, values (a missing one is "null") and "}\n"
-        row.ensure(prefixBytes + values.size + fields.length * NULL.length + 2);
-        byte[] out = row.bytes;
+    /**
+     * Appends the row (fields in contract order, with its newline) to {@code out}, straight into the output buffer
+     * so that an accepted row is copied once; the caller takes it back (resets the size) when the row is not new.
+     * Call after {@link #firstMissingRequired()} is -1.
+     */
+    void appendTo(ByteSink out) {
+        // one capacity check for the whole row: every slot as put, an absent one as its prefix and null, and "}\n"
+        out.ensure(values.size + absentBytes() + 2);
+        byte[] o = out.bytes;
         byte[] v = values.bytes;
-        int pos = 0;
+        int pos = out.size;
         for (int i = 0; i < fields.length; i++) {
-            byte[] prefix = prefixes[i];
-            System.arraycopy(prefix, 0, out, pos, prefix.length);
-            pos += prefix.length;
             if (slotStamp[i] == stamp) {
                 int length = slotEnd[i] - slotStart[i];
-                System.arraycopy(v, slotStart[i], out, pos, length);
+                System.arraycopy(v, slotStart[i], o, pos, length);
                 pos += length;
             } else {
-                System.arraycopy(NULL, 0, out, pos, NULL.length);
-                pos += NULL.length;
+                System.arraycopy(absent[i], 0, o, pos, absent[i].length);
+                pos += absent[i].length;
             }
         }
-        out[pos++] = '}';
-        out[pos++] = '\n';
-        row.size = pos;
+        o[pos++] = '}';
+        o[pos++] = '\n';
+        out.size = pos;
+    }
+
+    private int absentBytes() {
+        int bytes = 0;
+        for (int i = 0; i < fields.length; i++) {
+            if (slotStamp[i] != stamp) {
+                bytes += absent[i].length;
+            }
+        }
+        return bytes;
     }
 
     /** The key's canonical value bytes live in {@code keyBytes()[keyStart() .. keyEnd())}. */
@@ -323,7 +339,7 @@ final class CanonicalRow {
     }
 
     int keyStart() {
-        return slotStart[keyIndex];
+        return valueStart[keyIndex];
     }
 
     int keyEnd() {

@@ -2,6 +2,9 @@ package io.landingledger.core.validate;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * Splits a byte stream into lines (LF or CRLF; the last line may lack a terminator) in one reused buffer.
@@ -10,6 +13,9 @@ import java.io.InputStream;
  */
 final class LineReader {
     private static final int READ_CHUNK = 256 * 1024;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
+    private static final long LOW_SEVEN_BITS = 0x7F7F7F7F7F7F7F7FL;
 
     private final InputStream in;
     private final int maxLineBytes;
@@ -138,8 +144,17 @@ final class LineReader {
         return read - (end - start);
     }
 
+    /** The first '\n' in {@code b[from..to)}, or -1; eight bytes at a time (lines are ~250 bytes on a peak day). */
     static int indexOfNewline(byte[] b, int from, int to) {
-        for (int i = from; i < to; i++) {
+        int i = from;
+        for (int last = to - Long.BYTES; i <= last; i += Long.BYTES) {
+            long x = (long) LONGS.get(b, i) ^ NEWLINES;
+            long zero = ~(((x & LOW_SEVEN_BITS) + LOW_SEVEN_BITS) | x | LOW_SEVEN_BITS); // exact: high bit of each zero byte
+            if (zero != 0) {
+                return i + (Long.numberOfTrailingZeros(zero) >>> 3);
+            }
+        }
+        for (; i < to; i++) {
             if (b[i] == '\n') {
                 return i;
             }

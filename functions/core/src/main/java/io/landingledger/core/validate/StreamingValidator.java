@@ -39,6 +39,8 @@ public final class StreamingValidator {
     public static final long UNKNOWN_SIZE = -1;
     /** Lines read before the key count is estimated from the stored size: enough for a steady average line. */
     private static final long LINES_BEFORE_ESTIMATE = 1 << 12;
+    /** Rows whose keys are offered to the index together (see Run.settlePending). */
+    private static final int PENDING_ROWS = 16;
 
     private final DatasetContract contract;
     private final ValidationLimits limits;
@@ -113,6 +115,17 @@ public final class StreamingValidator {
         private final SpilledKeyRuns runs = new SpilledKeyRuns(limits.spillDirectory(), limits.keyIndexDiskBytes());
         private final DuplicateKeyIndex index = new DuplicateKeyIndex(1024, limits.keyIndexMemoryBytes(), runs);
         private final long[] keyHash = new long[2];
+        /**
+         * Rows written to the output whose keys are not yet offered to the index ({@link #settlePending}): offered
+         * together, their index lookups overlap in memory instead of waiting one after another.
+         */
+        private final long[] pendingHi = new long[PENDING_ROWS];
+        private final long[] pendingLo = new long[PENDING_ROWS];
+        private final long[] pendingPayload = new long[PENDING_ROWS];
+        private final long[] pendingLine = new long[PENDING_ROWS];
+        private final int[] pendingStart = new int[PENDING_ROWS];
+        private final int[] pendingEnd = new int[PENDING_ROWS];
+        private int pending;
         private final long[] payloadHash = new long[2];
         private final LineSet dropRows;
         private final boolean dropping;
@@ -161,6 +174,7 @@ public final class StreamingValidator {
                 LineReader reader = open();
                 if (reader != null) {
                     readLines(reader);
+                    settlePending();
                 }
                 // Always read to the end, not only after a refusal: GZIPInputStream stops at bytes after its last
                 // member that are not another member, and sha256 must still cover every stored byte.
@@ -312,7 +326,10 @@ public final class StreamingValidator {
                     len -= 3;
                 }
                 if (isBlank(b, off, len)) {
-                    blankLines++;
+                    settlePending(); // a repeat in the rows before may end the file there
+                    if (refusal == null) {
+                        blankLines++;
+                    }
                     continue;
                 }
                 if (!Utf8.isValid(b, off, len)) {
@@ -405,6 +422,12 @@ public final class StreamingValidator {
 
         /** Turns a parsed line's outcome into a rejection, a refusal, a duplicate or an accepted row. */
         private void judge(long line) throws IOException {
+            if (outcome.prohibited != null || outcome.unknownField || outcome.reason != null) {
+                settlePending(); // what this line decides comes after the rows before it
+                if (refusal != null) {
+                    return;
+                }
+            }
             if (outcome.prohibited != null) {
                 refusal = new Refusal(RefusalCode.PROHIBITED_FIELD, "line " + line + " has the prohibited field " + outcome.prohibited, List.of(line));
                 return;
@@ -417,36 +440,78 @@ public final class StreamingValidator {
                 reject(line, outcome.reason, outcome.field, null);
                 return;
             }
-            row.assemble();
+            int start = acceptedBuffer.size;
+            row.appendTo(acceptedBuffer);
             Murmur3.hash128(row.keyBytes(), row.keyStart(), row.keyEnd() - row.keyStart(), 0, keyHash);
-            Murmur3.hash128(row.row.bytes, 0, row.row.size, 0x5eed, payloadHash);
-            switch (index.offer(keyHash[0], keyHash[1], payloadHash[0], line)) {
-                case NEW -> {
-                    if (dropping && dropRows.contains(line)) {
-                        duplicates++; // an identical row in an earlier spilled run (the first pass found it)
-                        return;
+            Murmur3.hash128(acceptedBuffer.bytes, start, acceptedBuffer.size - start, 0x5eed, payloadHash);
+            pendingHi[pending] = keyHash[0];
+            pendingLo[pending] = keyHash[1];
+            pendingPayload[pending] = payloadHash[0];
+            pendingLine[pending] = line;
+            pendingStart[pending] = start;
+            pendingEnd[pending] = acceptedBuffer.size;
+            if (++pending == PENDING_ROWS) {
+                settlePending();
+            }
+        }
+
+        /**
+         * Offers the pending rows' keys to the index in line order and keeps each row in the output only when its key
+         * is new (closing the gaps the others leave), as if each had been offered as it was read. A repeat with
+         * another payload refuses the file at its line: the rows after it are dropped and {@link #lines} goes back
+         * to it, since reading would have stopped there. Anything else a line decides (a reject, a blank line, a
+         * refusal) settles the pending rows first, so it always comes after them.
+         */
+        private void settlePending() throws IOException {
+            if (pending == 0) {
+                return;
+            }
+            index.warm(pendingLo, pending);
+            byte[] out = acceptedBuffer.bytes;
+            int write = pendingStart[0];
+            for (int k = 0; k < pending; k++) {
+                long line = pendingLine[k];
+                DuplicateKeyIndex.Outcome offered = index.offer(pendingHi[k], pendingLo[k], pendingPayload[k], line);
+                if (offered == DuplicateKeyIndex.Outcome.NEW && !(dropping && dropRows.contains(line))) {
+                    int length = pendingEnd[k] - pendingStart[k];
+                    if (write != pendingStart[k]) {
+                        System.arraycopy(out, pendingStart[k], out, write, length);
                     }
-                    acceptedBuffer.write(row.row.bytes, 0, row.row.size);
-                    acceptedBytes += row.row.size;
+                    write += length;
+                    acceptedBytes += length;
                     acceptedRows++;
-                    if (acceptedBuffer.size >= OUTPUT_FLUSH_BYTES) {
-                        flushAccepted();
+                    continue;
+                }
+                switch (offered) {
+                    // NEW here: an identical row in an earlier spilled run (the first pass found it)
+                    case NEW, SAME -> duplicates++;
+                    case CONFLICT -> {
+                        refusal = keyConflict(index.conflictFirstLine, line);
+                        conflictHi = pendingHi[k];
+                        conflictLo = pendingLo[k];
                     }
+                    case FULL -> refusal = new Refusal(RefusalCode.TOO_MANY_KEYS, "the duplicate-key index reached line " + line
+                            + " with " + (runs.records() + index.size()) + " keys and would need more than " + runs.limit()
+                            + " bytes of disk in " + runs.parent() + " (keyIndexDiskBytes, or the free space there): give the function "
+                            + "more memory (keyIndexMemoryBytes) or more ephemeral storage", List.of(line));
                 }
-                case SAME -> duplicates++;
-                case CONFLICT -> {
-                    refusal = keyConflict(index.conflictFirstLine, line);
-                    conflictHi = keyHash[0];
-                    conflictLo = keyHash[1];
+                if (offered == DuplicateKeyIndex.Outcome.CONFLICT || offered == DuplicateKeyIndex.Outcome.FULL) {
+                    lines = line; // this refusal replaces any the stream gave after this line
+                    break;
                 }
-                case FULL -> refusal = new Refusal(RefusalCode.TOO_MANY_KEYS, "the duplicate-key index reached line " + line
-                        + " with " + (runs.records() + index.size()) + " keys and would need more than " + runs.limit()
-                        + " bytes of disk in " + runs.parent() + " (keyIndexDiskBytes, or the free space there): give the function "
-                        + "more memory (keyIndexMemoryBytes) or more ephemeral storage", List.of(line));
+            }
+            acceptedBuffer.size = write;
+            pending = 0;
+            if (acceptedBuffer.size >= OUTPUT_FLUSH_BYTES) {
+                flushAccepted();
             }
         }
 
         private void reject(long line, ReasonCode reason, String field, String detail) throws IOException {
+            settlePending();
+            if (refusal != null) {
+                return; // a row before this line ended the file
+            }
             rejected++;
             reasons.merge(reason, 1L, Long::sum);
             ByteSink out = rejectBuffer;

@@ -130,6 +130,56 @@ class RefusalTest {
     }
 
     @Test
+    void validate_whenKeyConflictIsFollowedByMoreLines_endsTheFileAtTheConflictingLine() {
+        // rows are offered to the key index in small groups, after their lines were read: whatever the conflict's
+        // place in a group and whatever line comes next, the result must be that of reading stopping at its line
+        List<byte[]> nextLines = List.of(utf8(event("r2").raw("attempt_number", "0").line()), utf8(""), utf8("  "),
+                utf8("{\"email\":\"x\"}"), utf8("{\"client\":1}"), utf8("[1]"), utf8("x".repeat(600)),
+                new byte[] {'{', '"', (byte) 0xC0, (byte) 0xAF, '"', '}'}, utf8(event("r1").line()), utf8(event("new").line()));
+        ValidationLimits shortLines = ValidationLimits.builder().maxLineBytes(512).build();
+        for (byte[] next : nextLines) {
+            for (int conflictLine = 2; conflictLine <= 40; conflictLine++) {
+                ByteArrayOutputStream file = new ByteArrayOutputStream();
+                StringBuilder accepted = new StringBuilder();
+                long rejected = 0;
+                long blank = 0;
+                for (int line = 1; line < conflictLine; line++) {
+                    String text;
+                    if (line % 7 == 3) {
+                        text = event("r" + line).raw("attempt_number", "0").line(); // rejected: OUT_OF_RANGE
+                        rejected++;
+                    } else if (line % 11 == 5) {
+                        text = "  ";
+                        blank++;
+                    } else if (line % 5 == 4) {
+                        text = event("r1").line();                                 // repeats line 1: collapses
+                    } else {
+                        text = event("r" + line).line();
+                        accepted.append(Events.canonical("r" + line)).append('\n');
+                    }
+                    file.writeBytes(utf8(text + "\n"));
+                }
+                file.writeBytes(utf8(event("r1").text("learner_id", "L2").line() + "\n")); // conflicts with line 1
+                for (int row = 0; row < conflictLine % 3; row++) {
+                    file.writeBytes(utf8(event("after" + row).line() + "\n"));          // new rows, never published
+                }
+                file.writeBytes(next);
+                file.writeBytes(utf8("\n" + event("last").line() + "\n"));
+                Outcome outcome = Validation.validate(EVENTS_NO_CAP, shortLines, file.toByteArray());
+                String at = "conflict on line " + conflictLine + ", then " + (conflictLine % 3) + " rows and "
+                        + new String(next, java.nio.charset.StandardCharsets.UTF_8);
+                assertEquals(new Refusal(RefusalCode.KEY_CONFLICT, "the event_id on line " + conflictLine
+                        + " repeats the one on line 1 with a different payload", List.of(1L, (long) conflictLine)), outcome.refusal(), at);
+                assertEquals(conflictLine, outcome.result().lines(), at);
+                assertEquals(rejected, outcome.result().rejected(), at);
+                assertEquals(blank, outcome.result().blankLines(), at);
+                assertEquals(accepted.toString(), new String(outcome.accepted(), java.nio.charset.StandardCharsets.UTF_8), at);
+                assertEquals(rejected, new String(outcome.rejects(), java.nio.charset.StandardCharsets.UTF_8).lines().count(), at);
+            }
+        }
+    }
+
+    @Test
     void validate_whenKeyRepeatsWithAnotherInstant_refuses() {
         Outcome outcome = Validation.validate(EVENTS, lines(
                 event("e1").line(),
