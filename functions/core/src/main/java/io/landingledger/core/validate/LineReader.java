@@ -16,6 +16,7 @@ final class LineReader {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
     private static final long LOW_SEVEN_BITS = 0x7F7F7F7F7F7F7F7FL;
+    private static final long HIGH_BITS = 0x8080808080808080L;
 
     private final InputStream in;
     private final int maxLineBytes;
@@ -29,6 +30,10 @@ final class LineReader {
     /** The current line: {@code buffer()[lineStart .. lineStart + lineLength)}, without its terminator. */
     int lineStart;
     int lineLength;
+    /** The current line is plain ASCII (so valid UTF-8): seen while looking for its end, so no second look. */
+    boolean lineAscii;
+    /** Every byte of the current line scanned so far, OR-ed (negative bytes sign-extended): any high bit is non-ASCII. */
+    private long scannedBits;
     /** 1-based number of the current line. */
     long lineNumber;
     /** The current line exceeded maxLineBytes; {@link #lineLength} is 0 and {@link #tooLongBytes} its length. */
@@ -49,9 +54,10 @@ final class LineReader {
     /** Advances to the next line; false at the end of the stream. */
     boolean next() throws IOException {
         tooLong = false;
+        scannedBits = 0;
         int scan = start;
         while (true) {
-            int newline = indexOfNewline(buffer, scan, end);
+            int newline = scanForNewline(scan, end);
             if (newline >= 0) {
                 emit(start, newline);
                 start = newline + 1;
@@ -94,6 +100,7 @@ final class LineReader {
             lineStart = from;
             lineLength = length;
         }
+        lineAscii = (scannedBits & HIGH_BITS) == 0;
     }
 
     /** The buffer holds more than a legal line and no newline: count the rest of the line without keeping it. */
@@ -123,6 +130,7 @@ final class LineReader {
         }
         lineNumber++;
         tooLong = true;
+        lineAscii = false; // not looked at: a line too long is never read
         tooLongBytes = lastWasCr ? length - 1 : length;
         lineStart = 0;
         lineLength = 0;
@@ -142,6 +150,36 @@ final class LineReader {
     /** Bytes of the stream up to the end of the current line (its terminator included): what was read, less what waits. */
     long consumed() {
         return read - (end - start);
+    }
+
+    /**
+     * {@link #indexOfNewline} on the buffer that also ORs every byte before the newline into {@link #scannedBits}, so the
+     * line's ASCII check costs nothing more.
+     */
+    private int scanForNewline(int from, int to) {
+        byte[] b = buffer;
+        long bits = scannedBits;
+        int i = from;
+        for (int last = to - Long.BYTES; i <= last; i += Long.BYTES) {
+            long word = (long) LONGS.get(b, i);
+            long x = word ^ NEWLINES;
+            long zero = ~(((x & LOW_SEVEN_BITS) + LOW_SEVEN_BITS) | x | LOW_SEVEN_BITS);
+            if (zero != 0) {
+                int before = Long.numberOfTrailingZeros(zero) >>> 3; // bytes of the word before the newline
+                scannedBits = bits | (before == 0 ? 0 : word & (-1L >>> (Long.SIZE - Byte.SIZE * before)));
+                return i + before;
+            }
+            bits |= word;
+        }
+        for (; i < to; i++) {
+            if (b[i] == '\n') {
+                scannedBits = bits;
+                return i;
+            }
+            bits |= b[i];
+        }
+        scannedBits = bits;
+        return -1;
     }
 
     /** The first '\n' in {@code b[from..to)}, or -1; eight bytes at a time (lines are ~250 bytes on a peak day). */

@@ -332,7 +332,7 @@ public final class StreamingValidator {
                     }
                     continue;
                 }
-                if (!Utf8.isValid(b, off, len)) {
+                if (!reader.lineAscii && !Utf8.isValid(b, off, len)) {
                     if (csv != null && !csv.hasHeader()) {
                         refusal = new Refusal(RefusalCode.CSV_HEADER_MISMATCH, "the header row (line " + line + ") is not valid UTF-8", List.of(line));
                     } else if (json != null && hasProhibitedKey(b, off, len)) {

@@ -94,9 +94,16 @@ final class Timestamps {
             return ReasonCode.TIMESTAMP_INVALID;
         }
 
-        long seconds = epochDay * 86_400L + hour * 3600L + minute * 60L + second - offsetSeconds;
-        long day = Math.floorDiv(seconds, 86_400L);
-        int secondOfDay = (int) Math.floorMod(seconds, 86_400L);
+        // the local second of the day less the offset is within a day either side of the local day
+        int secondOfDay = hour * 3600 + minute * 60 + second - offsetSeconds;
+        long day = epochDay;
+        if (secondOfDay < 0) {
+            secondOfDay += 86_400;
+            day--;
+        } else if (secondOfDay >= 86_400) {
+            secondOfDay -= 86_400;
+            day++;
+        }
         if (day != utcDay && !rememberUtcDate(day)) {
             return ReasonCode.TIMESTAMP_INVALID;
         }

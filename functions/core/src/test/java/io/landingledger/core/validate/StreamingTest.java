@@ -121,6 +121,34 @@ class StreamingTest {
     }
 
     @Test
+    void validate_whenNonAsciiBytesSitAnywhereNearALineEnd_judgesEachLineByItsOwnBytes() {
+        // lines are split eight bytes at a time and checked for ASCII on the way: a byte of one line must never
+        // count for its neighbour, at any offset from the newline, on any read size (Validation.validate)
+        ByteArrayOutputStream file = new ByteArrayOutputStream();
+        int invalid = 0;
+        StringBuilder accepted = new StringBuilder();
+        for (int pad = 0; pad < 20; pad++) {
+            String id = "e" + "x".repeat(pad);
+            file.writeBytes(utf8(event(id + "-\u00e9").line() + "\n"));                  // valid two-byte UTF-8 at the end
+            accepted.append(Events.canonical(id + "-\u00e9")).append('\n');
+            byte[] bad = utf8(event(id + "-bad").line());
+            file.writeBytes(java.util.Arrays.copyOf(bad, bad.length - 2 - pad % 3));        // cut short ...
+            file.write(0xFF);                                                             // ... then a byte never valid
+            file.writeBytes(utf8("\n"));
+            invalid++;
+            file.write(0xC3);                                                             // a line that starts badly
+            file.writeBytes(utf8("\n"));
+            invalid++;
+            file.writeBytes(utf8(event(id).line() + "\n"));
+            accepted.append(Events.canonical(id)).append('\n');
+        }
+        Outcome outcome = Validation.validate(TestContracts.progressEvents(c -> c.put("maxRejectedLines", 1000)), file.toByteArray());
+        assertNull(outcome.refusal());
+        assertEquals(Map.of(ReasonCode.INVALID_UTF8, (long) invalid), outcome.result().reasons());
+        assertEquals(accepted.toString(), new String(outcome.accepted(), java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    @Test
     void validate_whenRunTwiceOnSameValidator_writesByteIdenticalOutput() {
         byte[] day = mixedDay(400);
         StreamingValidator validator = new StreamingValidator(EVENTS, SMALL_LINES);
