@@ -16,11 +16,9 @@ import io.landingledger.lambda.OutcomeReporter;
 import io.landingledger.lambda.handlers.CompletenessSweepHandler;
 import io.landingledger.lambda.handlers.ValidateObjectHandler;
 
-import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.core.sync.ResponseTransformer;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
-import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.io.IOException;
@@ -107,11 +105,10 @@ final class LocalPipeline implements AutoCloseable {
     /** Uploads one file as a producer would and delivers its notification {@code replay} times. */
     void drop(String dataset, Path file, int replay) throws IOException {
         String key = dataset + "/" + file.getFileName();
-        byte[] body = Files.readAllBytes(file);
         Instant at = Instant.now();
-        PutObjectResponse put = dependencies.s3().putObject(r -> r.bucket(INBOX_BUCKET).key(key), RequestBody.fromBytes(body));
-        progress.printf("  put s3://%s/%s (%d bytes, version %s)%n", INBOX_BUCKET, key, body.length, put.versionId());
-        deliver(new S3Notifications.Created(INBOX_BUCKET, key, put.versionId(), put.eTag().replace("\"", ""), body.length, at,
+        InboxUpload.Uploaded put = InboxUpload.put(dependencies.s3(), INBOX_BUCKET, key, file);
+        progress.printf("  put s3://%s/%s (%d bytes, version %s)%n", INBOX_BUCKET, key, put.size(), put.versionId());
+        deliver(new S3Notifications.Created(INBOX_BUCKET, key, put.versionId(), put.eTag(), put.size(), at,
                 config.aws().region().id()), replay);
     }
 

@@ -1,5 +1,6 @@
 package io.landingledger.cli.perf;
 
+import io.landingledger.cli.local.InboxUpload;
 import io.landingledger.cli.local.S3Notifications;
 import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.contract.DatasetContract;
@@ -20,16 +21,11 @@ import io.landingledger.lambda.adapters.MultipartStreamingUpload;
 import io.landingledger.lambda.adapters.S3ObjectStore;
 import io.landingledger.lambda.handlers.ValidateObjectHandler;
 
-import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
-import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
-import software.amazon.awssdk.services.s3.model.CompletedPart;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -37,7 +33,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -58,7 +53,6 @@ import java.util.stream.Stream;
  */
 final class EndToEndStage implements BenchStage, AutoCloseable {
     private static final String INBOX_BUCKET = "landing-inbox-bench";
-    private static final int FIXTURE_PART_BYTES = 64 << 20;
 
     private final DatasetContract contract;
     private final MultipartStreamingUpload.Settings uploadSettings;
@@ -152,33 +146,11 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
         s3.putBucketVersioning(r -> r.bucket(INBOX_BUCKET).versioningConfiguration(v -> v.status(BucketVersioningStatus.ENABLED)));
         String key = contract.dataset() + "/" + file.path().getFileName();
         Instant at = Instant.now();
-        CompleteMultipartUploadResponse put = putInParts(s3, key, file.path());
-        input = new S3Notifications.Created(INBOX_BUCKET, key, put.versionId(), put.eTag().replace("\"", ""), file.storedBytes(), at,
+        InboxUpload.Uploaded put = InboxUpload.put(s3, INBOX_BUCKET, key, file.path());
+        input = new S3Notifications.Created(INBOX_BUCKET, key, put.versionId(), put.eTag(), file.storedBytes(), at,
                 Region.US_EAST_1.id());
         progress.printf(Locale.ROOT, "landing bench: end-to-end: put s3://%s/%s (%,d bytes, version %s)%n", INBOX_BUCKET, key,
                 file.storedBytes(), put.versionId());
-    }
-
-    /**
-     * Puts the file into the inbox in 64 MiB parts, as a producer's SDK uploads a large file. One PUT would not do:
-     * S3 takes at most 5 GiB in one, and S3Proxy refuses a signed single PUT above 128 MiB (it holds the whole body
-     * in memory to check its hash).
-     */
-    private static CompleteMultipartUploadResponse putInParts(S3Client s3, String key, Path path) throws IOException {
-        String uploadId = s3.createMultipartUpload(r -> r.bucket(INBOX_BUCKET).key(key)).uploadId();
-        List<CompletedPart> parts = new ArrayList<>();
-        byte[] part = new byte[FIXTURE_PART_BYTES];
-        try (InputStream in = Files.newInputStream(path)) {
-            for (int length = in.readNBytes(part, 0, part.length); length > 0 || parts.isEmpty(); length = in.readNBytes(part, 0, part.length)) {
-                int number = parts.size() + 1;
-                int size = length;
-                String etag = s3.uploadPart(r -> r.bucket(INBOX_BUCKET).key(key).uploadId(uploadId).partNumber(number),
-                        RequestBody.fromContentProvider(() -> new ByteArrayInputStream(part, 0, size), size, "application/octet-stream")).eTag();
-                parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
-            }
-        }
-        return s3.completeMultipartUpload(r -> r.bucket(INBOX_BUCKET).key(key).uploadId(uploadId)
-                .multipartUpload(u -> u.parts(parts)));
     }
 
     private UnitRouter router() {
