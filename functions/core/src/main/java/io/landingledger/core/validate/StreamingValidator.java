@@ -493,7 +493,8 @@ public final class StreamingValidator {
                     case FULL -> refusal = new Refusal(RefusalCode.TOO_MANY_KEYS, "the duplicate-key index reached line " + line
                             + " with " + (runs.records() + index.size()) + " keys and would need more than " + runs.limit()
                             + " bytes of disk in " + runs.parent() + " (keyIndexDiskBytes, or the free space there): give the function "
-                            + "more memory (keyIndexMemoryBytes) or more ephemeral storage", List.of(line));
+                            + "more memory (keyIndexMemoryBytes) or more ephemeral storage, then repair the unit with force (its input is "
+                            + "unchanged, so a repair without force reports this refusal again)", List.of(line));
                 }
                 if (offered == DuplicateKeyIndex.Outcome.CONFLICT || offered == DuplicateKeyIndex.Outcome.FULL) {
                     lines = line; // this refusal replaces any the stream gave after this line

@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.landingledger.core.contract.ContractLoader;
+import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.ingest.IngestAction;
 import io.landingledger.core.ingest.IngestOutcome;
+import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
+import io.landingledger.core.repair.RepairService;
 import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.core.validate.ValidationResult;
@@ -31,7 +34,11 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
@@ -137,5 +144,45 @@ class KeyIndexSpillIT {
         assertEquals(0, pipeline.openMultipartUploads());
         assertTrue(pipeline.keys(LakeLayout.STAGING_PREFIX).isEmpty());
         assertNoSpillFileLeft();
+    }
+
+    @Test
+    void repair_whenAFileWasRefusedTooManyKeysAndTheFunctionGotMoreRoom_publishesOnlyWhenForced() throws Exception {
+        // the operator's path after TOO_MANY_KEYS (README, Limits): raise the budget, then repair with force
+        pipeline.limits = ValidationLimits.builder().keyIndexMemoryBytes(1).keyIndexDiskBytes(40_000).spillDirectory(spill).build();
+        byte[] input = day("");
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        unlimited(input, expected);
+        var upload = pipeline.put(KEY, input);
+
+        pipeline.deliver(pipeline.eventFor(upload));
+
+        IngestOutcome refused = pipeline.outcomes.get(0);
+        assertEquals("TOO_MANY_KEYS", refused.refusalCode());
+        assertTrue(refused.detail().contains("then repair the unit with force"), refused.detail());
+        assertEquals(LedgerStatus.REFUSED, pipeline.ledgerItem("progress_events", "2026-03-02").status());
+        assertNoSpillFileLeft();
+
+        pipeline.limits = ValidationLimits.builder().keyIndexMemoryBytes(1).spillDirectory(spill).build(); // disk unbounded
+        repair(false);
+        assertEquals(LedgerStatus.REFUSED, pipeline.ledgerItem("progress_events", "2026-03-02").status(),
+                "the same input version: without force the recorded refusal stands");
+        assertEquals(List.of(), pipeline.keys(LakeLayout.PUBLISHED_PREFIX));
+
+        repair(true);
+        LedgerItem item = pipeline.ledgerItem("progress_events", "2026-03-02");
+        assertEquals(LedgerStatus.PUBLISHED, item.status());
+        assertEquals(upload.versionId(), item.input().versionId());
+        assertArrayEquals(expected.toByteArray(), pipeline.published("progress_events", "2026-03-02"));
+        assertEquals(0, pipeline.openMultipartUploads());
+        assertNoSpillFileLeft();
+    }
+
+    private void repair(boolean force) {
+        ContractRegistry contracts = ContractRegistry.fromDirectory(PipelineFixture.REPOSITORY.resolve("datasets"));
+        RepairService service = new RepairService(contracts, pipeline.ledger, pipeline.store, pipeline.service(IngestService.StepListener.NONE),
+                pipeline.inbox(), pipeline.lake(), Clock.systemUTC(), Duration.ZERO);
+        new RepairHandler(service, () -> UUID.randomUUID().toString()).handleRequest(Map.of("dataset", "progress_events",
+                "units", List.of("2026-03-02"), "reason", "validator given a larger key index", "force", force), null);
     }
 }
