@@ -12,8 +12,10 @@ import java.util.Arrays;
  * match, so the 64-bit payload hash errs once in 2^64 duplicate pairs.
  *
  * <p>Layout: entries are appended in first-seen order to chunked primitive arrays (24 bytes: fingerprint high and
- * low, payload hash, side by side so that checking a candidate costs one cache miss) plus one byte of line delta (lines of successive new keys are usually adjacent; larger gaps
- * go to an exception list). An {@code int[]} open-addressing table (linear probing, load 0.64-0.8, grown by 1.25x)
+ * low, payload hash, side by side so that checking a candidate costs one cache miss, two when it straddles a line)
+ * plus one byte of line delta (lines of successive new keys are usually adjacent; larger gaps
+ * go to an exception list). An {@code int[]} open-addressing table (linear probing, load 0.64-0.8 when grown by
+ * 1.25x, up to 0.75 at the estimate when {@link #reserve}d)
  * points at them; each slot keeps 5 fingerprint bits as a tag so probes rarely touch an entry that does not match.
  * Growing rehashes every entry, so a caller that can estimate the key count {@link #reserve}s the table once.
  *

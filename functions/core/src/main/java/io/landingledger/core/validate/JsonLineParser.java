@@ -51,6 +51,8 @@ final class JsonLineParser {
      * record's k-th key is usually the same name and one comparison finds it (-1: compare with every name).
      */
     private final int[] expectedField;
+    /** Per field: its name is [A-Za-z0-9_]+, so the name's bytes and a quote are the whole key. */
+    private final boolean[] plainNames;
     /** Field indexes by a hash of their names ({@link #fieldOf}); -1 marks an empty slot. */
     private final int[] fieldSlots;
     private final FieldSpec[] fields;
@@ -81,6 +83,10 @@ final class JsonLineParser {
             fieldIndex.put(fields[i].name(), i);
         }
         this.fieldSlots = fieldSlots(fieldNames);
+        this.plainNames = new boolean[fields.length];
+        for (int i = 0; i < fields.length; i++) {
+            plainNames[i] = fields[i].name().chars().allMatch(c -> c == '_' || c < 0x80 && Character.isLetterOrDigit(c));
+        }
         this.expectedField = new int[fields.length];
         Arrays.fill(expectedField, -1);
         this.prohibitedLower = new byte[contract.prohibited().size()][];
@@ -477,8 +483,8 @@ final class JsonLineParser {
 
     /**
      * {@link #key()} for the record's {@code member}-th key, trying the field that position held in the last record
-     * first. Field names are plain ASCII ({@link FieldSpec#isValidName}), so the name's bytes followed by a quote are
-     * the whole key, exactly what {@link #key()} would have read and matched.
+     * first. For a name that is a plain ASCII word ({@link #plainNames}; ContractLoader accepts no other) the name's
+     * bytes followed by a quote are the whole key, exactly what {@link #key()} would have read and matched.
      */
     private int fieldKey(int member) {
         if (member >= expectedField.length) {
@@ -497,7 +503,8 @@ final class JsonLineParser {
             }
         }
         int index = key();
-        expectedField[member] = index;
+        // only names that are plain ASCII words (as ContractLoader demands) are matched by their bytes alone
+        expectedField[member] = index >= 0 && plainNames[index] ? index : -1;
         return index;
     }
 

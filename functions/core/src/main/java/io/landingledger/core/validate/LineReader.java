@@ -40,8 +40,23 @@ final class LineReader {
     boolean tooLong;
     long tooLongBytes;
 
+    /**
+     * Asked before the reader reads more of the stream (all lines already read are then handed out): false ends the
+     * stream there, so that nothing past a decided end is ever read, decompressed or counted.
+     */
+    interface BeforeRead {
+        boolean proceed() throws IOException;
+    }
+
+    private final BeforeRead beforeRead;
+
     LineReader(InputStream in, int maxLineBytes) {
+        this(in, maxLineBytes, () -> true);
+    }
+
+    LineReader(InputStream in, int maxLineBytes, BeforeRead beforeRead) {
         this.in = in;
+        this.beforeRead = beforeRead;
         this.maxLineBytes = maxLineBytes;
         // room for one maximal line (+ CR) plus a read chunk, so a full read never splits a legal line twice
         this.buffer = new byte[maxLineBytes + 1 + READ_CHUNK];
@@ -51,7 +66,7 @@ final class LineReader {
         return buffer;
     }
 
-    /** Advances to the next line; false at the end of the stream. */
+    /** Advances to the next line; false at the end of the stream, or where {@link BeforeRead} ended it. */
     boolean next() throws IOException {
         tooLong = false;
         scannedBits = 0;
@@ -69,6 +84,9 @@ final class LineReader {
                     start = end;
                     return true;
                 }
+                return false;
+            }
+            if (!beforeRead.proceed()) {
                 return false;
             }
             if (end - start > maxLineBytes + 1) {

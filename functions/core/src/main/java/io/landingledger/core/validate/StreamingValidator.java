@@ -96,7 +96,10 @@ public final class StreamingValidator {
      * holds (or {@link #UNKNOWN_SIZE}). The size is only a hint, never trusted: after the first lines it sizes the
      * duplicate-key index for the file's estimated line count at once, instead of rehashing every key at each of
      * the dozens of growths a large file would take. A wrong size costs memory or speed, never a row: the index
-     * stays within {@link ValidationLimits#keyIndexMemoryBytes()} and grows past an estimate too low.
+     * stays within {@link ValidationLimits#keyIndexMemoryBytes()} and grows past an estimate too low. With a memory
+     * budget the table's size decides where the index spills, so the number of runs, their disk, and whether a
+     * file near {@link ValidationLimits#keyIndexDiskBytes()} is refused TOO_MANY_KEYS can depend on the size
+     * given (the function and the CLI give the real one); what is published never does.
      */
     public ValidationResult validate(InputStream stored, long storedBytes, OutputStream accepted, OutputStream rejects,
                                      LineSet dropRows) throws IOException {
@@ -282,13 +285,18 @@ public final class StreamingValidator {
                 }
             }
             decoded = new DecodedInputStream(text);
-            return new LineReader(decoded, limits.maxLineBytes());
+            // rows wait to be settled against the key index: settle them before reading on, so that a conflict among
+            // them ends the input where reading row by row would have (same bytes read, decompressed and counted)
+            return new LineReader(decoded, limits.maxLineBytes(), () -> {
+                settlePending();
+                return refusal == null;
+            });
         }
 
         private boolean next(LineReader reader) throws IOException {
             try {
                 boolean more = reader.next();
-                if (!more && gzipMembers != null) {
+                if (!more && gzipMembers != null && refusal == null) { // the end of the stream, not a stop
                     gzipMembersEnd = gzipMembers.endOfLastMember();
                 }
                 return more;
@@ -376,9 +384,10 @@ public final class StreamingValidator {
         }
 
         /**
-         * Sizes the key index for the lines the whole file will have at the average length read so far. Stored bytes
-         * read so far include the reader's and the inflater's read-ahead, so the estimate errs low: a table a little
-         * small grows once more, while one too large would waste memory on every file.
+         * Sizes the key index for the lines the whole file will have at the average length read so far (exact for
+         * plain text whose first lines are typical). For gzip the stored bytes read so far include the inflater's
+         * read-ahead, so the estimate errs low: a table a little small grows once more, one too large would waste
+         * memory (never more than the budget).
          */
         private void reserveKeyIndex(LineReader reader) {
             long storedSoFar = gzip ? source.count() : reader.consumed();
@@ -460,7 +469,9 @@ public final class StreamingValidator {
          * is new (closing the gaps the others leave), as if each had been offered as it was read. A repeat with
          * another payload refuses the file at its line: the rows after it are dropped and {@link #lines} goes back
          * to it, since reading would have stopped there. Anything else a line decides (a reject, a blank line, a
-         * refusal) settles the pending rows first, so it always comes after them.
+         * refusal) settles the pending rows first, so it always comes after them, and so does reading more of the
+         * input (the LineReader asks first): what the stream itself decides there (gzip faults, the decompression
+         * ratio, CSV records over several lines) is never reached past a conflict.
          */
         private void settlePending() throws IOException {
             if (pending == 0) {

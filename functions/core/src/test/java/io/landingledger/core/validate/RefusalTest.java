@@ -180,6 +180,26 @@ class RefusalTest {
     }
 
     @Test
+    void validate_whenGzipKeyConflictIsFollowedByMoreRows_decodesNoFurtherThanReadingRowByRowWould() {
+        // 1,000-byte lines: the reader's first 256 KiB read ends inside line 263. Rows are settled against the key
+        // index before the reader reads on, so the conflict on line 262 ends the input within that first read, as
+        // when each row was judged on its own: no more is decompressed or counted.
+        StringBuilder text = new StringBuilder();
+        for (int line = 1; line <= 300; line++) {
+            String id = line == 262 ? "r1" : "r" + line;
+            String learner = line == 262 ? "other" : "L1";
+            String row = event(id).text("learner_id", learner).line();
+            row = event(id).text("learner_id", learner + "x".repeat(999 - row.length())).line();
+            text.append(row).append('\n');
+        }
+        assertEquals(300_000, text.length());
+        Outcome outcome = Validation.validate(EVENTS_NO_CAP, Gzip.gzip(utf8(text.toString())));
+        assertEquals(List.of(1L, 262L), outcome.refusal().lines());
+        assertEquals(262, outcome.result().lines());
+        assertEquals(256 * 1024, outcome.result().decodedBytes());
+    }
+
+    @Test
     void validate_whenKeyRepeatsWithAnotherInstant_refuses() {
         Outcome outcome = Validation.validate(EVENTS, lines(
                 event("e1").line(),
