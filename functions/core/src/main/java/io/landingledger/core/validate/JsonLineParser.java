@@ -4,10 +4,7 @@ import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.FieldSpec;
 import io.landingledger.core.contract.FieldType;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -40,10 +37,6 @@ final class JsonLineParser {
     private static final RuntimeException PROHIBITED = new RuntimeException("prohibited key", null, false, false) {
         private static final long serialVersionUID = 1L;
     };
-
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long ONES = 0x0101010101010101L;
-    private static final long LOW_SEVEN_BITS = 0x7F7F7F7F7F7F7F7FL;
 
     private final byte[][] fieldNames;
     /**
@@ -623,9 +616,9 @@ final class JsonLineParser {
         int i = from;
         // eight bytes at a time up to the first byte that needs a look (most strings have none until their quote)
         for (int last = end - Long.BYTES; i <= last; i += Long.BYTES) {
-            long special = quoteBackslashOrControl((long) LONGS.get(b, i));
+            long special = quoteBackslashOrControl((long) Swar.LONGS.get(b, i));
             if (special != 0) {
-                i += Long.numberOfTrailingZeros(special) >>> 3;
+                i += Swar.firstMarked(special);
                 break;
             }
         }
@@ -644,20 +637,11 @@ final class JsonLineParser {
         throw SYNTAX; // unterminated
     }
 
-    /**
-     * The high bit of each byte of {@code word} that is a quote, a backslash or a control character (below 0x20),
-     * and no other bit. Exact, unlike the shorter zero-byte test: the sums cannot carry into the next byte.
-     */
+    /** The high bit of each byte of {@code word} that is a quote, a backslash or a control character (below 0x20). */
     private static long quoteBackslashOrControl(long word) {
-        long quote = word ^ ('"' * ONES);
-        long backslash = word ^ ('\\' * ONES);
-        long control = ~(((word & LOW_SEVEN_BITS) + 0x60 * ONES) | word | LOW_SEVEN_BITS);
-        return zeroBytes(quote) | zeroBytes(backslash) | control;
-    }
-
-    /** The high bit of each zero byte of {@code x}. */
-    private static long zeroBytes(long x) {
-        return ~(((x & LOW_SEVEN_BITS) + LOW_SEVEN_BITS) | x | LOW_SEVEN_BITS);
+        // a byte below 0x20 has its high bit clear and stays below 0x80 when 0x60 is added to it
+        long control = ~(((word & Swar.LOW_SEVEN_BITS) + 0x60 * Swar.ONES) | word | Swar.LOW_SEVEN_BITS);
+        return Swar.zeroBytes(word ^ ('"' * Swar.ONES)) | Swar.zeroBytes(word ^ ('\\' * Swar.ONES)) | control;
     }
 
     /** Steps over a string (after its opening quote), checking its escapes. */

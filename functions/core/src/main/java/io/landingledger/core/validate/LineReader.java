@@ -2,9 +2,6 @@ package io.landingledger.core.validate;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 
 /**
  * Splits a byte stream into lines (LF or CRLF; the last line may lack a terminator) in one reused buffer.
@@ -13,10 +10,7 @@ import java.nio.ByteOrder;
  */
 final class LineReader {
     private static final int READ_CHUNK = 256 * 1024;
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
-    private static final long LOW_SEVEN_BITS = 0x7F7F7F7F7F7F7F7FL;
-    private static final long HIGH_BITS = 0x8080808080808080L;
+    private static final long NEWLINES = '\n' * Swar.ONES;
 
     private final InputStream in;
     private final int maxLineBytes;
@@ -118,7 +112,7 @@ final class LineReader {
             lineStart = from;
             lineLength = length;
         }
-        lineAscii = (scannedBits & HIGH_BITS) == 0;
+        lineAscii = (scannedBits & Swar.HIGH_BITS) == 0;
     }
 
     /** The buffer holds more than a legal line and no newline: count the rest of the line without keeping it. */
@@ -179,11 +173,10 @@ final class LineReader {
         long bits = scannedBits;
         int i = from;
         for (int last = to - Long.BYTES; i <= last; i += Long.BYTES) {
-            long word = (long) LONGS.get(b, i);
-            long x = word ^ NEWLINES;
-            long zero = ~(((x & LOW_SEVEN_BITS) + LOW_SEVEN_BITS) | x | LOW_SEVEN_BITS);
-            if (zero != 0) {
-                int before = Long.numberOfTrailingZeros(zero) >>> 3; // bytes of the word before the newline
+            long word = (long) Swar.LONGS.get(b, i);
+            long newline = Swar.zeroBytes(word ^ NEWLINES);
+            if (newline != 0) {
+                int before = Swar.firstMarked(newline); // bytes of the word before the newline
                 scannedBits = bits | (before == 0 ? 0 : word & (-1L >>> (Long.SIZE - Byte.SIZE * before)));
                 return i + before;
             }
@@ -204,10 +197,9 @@ final class LineReader {
     static int indexOfNewline(byte[] b, int from, int to) {
         int i = from;
         for (int last = to - Long.BYTES; i <= last; i += Long.BYTES) {
-            long x = (long) LONGS.get(b, i) ^ NEWLINES;
-            long zero = ~(((x & LOW_SEVEN_BITS) + LOW_SEVEN_BITS) | x | LOW_SEVEN_BITS); // exact: high bit of each zero byte
-            if (zero != 0) {
-                return i + (Long.numberOfTrailingZeros(zero) >>> 3);
+            long newline = Swar.zeroBytes((long) Swar.LONGS.get(b, i) ^ NEWLINES);
+            if (newline != 0) {
+                return i + Swar.firstMarked(newline);
             }
         }
         for (; i < to; i++) {

@@ -1,9 +1,5 @@
 package io.landingledger.core.validate;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-
 /**
  * MurmurHash3 x64 128-bit (Austin Appleby's public-domain reference), reading each 16-byte block as two
  * little-endian longs and writing the result into a caller's array.
@@ -14,7 +10,6 @@ import java.nio.ByteOrder;
  * validator's profile.
  */
 final class Murmur3 {
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long C1 = 0x87c37b91114253d5L;
     private static final long C2 = 0x4cf5ad432745937fL;
 
@@ -27,8 +22,8 @@ final class Murmur3 {
         long h2 = seed;
         int blocksEnd = off + (len & ~15);
         for (int i = off; i < blocksEnd; i += 16) {
-            long k1 = (long) LONGS.get(b, i);
-            long k2 = (long) LONGS.get(b, i + 8);
+            long k1 = (long) Swar.LONGS.get(b, i);
+            long k2 = (long) Swar.LONGS.get(b, i + 8);
             h1 ^= mixK1(k1);
             h1 = Long.rotateLeft(h1, 27) + h2;
             h1 = h1 * 5 + 0x52dce729;

@@ -1,9 +1,5 @@
 package io.landingledger.core.validate;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-
 /**
  * RFC 3339 timestamps and ISO dates, read as ASCII bytes, without {@code java.time} on the hot path ({@code OffsetDateTime.parse} costs
  * about 1.9 us a line here, PERFORMANCE.md). A timestamp is {@code YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)};
@@ -15,8 +11,6 @@ import java.nio.ByteOrder;
  */
 final class Timestamps {
     private static final int MAX_FRACTION_DIGITS = 9;
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
 
     // A file's timestamps fall on a few days, so both date conversions are usually one comparison: the last valid
     // local date read (its ten bytes as a long and a short) with its epoch day, and the last UTC day written.
@@ -32,8 +26,8 @@ final class Timestamps {
         if (len < 10) {
             return ReasonCode.TIMESTAMP_INVALID;
         }
-        long head = (long) LONGS.get(c, off);
-        short tail = (short) SHORTS.get(c, off + 8);
+        long head = (long) Swar.LONGS.get(c, off);
+        short tail = (short) Swar.SHORTS.get(c, off + 8);
         long epochDay;
         if (head == localDateHead && tail == localDateTail && localEpochDay != Long.MIN_VALUE) {
             epochDay = localEpochDay;

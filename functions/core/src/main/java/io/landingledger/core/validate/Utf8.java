@@ -1,13 +1,7 @@
 package io.landingledger.core.validate;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-
 /** Strict UTF-8 checks (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF). */
 final class Utf8 {
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long HIGH_BITS = 0x8080808080808080L;
 
     private Utf8() {
     }
@@ -18,12 +12,12 @@ final class Utf8 {
         int end = offset + length;
         long acc = 0;
         for (; i + 8 <= end; i += 8) {
-            acc |= (long) LONGS.get(b, i);
+            acc |= (long) Swar.LONGS.get(b, i);
         }
         for (; i < end; i++) {
             acc |= b[i];
         }
-        return (acc & HIGH_BITS) == 0;
+        return (acc & Swar.HIGH_BITS) == 0;
     }
 
     static boolean isValid(byte[] b, int offset, int length) {
