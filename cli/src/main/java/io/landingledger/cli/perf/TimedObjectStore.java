@@ -96,4 +96,9 @@ final class TimedObjectStore implements ObjectStore {
     public Iterable<ListedObject> list(String bucket, String prefix) {
         return store.list(bucket, prefix);
     }
+
+    @Override
+    public Iterable<ListedVersion> versions(String bucket, String prefix) {
+        return store.versions(bucket, prefix);
+    }
 }

@@ -377,7 +377,7 @@ public final class IngestService implements IngestPath {
                         identity, published, contract.version());
                 requireTimeFor("the ledger write", "the promoted object carries this input's sha256, so the retry records it");
                 try {
-                    ledger.write(next, item == null ? null : item.publishedEtag(), history);
+                    ledger.write(next, item == null ? 0 : item.revision(), history);
                     steps.after(Step.LEDGER_WRITTEN, unit);
                     return outcome(action, identity.sha256(), identity.size(), published, null, null);
                 } catch (LedgerConflictException e) {
@@ -415,7 +415,7 @@ public final class IngestService implements IngestPath {
                         refusal.code(), recorded, null, contract.version());
                 requireTimeFor("the ledger write of the refusal", "nothing is recorded; the retry refuses the file again");
                 try {
-                    ledger.write(next, item == null ? null : item.publishedEtag(), history);
+                    ledger.write(next, item == null ? 0 : item.revision(), history);
                     steps.after(Step.LEDGER_WRITTEN, unit);
                     return new IngestOutcome(IngestAction.REFUSED, dataset, unit, input.key(), recorded.versionId(), recorded.sha256(),
                             bytes, accepted, rejected, duplicates, null, null, refusal.code(), refusal.detail(), request.runId(),
@@ -443,7 +443,7 @@ public final class IngestService implements IngestPath {
                 LedgerItem next = new LedgerItem(dataset, unit, item.status(), item.input(), item.published(), item.runId(), item.runKind(),
                         item.contractVersion(), item.publishCount(), item.firstPublishedAt(), item.publishedAt(), attempt, item.reason());
                 try {
-                    ledger.write(next, item.publishedEtag(), null);
+                    ledger.write(next, item.revision(), null);
                 } catch (LedgerConflictException e) {
                     // a newer state won meanwhile; the stale input stays unrecorded, which changes nothing it vouches for
                 }

@@ -13,13 +13,15 @@ public interface Ledger {
     Optional<LedgerItem> get(String dataset, String unit);
 
     /**
-     * Writes {@code item} and appends {@code history} in one transaction, only if the stored item still vouches
-     * for {@code expectedPublishedEtag} (null: it vouches for no publish, or does not exist). The history item
-     * (null for none) is written only if its key is new.
+     * Writes {@code item} and appends {@code history} in one transaction, only if the stored item is still the one
+     * its writer read: its revision is {@code expectedRevision} (0: the item does not exist). The stored item gets
+     * revision {@code expectedRevision + 1}, whatever {@code item.revision()} says. The history item (null for none)
+     * is written only if its key is new; if it is not, nothing is written.
      *
-     * @throws LedgerConflictException when the condition failed; carries the item that won
+     * @throws LedgerConflictException when the condition failed, or another transaction on the item was in flight;
+     *                                 carries the item as it is now
      */
-    void write(LedgerItem item, String expectedPublishedEtag, HistoryEntry history) throws LedgerConflictException;
+    void write(LedgerItem item, long expectedRevision, HistoryEntry history) throws LedgerConflictException;
 
     /** Appends one history item on its own (a repair that found nothing to change), only if its key is new. */
     void appendHistory(HistoryEntry history);

@@ -251,7 +251,7 @@ public final class RepairService {
                 RunKind.OMIT, contract.version(), before == null ? 0 : before.publishCount(), null, null,
                 new LastAttempt(now, runId, RunKind.OMIT, "OMITTED", request.reason(), null, null), request.reason());
         try {
-            ledger.write(next, null, new HistoryEntry(contract.dataset(), unit, now, runId, RunKind.OMIT, "OMITTED", request.reason(),
+            ledger.write(next, before == null ? 0 : before.revision(), new HistoryEntry(contract.dataset(), unit, now, runId, RunKind.OMIT, "OMITTED", request.reason(),
                     next.input(), null, contract.version()));
         } catch (LedgerConflictException e) {
             return RepairResult.UnitResult.of(unit, before, e.current().orElse(null), "rejected",

@@ -45,6 +45,21 @@ public interface ObjectStore {
      */
     Iterable<ListedObject> list(String bucket, String prefix);
 
+    /**
+     * Every version under a prefix (S3: ListObjectVersions), fetched a page at a time as the caller iterates: keys in
+     * key order, each key's versions newest first (the order S3 created them in). Delete markers are not returned: a
+     * key whose latest version is a delete marker has no entry with {@code latest} set.
+     */
+    Iterable<ListedVersion> versions(String bucket, String prefix);
+
+    /**
+     * One version of a version listing.
+     *
+     * @param latest true for the key's current version (the one a GET without a version id reads)
+     */
+    record ListedVersion(String key, String versionId, String etag, long size, java.time.Instant lastModified, boolean latest) {
+    }
+
     /** One entry of a listing: the current version's key, ETag (unquoted), size and LastModified. */
     record ListedObject(String key, String etag, long size, java.time.Instant lastModified) {
     }

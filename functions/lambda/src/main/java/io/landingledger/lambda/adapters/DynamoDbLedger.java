@@ -33,14 +33,15 @@ import java.util.Optional;
 /**
  * {@link Ledger} on DynamoDB. One {@code Ledger} item per (dataset, unit), flat attributes so conditions can name
  * them; one immutable {@code LedgerHistory} item per publish, refusal or omission. The ledger update and the history
- * put are one TransactWriteItems, the update conditioned on the published ETag the writer read
- * ({@link #CONDITION_NO_PUBLISH} or {@link #CONDITION_SAME_PUBLISH}), the put on a new key.
+ * put are one TransactWriteItems, the update conditioned on the revision the writer read ({@link #CONDITION_NEW_ITEM}
+ * or {@link #CONDITION_SAME_REVISION}: whatever its status, an item changes only from the state its writer decided
+ * on), the put on a new key.
  */
 public final class DynamoDbLedger implements Ledger {
-    /** The item vouches for no publish (or does not exist). */
-    static final String CONDITION_NO_PUBLISH = "attribute_not_exists(published_etag)";
-    /** The item still vouches for the publish the writer read. */
-    static final String CONDITION_SAME_PUBLISH = "published_etag = :expected_etag";
+    /** The item does not exist (or was written before items carried a revision, which reads as revision 0). */
+    static final String CONDITION_NEW_ITEM = "attribute_not_exists(revision)";
+    /** The item is still at the revision the writer read. */
+    static final String CONDITION_SAME_REVISION = "revision = :expected_revision";
     /** History items are immutable: a put never replaces one. */
     static final String CONDITION_NEW_HISTORY = "attribute_not_exists(at_run)";
 
@@ -62,8 +63,8 @@ public final class DynamoDbLedger implements Ledger {
     }
 
     @Override
-    public void write(LedgerItem item, String expectedPublishedEtag, HistoryEntry history) throws LedgerConflictException {
-        Update update = ledgerUpdate(item, expectedPublishedEtag);
+    public void write(LedgerItem item, long expectedRevision, HistoryEntry history) throws LedgerConflictException {
+        Update update = ledgerUpdate(item, expectedRevision);
         if (history == null) {
             try {
                 dynamo.updateItem(UpdateItemRequest.builder().tableName(update.tableName()).key(update.key())
@@ -115,8 +116,8 @@ public final class DynamoDbLedger implements Ledger {
     }
 
     /** The conditional update of the ledger item: SET every present attribute, REMOVE the absent ones. */
-    Update ledgerUpdate(LedgerItem item, String expectedPublishedEtag) {
-        Map<String, AttributeValue> attributes = ledgerAttributes(item);
+    Update ledgerUpdate(LedgerItem item, long expectedRevision) {
+        Map<String, AttributeValue> attributes = ledgerAttributes(item.withRevision(expectedRevision + 1));
         Map<String, String> names = new LinkedHashMap<>();
         Map<String, AttributeValue> values = new LinkedHashMap<>();
         List<String> sets = new ArrayList<>();
@@ -135,10 +136,10 @@ public final class DynamoDbLedger implements Ledger {
             i++;
         }
         String expression = "SET " + String.join(", ", sets) + (removes.isEmpty() ? "" : " REMOVE " + String.join(", ", removes));
-        String condition = CONDITION_NO_PUBLISH;
-        if (expectedPublishedEtag != null) {
-            condition = CONDITION_SAME_PUBLISH;
-            values.put(":expected_etag", s(expectedPublishedEtag));
+        String condition = CONDITION_NEW_ITEM;
+        if (expectedRevision > 0) {
+            condition = CONDITION_SAME_REVISION;
+            values.put(":expected_revision", n(expectedRevision));
         }
         return Update.builder().tableName(ledgerTable)
                 .key(Map.of("dataset", s(item.dataset()), "unit", s(item.unit())))
@@ -207,7 +208,7 @@ public final class DynamoDbLedger implements Ledger {
     static final List<String> LEDGER_ATTRIBUTES = List.of("status", "input_bucket", "input_key", "input_version_id",
             "input_etag", "input_sha256", "input_size", "input_sequencer", "input_last_modified", "published_key",
             "published_etag", "accepted", "rejected", "duplicates", "quarantine_key", "run_id", "run_kind",
-            "contract_version", "publish_count", "first_published_at", "published_at", "last_attempt", "reason");
+            "contract_version", "publish_count", "first_published_at", "published_at", "last_attempt", "reason", "revision");
 
     static Map<String, AttributeValue> ledgerAttributes(LedgerItem item) {
         Map<String, AttributeValue> a = new LinkedHashMap<>();
@@ -247,6 +248,7 @@ public final class DynamoDbLedger implements Ledger {
             a.put("last_attempt", AttributeValue.fromM(m));
         }
         putIfPresent(a, "reason", item.reason());
+        a.put("revision", n(item.revision()));
         return a;
     }
 
@@ -275,7 +277,8 @@ public final class DynamoDbLedger implements Ledger {
         }
         return new LedgerItem(text(a, "dataset"), text(a, "unit"), LedgerStatus.valueOf(text(a, "status")), input(a),
                 published, text(a, "run_id"), runKind(text(a, "run_kind")), (int) number(a, "contract_version"),
-                number(a, "publish_count"), instant(a, "first_published_at"), instant(a, "published_at"), last, text(a, "reason"));
+                number(a, "publish_count"), instant(a, "first_published_at"), instant(a, "published_at"), last, text(a, "reason"),
+                number(a, "revision"));
     }
 
     private static InputIdentity input(Map<String, AttributeValue> a) {

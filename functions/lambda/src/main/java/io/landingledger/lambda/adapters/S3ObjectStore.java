@@ -200,6 +200,17 @@ public final class S3ObjectStore implements ObjectStore {
                 .iterator();
     }
 
+    @Override
+    public Iterable<ListedVersion> versions(String bucket, String prefix) {
+        // S3 returns versions and delete markers interleaved; the SDK splits them, and only the versions are kept (a
+        // key whose latest is a delete marker then has no version marked latest, which is all the caller needs)
+        return () -> s3.listObjectVersionsPaginator(r -> r.bucket(bucket).prefix(prefix)).stream()
+                .flatMap(page -> page.versions().stream())
+                .map(v -> new ListedVersion(v.key(), v.versionId(), unquote(v.eTag()), v.size() == null ? 0 : v.size(),
+                        v.lastModified(), Boolean.TRUE.equals(v.isLatest())))
+                .iterator();
+    }
+
     static String unquote(String etag) {
         if (etag == null) {
             return null;

@@ -303,6 +303,11 @@ class CompletenessSweepIT {
             public Iterable<ListedObject> list(String bucket, String prefix) {
                 return pipeline.store.list(bucket, prefix);
             }
+
+            @Override
+            public Iterable<ListedVersion> versions(String bucket, String prefix) {
+                return pipeline.store.versions(bucket, prefix);
+            }
         };
         IngestService ingest = new IngestService(readOnly, pipeline.ledger, pipeline.lake(), Clock.systemUTC(), ValidationLimits.defaults(),
                 IngestService.StepListener.NONE);
@@ -648,7 +653,8 @@ class CompletenessSweepIT {
         String runId = UUID.randomUUID().toString();
         LastAttempt attempt = new LastAttempt(now, runId, RunKind.OMIT, "OMITTED", reason, null, null);
         pipeline.ledger.write(new LedgerItem(DATASET, unit, LedgerStatus.OMITTED, null, null, runId, RunKind.OMIT, 1, 0, null, null,
-                attempt, reason), null, new HistoryEntry(DATASET, unit, now, runId, RunKind.OMIT, "OMITTED", reason, null, null, 1));
+                attempt, reason), pipeline.ledger.get(DATASET, unit).map(LedgerItem::revision).orElse(0L),
+                new HistoryEntry(DATASET, unit, now, runId, RunKind.OMIT, "OMITTED", reason, null, null, 1));
     }
 
     /** Unit to "STATUS reason" for every unit that is not OK. */
