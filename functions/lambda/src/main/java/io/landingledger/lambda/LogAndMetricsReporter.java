@@ -106,6 +106,7 @@ public final class LogAndMetricsReporter implements OutcomeReporter {
             case SKIPPED -> "FilesSkipped";
             case REFUSED -> "FilesRefused";
             case FINISHED -> "FilesFinished";
+            case UNCHANGED -> "FilesUnchanged";
             case STALE -> "FilesStale";
         };
     }

@@ -585,7 +585,7 @@ public class TemplateIT {
         }
 
         String quarantine() {
-            return object(LakeLayout.quarantineKey("progress_events", UNIT, "0".repeat(64)));
+            return object(LakeLayout.quarantineKey("progress_events", UNIT, "0".repeat(64), 1));
         }
 
         String report() {

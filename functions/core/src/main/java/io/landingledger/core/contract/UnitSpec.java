@@ -29,4 +29,31 @@ public record UnitSpec(Pattern pattern, Cadence cadence, String first, List<Stri
         Matcher matcher = pattern.matcher(fileName);
         return matcher.matches() ? Optional.of(matcher.group("unit")) : Optional.empty();
     }
+
+    /**
+     * The longest file-name prefix every file of {@code unit} starts with, read off the pattern: its literal text up
+     * to the first regular-expression construct, followed by the unit itself when that construct is the unit group
+     * ({@code progress-(?<unit>...)\.jsonl(\.gz)?} gives {@code progress-2026-03-01}). Lets one small listing find
+     * every key of a unit; the caller still routes each listed key, since the prefix can match other files too.
+     */
+    public String fileNamePrefix(String unit) {
+        String regex = pattern.pattern();
+        StringBuilder literal = new StringBuilder();
+        for (int i = 0; i < regex.length(); i++) {
+            char c = regex.charAt(i);
+            if (c == '\\' && i + 1 < regex.length() && !Character.isLetterOrDigit(regex.charAt(i + 1))) {
+                literal.append(regex.charAt(++i)); // an escaped punctuation character stands for itself
+            } else if (".[]{}()*+?^$|\\".indexOf(c) >= 0) {
+                boolean unitGroup = regex.startsWith("(?<unit>", i);
+                // a quantifier applies to the last literal character, which is then not certain to be there
+                if ("*?{".indexOf(c) >= 0 && literal.length() > 0) {
+                    literal.setLength(literal.length() - 1);
+                }
+                return unitGroup ? literal + unit : literal.toString();
+            } else {
+                literal.append(c);
+            }
+        }
+        return literal.toString();
+    }
 }

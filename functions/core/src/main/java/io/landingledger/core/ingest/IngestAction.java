@@ -4,12 +4,20 @@ package io.landingledger.core.ingest;
 public enum IngestAction {
     /** This run promoted a new publish and recorded it. */
     PUBLISHED,
-    /** Nothing to do: the ledger and the published object already reflect this input. No write at all. */
+    /**
+     * Nothing to do: the ledger and the published object already reflect this input, or the input version no longer
+     * exists ({@code INPUT_GONE}). No write at all.
+     */
     SKIPPED,
     /** The file was refused; nothing was published; the refusal is recorded. */
     REFUSED,
     /** An earlier run (crashed, or a concurrent duplicate) promoted this input; this run recorded it in the ledger. */
     FINISHED,
-    /** The input is older than the one the unit is built from; it does not replace it. */
+    /**
+     * A new version whose bytes are the published input's (the same SHA-256: a byte-identical re-upload): recorded
+     * once as the unit's input, nothing republished.
+     */
+    UNCHANGED,
+    /** Not the unit's newest input (or, for a repair, older than the standing publish's): nothing is written. */
     STALE
 }

@@ -19,6 +19,7 @@ import io.landingledger.core.store.StoredObject;
 import io.landingledger.core.validate.LineSet;
 import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.core.validate.ValidationLimits;
+import io.landingledger.core.validate.Refusal;
 import io.landingledger.core.validate.ValidationResult;
 
 import java.io.ByteArrayOutputStream;
@@ -28,22 +29,23 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
- * The publish protocol (DESIGN.md section 2): one inbox object becomes exactly one published unit, or a recorded
- * refusal, whatever S3 and Lambda do to it. Stage, promote under a condition, write the ledger last, clean up.
- *
- * <p>Every conflict converges by re-reading and deciding again: a 412 on the promote means someone else published
- * first (ours if the published object carries our input-sha256, else compare the inputs' order); a 409 means retry
- * with a new upload; a failed ledger condition means re-read the item and never overwrite a newer state.
+ * The publish protocol (docs/design.md section 2): one inbox object becomes exactly one published unit, or a
+ * recorded refusal, whatever S3 and Lambda do to it. The run reads the state (ledger item, published object, the
+ * unit's inbox versions), asks {@link PublishDecision#decide} what to do, does it, and asks again until the answer
+ * ends the run. Every conditional write that fails (a 412 or 409 on the promote, a ledger write whose revision moved)
+ * sends it back to read the state and decide again, so every race is settled by the same table.
  *
  * <p>Infrastructure faults (throttling, 5xx, timeouts) propagate as runtime exceptions so Lambda retries; a crash
- * at any step leaves a state the crash table in DESIGN.md describes and the next run finishes.
+ * at any step leaves a state the next run's decision finishes (the crash table in docs/design.md).
  */
 public final class IngestService implements IngestPath {
-    /** How often one run re-decides after losing a race before it gives up and lets Lambda retry. */
-    static final int MAX_ROUNDS = 8;
+    /**
+     * How many decisions one run makes before it gives up and lets Lambda retry: an uncontended publish takes six
+     * (list, read, promote, record, end), and each lost race adds a re-read and one or two more.
+     */
+    static final int MAX_DECISIONS = 40;
     /**
      * A step is not started with less time left than this: enough for the promote's server-side copy of a peak-day
      * unit (~12.5 GB in 5 GiB parts) or a ledger transaction with the SDK's retries. The staging step streams the
@@ -92,38 +94,48 @@ public final class IngestService implements IngestPath {
     /**
      * What to ingest and how.
      *
-     * @param force          rebuild even when the input is unchanged (repair with force: republish under current code)
-     * @param ignoreOrdering the operator chose this input (repair): do not call it stale
-     * @param deadline       the invocation's time left; checked before the stage, the promote and the ledger write
+     * @param force    rebuild even when the input is unchanged (repair with force: republish under current code)
+     * @param choice   how the input was chosen: an event or re-drive ({@link PublishDecision.Choice#NEWEST}) or an
+     *                 operator's repair ({@link PublishDecision.Choice#OPERATOR})
+     * @param reason   the operator's reason (repair), or null
+     * @param deadline the invocation's time left; checked before the stage, the promote and each ledger write
      */
     public record Request(DatasetContract contract, String unit, InputRef input, String runId, RunKind runKind,
-                          boolean force, boolean ignoreOrdering, String reason, Deadline deadline) {
+                          boolean force, PublishDecision.Choice choice, String reason, Deadline deadline) {
         public Request {
             Objects.requireNonNull(contract);
             Objects.requireNonNull(unit);
             Objects.requireNonNull(input);
             Objects.requireNonNull(runId);
             Objects.requireNonNull(runKind);
+            Objects.requireNonNull(choice);
             Objects.requireNonNull(deadline);
         }
 
-        /** A run with no timeout to watch (the local run, tests). */
-        public Request(DatasetContract contract, String unit, InputRef input, String runId, RunKind runKind, boolean force,
-                       boolean ignoreOrdering, String reason) {
-            this(contract, unit, input, runId, runKind, force, ignoreOrdering, reason, Deadline.NONE);
+        /** An S3 event or the sweep's re-drive: the unit's newest input wins, no reason, no force. */
+        public static Request event(DatasetContract contract, String unit, InputRef input, String runId, Deadline deadline) {
+            return new Request(contract, unit, input, runId, RunKind.INGEST, false, PublishDecision.Choice.NEWEST, null, deadline);
         }
 
-        /** A run without an operator's reason (an S3 event, the sweep's re-drive). */
-        public Request(DatasetContract contract, String unit, InputRef input, String runId, RunKind runKind, boolean force,
-                       boolean ignoreOrdering) {
-            this(contract, unit, input, runId, runKind, force, ignoreOrdering, null, Deadline.NONE);
+        /** An operator's repair of the version the operator chose. */
+        public static Request repair(DatasetContract contract, String unit, InputRef input, String runId, boolean force,
+                                     String reason, Deadline deadline) {
+            return new Request(contract, unit, input, runId, RunKind.REPAIR, force, PublishDecision.Choice.OPERATOR, reason, deadline);
         }
     }
 
     @Override
     public IngestOutcome ingest(Request request) {
-        return new Run(request).execute();
+        Run run = new Run(request);
+        try {
+            return run.execute();
+        } finally {
+            run.cleanUp();
+        }
     }
+
+    /** What this run itself wrote: the outcome it reports. */
+    private enum Effect { NONE, PUBLISHED, FINISHED, REFUSED, UNCHANGED }
 
     /** One run's state. */
     private final class Run {
@@ -133,7 +145,20 @@ public final class IngestService implements IngestPath {
         private final String unit;
         private final InputRef input;
         private final String publishedKey;
+        private final String stagingKey;
         private final Instant started;
+
+        // what the run knows (refreshed after every lost race)
+        private LedgerItem item;
+        private PublishDecision.Published published;
+        private UnitInputs inputs;
+        // what it has done
+        private Validated validated;
+        private ObjectStore.StreamingUpload staging;
+        private boolean staged;
+        private boolean quarantineWritten;
+        private boolean rebuildPending;
+        private Effect effect = Effect.NONE;
 
         Run(Request request) {
             this.request = request;
@@ -142,32 +167,98 @@ public final class IngestService implements IngestPath {
             this.unit = request.unit();
             this.input = request.input();
             this.publishedKey = LakeLayout.publishedKey(dataset, unit);
+            this.stagingKey = LakeLayout.stagingKey(dataset, unit, request.runId());
             this.started = clock.instant();
+            this.rebuildPending = request.force();
         }
 
         IngestOutcome execute() {
-            LedgerItem item = ledger.get(dataset, unit).orElse(null);
-            if (isStale(item)) {
-                return stale(item, null, 0);
-            }
-            if (!request.force() && item != null) {
-                IngestOutcome skip = cheapSkip(item);
-                if (skip != null) {
-                    return skip;
+            item = ledger.get(dataset, unit).orElse(null);
+            published = headPublished();
+            for (int decisions = 0; decisions < MAX_DECISIONS; decisions++) {
+                PublishDecision.Facts facts = new PublishDecision.Facts(input.key(), input.versionId(), request.choice(),
+                        rebuildPending, item, published, inputs, validated == null ? null : validated.validation());
+                switch (PublishDecision.decide(facts)) {
+                    case PublishDecision.Skip skip -> {
+                        return ended(skip.why());
+                    }
+                    case PublishDecision.ListInputs list -> inputs = listInputs();
+                    case PublishDecision.RecordPublished record -> recordPublished(record.object());
+                    case PublishDecision.Gone gone -> {
+                        return outcome(IngestAction.SKIPPED, null, input.size(), null, "INPUT_GONE",
+                                "the input version no longer exists (deleted before it was read)");
+                    }
+                    case PublishDecision.Stale stale -> {
+                        return outcome(IngestAction.STALE, validated == null ? null : validated.result().sha256(),
+                                validated == null ? input.size() : validated.result().storedBytes(), null, null, stale.why());
+                    }
+                    case PublishDecision.Read read -> {
+                        if (!read()) {
+                            return outcome(IngestAction.SKIPPED, null, input.size(), null, "INPUT_GONE",
+                                    "the input version no longer exists (deleted before it was read)");
+                        }
+                    }
+                    case PublishDecision.RecordRefusal refusal -> recordRefusal();
+                    case PublishDecision.RecordSameInput same -> recordSameInput();
+                    case PublishDecision.Promote promote -> promote(promote.precondition());
                 }
             }
-            Optional<StoredObject> published = store.head(lakeBucket, publishedKey);
-            if (!request.force() && published.isPresent()) {
-                // crash table row 6: a run promoted this very input and died before the ledger
-                PublishMetadata meta = PublishMetadata.from(published.get().metadata());
-                if (meta != null && input.versionId() != null && input.versionId().equals(meta.inputVersionId())
-                        && !published.get().etag().equals(item == null ? null : item.publishedEtag())) {
-                    return record(item, meta.identity(input.bucket()), published.get().etag(), meta.accepted(), meta.rejected(),
-                            meta.duplicates(), meta.rejected() > 0 ? LakeLayout.quarantineKey(dataset, unit, meta.inputSha256()) : null,
-                            IngestAction.FINISHED, meta.runId());
+            throw new IllegalStateException("gave up after " + MAX_DECISIONS + " decisions on " + dataset + "/" + unit
+                    + ": too much contention; Lambda's retry decides again");
+        }
+
+        /** The run ends: what it reports is what it wrote (nothing, for a replay). */
+        private IngestOutcome ended(String why) {
+            ValidationResult result = validated == null ? null : validated.result();
+            String sha = result != null ? result.sha256() : item != null && item.input() != null ? item.input().sha256() : null;
+            long bytes = result != null ? result.storedBytes() : input.size();
+            return switch (effect) {
+                case PUBLISHED -> outcome(IngestAction.PUBLISHED, sha, bytes, item.published(), null, null);
+                case FINISHED -> outcome(IngestAction.FINISHED, sha, bytes, item.published(), null,
+                        "an earlier run (" + item.runId() + ") promoted this input; this run recorded it");
+                case UNCHANGED -> outcome(IngestAction.UNCHANGED, sha, bytes, item.published(), null,
+                        "the same bytes as the published input: recorded as the unit's input, not republished");
+                case REFUSED -> {
+                    Refusal refusal = result.refusal();
+                    yield new IngestOutcome(IngestAction.REFUSED, dataset, unit, input.key(), validated.identity().versionId(),
+                            result.sha256(), result.storedBytes(), result.accepted(), result.rejected(), result.duplicates(), null, null,
+                            refusal.code().name(), refusal.detail(), request.runId(), request.runKind().name(),
+                            Duration.between(started, clock.instant()));
                 }
+                case NONE -> {
+                    boolean refused = item != null && (item.status() == LedgerStatus.REFUSED
+                            || (item.lastAttempt() != null && "REFUSED".equals(item.lastAttempt().outcome())
+                            && item.lastAttempt().read(input.key(), input.versionId())));
+                    String code = refused ? (item.status() == LedgerStatus.REFUSED ? item.reason() : item.lastAttempt().reason()) : null;
+                    yield outcome(IngestAction.SKIPPED, sha, bytes, item == null ? null : item.published(), code, why);
+                }
+            };
+        }
+
+        private PublishDecision.Published headPublished() {
+            return store.head(lakeBucket, publishedKey)
+                    .map(o -> new PublishDecision.Published(o.etag(), PublishMetadata.from(o.metadata())))
+                    .orElse(null);
+        }
+
+        /** Every version of the unit's inbox keys: one listing under the unit's file-name prefix. */
+        private UnitInputs listInputs() {
+            String prefix = dataset + "/" + contract.unit().fileNamePrefix(unit);
+            return UnitInputs.of(store.versions(input.bucket(), prefix), key -> belongsToUnit(key));
+        }
+
+        private boolean belongsToUnit(String key) {
+            if (!key.startsWith(dataset + "/")) {
+                return false;
             }
-            return validateAndPublish(item);
+            return contract.unit().unitOf(key.substring(dataset.length() + 1)).map(unit::equals).orElse(false);
+        }
+
+        /** After a lost race: read everything again. */
+        private void refresh(LedgerItem current) {
+            item = current;
+            published = headPublished();
+            inputs = listInputs();
         }
 
         /**
@@ -184,273 +275,216 @@ public final class IngestService implements IngestPath {
             }
         }
 
-        private boolean isStale(LedgerItem item) {
-            if (request.ignoreOrdering() || item == null || item.input() == null || item.status() == LedgerStatus.OMITTED) {
-                return false;
-            }
-            InputIdentity current = item.input();
-            if (input.versionId() != null && input.versionId().equals(current.versionId()) && input.key().equals(current.key())) {
-                return false;
-            }
-            return InputOrder.isOlder(input.key(), input.sequencer(), input.eventTime(), current.key(), current.sequencer(), current.lastModified());
-        }
-
-        /** Skip without reading the body: the ledger already reflects this exact input version (invariant 4). */
-        private IngestOutcome cheapSkip(LedgerItem item) {
-            InputIdentity current = item.input();
-            boolean sameVersion = current != null && input.key().equals(current.key()) && input.versionId() != null
-                    && input.versionId().equals(current.versionId())
-                    && (input.etag() == null || current.etag() == null || input.etag().equals(current.etag()));
-            if (sameVersion && item.status() == LedgerStatus.PUBLISHED) {
-                Optional<StoredObject> published = store.head(lakeBucket, publishedKey);
-                if (published.isPresent() && published.get().etag().equals(item.publishedEtag())) {
-                    return outcome(IngestAction.SKIPPED, current.sha256(), current.size(), item.published(), null, null);
-                }
-                return null; // the ledger points at a missing or different object: a lie, republish
-            }
-            if (sameVersion && item.status() == LedgerStatus.REFUSED) {
-                return outcome(IngestAction.SKIPPED, current.sha256(), current.size(), null, item.reason(), "already refused");
-            }
-            LastAttempt last = item.lastAttempt();
-            if (last != null && "REFUSED".equals(last.outcome()) && input.versionId() != null
-                    && input.versionId().equals(last.inputVersionId()) && item.status() == LedgerStatus.PUBLISHED) {
-                return outcome(IngestAction.SKIPPED, last.inputSha256(), -1, item.published(), last.reason(), "already refused");
-            }
-            return null;
-        }
-
         /**
-         * Validates into a staging upload and publishes it (steps 3-9). Usually one pass. When the duplicate-key index
-         * spilled to disk and a row turned out, at the merge, to repeat an identical row whose first occurrence was
-         * already in a spilled run, that row is in the staging upload: the upload is aborted and the same pinned
-         * version is validated again, skipping those rows. This is rare because it needs a spill, that is more
-         * distinct keys in one file than {@code keyIndexMemoryBytes} holds (about 23 million at the template's
-         * 2,048 MB), and a repeat whose original is in an earlier run: a retry sent soon after its original is in the
-         * same run and collapses inline. A spilled file with repeats spread across it does take the second pass: one
-         * more read and validation of the whole file (about twice the CPU). Nothing is promoted before the final pass.
+         * Reads the pinned version, hashes and validates it, streaming accepted rows into the staging upload, which
+         * stays open until the promote (or is aborted). False when the version no longer exists. Usually one pass.
+         * When the duplicate-key index spilled to disk and a row turned out, at the merge, to repeat an identical row
+         * whose first occurrence was already in a spilled run, that row is in the staging upload: the upload is
+         * aborted and the same pinned version is validated again, skipping those rows. This is rare because it needs
+         * a spill, that is more distinct keys in one file than {@code keyIndexMemoryBytes} holds (about 23 million at
+         * the template's 2,048 MB), and a repeat whose original is in an earlier run. Nothing is promoted before the
+         * final pass.
          */
-        private IngestOutcome validateAndPublish(LedgerItem item) {
+        private boolean read() {
             requireTimeFor("the staging (read, validate, stage)", "nothing is written");
-            String stagingKey = LakeLayout.stagingKey(dataset, unit, request.runId());
-            boolean staged = false;
             ValidationResult firstPass = null;
             try {
                 while (true) {
-                    try (ObjectStore.StreamingUpload upload = store.startUpload(lakeBucket, stagingKey, "application/x-ndjson")) {
-                        LineSet dropRows = firstPass == null ? LineSet.empty() : firstPass.rowsToDrop();
-                        ByteArrayOutputStream rejects = new ByteArrayOutputStream();
-                        ValidationResult result;
-                        StoredObject read;
-                        try (ObjectStore.OpenedObject opened = store.open(input.bucket(), input.key(), input.versionId())) {
-                            read = opened.object();
-                            result = new StreamingValidator(contract, limits).validate(opened.body(), read.size(), upload.stream(), rejects, dropRows);
-                        } catch (ObjectNotFoundException e) {
-                            // Deleted before it was read, or a version id that no longer exists: there is nothing to
-                            // publish or refuse, and retrying cannot bring it back. The sweep reports the unit from
-                            // the inbox listing.
-                            upload.abort();
-                            return outcome(IngestAction.SKIPPED, null, 0, null, "INPUT_GONE",
-                                    "the input version no longer exists (deleted before it was read)");
-                        }
-                        if (firstPass != null && (!result.sha256().equals(firstPass.sha256()) || !result.acceptedFinal())) {
-                            throw new IllegalStateException("the second pass over s3://" + input.bucket() + "/" + input.key()
-                                    + " (version " + input.versionId() + ") did not read the bytes of the first: retry");
-                        }
-                        if (result.publishable() && !result.acceptedFinal()) {
-                            // staging holds rows that repeat a spilled identical row: never complete it, read again
-                            upload.abort();
-                            firstPass = result;
-                            continue;
-                        }
-                        InputIdentity identity = new InputIdentity(input.bucket(), input.key(), read.versionId(), read.etag(),
-                                result.sha256(), result.storedBytes(), input.sequencer(),
-                                input.eventTime() != null ? input.eventTime() : read.lastModified());
-                        if (!result.publishable()) {
-                            upload.abort();
-                            return refuse(item, identity, new Refusal(result.refusal().code().name(), result.refusal().detail()), result);
-                        }
-                        if (!request.force() && item != null && item.status() == LedgerStatus.PUBLISHED && item.input() != null
-                                && result.sha256().equals(item.input().sha256())) {
-                            Optional<StoredObject> published = store.head(lakeBucket, publishedKey);
-                            if (published.isPresent() && published.get().etag().equals(item.publishedEtag())) {
-                                upload.abort(); // same bytes, publish present: write nothing
-                                return outcome(IngestAction.SKIPPED, result.sha256(), result.storedBytes(), item.published(), null, null);
-                            }
-                        }
-                        upload.complete();
-                        staged = true;
-                        steps.after(Step.STAGED, unit);
-                        String quarantineKey = null;
-                        if (result.rejected() > 0) {
-                            quarantineKey = LakeLayout.quarantineKey(dataset, unit, result.sha256());
-                            store.put(lakeBucket, quarantineKey, rejects.toByteArray(), "application/x-ndjson");
-                        }
-                        return promoteAndRecord(item, identity, result, stagingKey, quarantineKey);
+                    ObjectStore.StreamingUpload upload = store.startUpload(lakeBucket, stagingKey, "application/x-ndjson");
+                    staging = upload;
+                    LineSet dropRows = firstPass == null ? LineSet.empty() : firstPass.rowsToDrop();
+                    ByteArrayOutputStream rejects = new ByteArrayOutputStream();
+                    ValidationResult result;
+                    StoredObject read;
+                    try (ObjectStore.OpenedObject opened = store.open(input.bucket(), input.key(), input.versionId())) {
+                        read = opened.object();
+                        result = new StreamingValidator(contract, limits).validate(opened.body(), read.size(), upload.stream(), rejects, dropRows);
+                    } catch (ObjectNotFoundException e) {
+                        // deleted before it was read, or a version id that no longer exists: nothing to publish or
+                        // refuse, and retrying cannot bring it back; the sweep reports the unit from the inbox
+                        abortStaging();
+                        return false;
                     }
+                    if (firstPass != null && (!result.sha256().equals(firstPass.sha256()) || !result.acceptedFinal())) {
+                        throw new IllegalStateException("the second pass over s3://" + input.bucket() + "/" + input.key()
+                                + " (version " + input.versionId() + ") did not read the bytes of the first: retry");
+                    }
+                    if (result.publishable() && !result.acceptedFinal()) {
+                        // staging holds rows that repeat a spilled identical row: never complete it, read again
+                        abortStaging();
+                        firstPass = result;
+                        continue;
+                    }
+                    InputIdentity identity = new InputIdentity(input.bucket(), input.key(), read.versionId(), read.etag(),
+                            result.sha256(), result.storedBytes(), input.sequencer(), read.lastModified());
+                    if (!result.publishable()) {
+                        abortStaging();
+                    }
+                    validated = new Validated(result, identity, rejects.toByteArray());
+                    return true;
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("reading s3://" + input.bucket() + "/" + input.key() + " or writing staging failed", e);
-            } finally {
-                if (staged) {
-                    deleteStaging(stagingKey);
+            }
+        }
+
+        /** Promotes the staged rows under {@code precondition}; a refused condition re-reads the state. */
+        private void promote(Precondition precondition) {
+            try {
+                if (!staged) {
+                    staging.complete();
+                    staged = true;
+                    steps.after(Step.STAGED, unit);
                 }
+            } catch (IOException e) {
+                throw new UncheckedIOException("completing the staging upload of " + dataset + "/" + unit + " failed", e);
+            }
+            ValidationResult result = validated.result();
+            if (result.rejected() > 0 && !quarantineWritten) {
+                // before the promote, so a publish never names a quarantine that is not there
+                store.put(lakeBucket, quarantineKey(result.sha256()), validated.rejects(), "application/x-ndjson");
+                quarantineWritten = true;
+            }
+            InputIdentity identity = validated.identity();
+            PublishMetadata metadata = new PublishMetadata(identity.sha256(), identity.versionId(), identity.etag(), identity.key(),
+                    identity.size(), identity.sequencer(), identity.lastModified(), request.runId(), request.runKind(), contract.version(),
+                    result.accepted(), result.rejected(), result.duplicates());
+            requireTimeFor("the promote", "the staging object is deleted (or expired by the _staging/ lifecycle rule)");
+            try {
+                String etag = store.promote(lakeBucket, stagingKey, publishedKey, metadata.toMap(), precondition);
+                steps.after(Step.PROMOTED, unit);
+                published = new PublishDecision.Published(etag, metadata);
+                rebuildPending = false; // a forced rebuild is done once it is promoted
+            } catch (PreconditionFailedException | ConcurrentUpdateException e) {
+                // 412: someone published between our HEAD and our commit; 409: a concurrent operation. Decide again.
+                refresh(ledger.get(dataset, unit).orElse(null));
+            }
+        }
+
+        /** Ledger last: records the publish S3 holds (ours, or one a crashed or concurrent run promoted). */
+        private void recordPublished(PublishDecision.Published object) {
+            PublishMetadata built = object.metadata();
+            InputIdentity builtFrom = built.identity(input.bucket());
+            Instant now = clock.instant();
+            PublishedRef ref = new PublishedRef(publishedKey, object.etag(), built.accepted(), built.rejected(), built.duplicates(),
+                    built.rejected() > 0 ? LakeLayout.quarantineKey(dataset, unit, built.inputSha256(), built.contractVersion()) : null);
+            LastAttempt refusal = newerRefusal(builtFrom);
+            LastAttempt last = refusal != null ? refusal : new LastAttempt(now, built.runId(), built.runKind(), "PUBLISHED", null,
+                    builtFrom.versionId(), builtFrom.sha256(), builtFrom.key());
+            boolean ours = built.runId().equals(request.runId());
+            LedgerItem next = new LedgerItem(dataset, unit, LedgerStatus.PUBLISHED, builtFrom, ref, built.runId(), built.runKind(),
+                    built.contractVersion(), (item == null ? 0 : item.publishCount()) + 1,
+                    item == null || item.firstPublishedAt() == null ? now : item.firstPublishedAt(), now, last, null);
+            HistoryEntry history = new HistoryEntry(dataset, unit, now, built.runId(), built.runKind(), "PUBLISHED",
+                    ours ? request.reason() : null, builtFrom, ref, built.contractVersion());
+            requireTimeFor("the ledger write", "the promoted object names its run and input, so the next run records it");
+            if (write(next, history)) {
+                steps.after(Step.LEDGER_WRITTEN, unit);
+                if (ours) {
+                    effect = Effect.PUBLISHED;
+                } else if (builtFrom.key().equals(input.key()) && builtFrom.versionId() != null
+                        && builtFrom.versionId().equals(validatedOrRequestedVersion())) {
+                    effect = Effect.FINISHED;
+                }
+            }
+        }
+
+        /** The ledger's refusal of an input newer than {@code publish}'s, which a newly recorded publish must keep. */
+        private LastAttempt newerRefusal(InputIdentity publish) {
+            if (item == null || item.lastAttempt() == null || !"REFUSED".equals(item.lastAttempt().outcome())) {
+                return null;
+            }
+            LastAttempt last = item.lastAttempt();
+            String key = last.inputKey() != null ? last.inputKey() : item.input() != null ? item.input().key() : null;
+            if (key == null || (key.equals(publish.key()) && Objects.equals(last.inputVersionId(), publish.versionId()))) {
+                return null;
+            }
+            return inputs.compare(key, last.inputVersionId(), publish.key(), publish.versionId()) > 0 ? last : null;
+        }
+
+        private String validatedOrRequestedVersion() {
+            return validated != null ? validated.identity().versionId() : input.versionId();
+        }
+
+        /** A refusal publishes nothing and keeps the previous publish (step 4). */
+        private void recordRefusal() {
+            ValidationResult result = validated.result();
+            InputIdentity identity = validated.identity();
+            String code = result.refusal().code().name();
+            Instant now = clock.instant();
+            LastAttempt attempt = new LastAttempt(now, request.runId(), request.runKind(), "REFUSED", code, identity.versionId(),
+                    identity.sha256(), identity.key());
+            LedgerItem next;
+            if (item != null && item.published() != null) {
+                next = new LedgerItem(dataset, unit, LedgerStatus.PUBLISHED, item.input(), item.published(), item.runId(), item.runKind(),
+                        item.contractVersion(), item.publishCount(), item.firstPublishedAt(), item.publishedAt(), attempt, null);
+            } else {
+                next = new LedgerItem(dataset, unit, LedgerStatus.REFUSED, identity, null, request.runId(), request.runKind(),
+                        contract.version(), item == null ? 0 : item.publishCount(), null, null, attempt, code);
+            }
+            HistoryEntry history = new HistoryEntry(dataset, unit, now, request.runId(), request.runKind(), "REFUSED", code, identity,
+                    null, contract.version());
+            requireTimeFor("the ledger write of the refusal", "nothing is recorded; the retry refuses the file again");
+            if (write(next, history)) {
+                steps.after(Step.LEDGER_WRITTEN, unit);
+                effect = Effect.REFUSED;
+                rebuildPending = false;
+            }
+        }
+
+        /** A new version of the published input's bytes: the ledger names it, nothing is republished. */
+        private void recordSameInput() {
+            abortStaging();
+            InputIdentity identity = validated.identity();
+            Instant now = clock.instant();
+            LastAttempt attempt = new LastAttempt(now, request.runId(), request.runKind(), "UNCHANGED", null, identity.versionId(),
+                    identity.sha256(), identity.key());
+            LedgerItem next = new LedgerItem(dataset, unit, item.status(), identity, item.published(), item.runId(), item.runKind(),
+                    item.contractVersion(), item.publishCount(), item.firstPublishedAt(), item.publishedAt(), attempt, item.reason());
+            HistoryEntry history = new HistoryEntry(dataset, unit, now, request.runId(), request.runKind(), "UNCHANGED", request.reason(),
+                    identity, item.published(), item.contractVersion());
+            requireTimeFor("the ledger write", "nothing is recorded; the retry reads the input again");
+            if (write(next, history)) {
+                steps.after(Step.LEDGER_WRITTEN, unit);
+                effect = Effect.UNCHANGED;
+            }
+        }
+
+        /** One conditional ledger write: true when written; false after a conflict, with the state read again. */
+        private boolean write(LedgerItem next, HistoryEntry history) {
+            long expected = item == null ? 0 : item.revision();
+            try {
+                ledger.write(next, expected, history);
+                item = next.withRevision(expected + 1);
+                return true;
+            } catch (LedgerConflictException e) {
+                refresh(e.current().orElse(null));
+                return false;
+            }
+        }
+
+        private String quarantineKey(String sha256) {
+            return LakeLayout.quarantineKey(dataset, unit, sha256, contract.version());
+        }
+
+        private void abortStaging() {
+            if (staging != null && !staged) {
+                staging.abort();
             }
         }
 
         /** Step 9. A failure here must not fail a run whose publish is recorded: lifecycle expires _staging/ after a day. */
-        private void deleteStaging(String stagingKey) {
-            try {
-                store.delete(lakeBucket, stagingKey);
-            } catch (RuntimeException e) {
-                // left for the _staging/ lifecycle rule; the publish and the ledger are already consistent
+        void cleanUp() {
+            if (staging != null) {
+                staging.close(); // aborts an upload that was never completed
             }
-        }
-
-        private IngestOutcome promoteAndRecord(LedgerItem item, InputIdentity identity, ValidationResult result,
-                                               String stagingKey, String quarantineKey) {
-            PublishMetadata metadata = new PublishMetadata(identity.sha256(), identity.versionId(), identity.etag(), identity.key(),
-                    identity.size(), identity.sequencer(), identity.lastModified(), request.runId(), contract.version(),
-                    result.accepted(), result.rejected(), result.duplicates());
-            for (int round = 0; round < MAX_ROUNDS; round++) {
-                Optional<StoredObject> target = store.head(lakeBucket, publishedKey);
-                Precondition precondition = Precondition.none();
-                if (target.isPresent()) {
-                    PublishMetadata theirs = PublishMetadata.from(target.get().metadata());
-                    if (theirs != null && theirs.inputSha256().equals(identity.sha256())) {
-                        // someone (a duplicate run, or our own earlier crash) already promoted these bytes
-                        return record(item, identity, target.get().etag(), result.accepted(), result.rejected(), result.duplicates(),
-                                quarantineKey, IngestAction.FINISHED, theirs.runId());
-                    }
-                    if (theirs != null && !request.ignoreOrdering()
-                            && InputOrder.isOlder(identity.key(), identity.sequencer(), identity.lastModified(),
-                            theirs.inputKey(), theirs.inputSequencer(), theirs.inputLastModified())) {
-                        return stale(item, identity.sha256(), identity.size());
-                    }
-                    precondition = Precondition.match(target.get().etag());
-                }
-                requireTimeFor("the promote", "the staging object is deleted (or expired by the _staging/ lifecycle rule)");
+            if (staged) {
                 try {
-                    String etag = store.promote(lakeBucket, stagingKey, publishedKey, metadata.toMap(), precondition);
-                    steps.after(Step.PROMOTED, unit);
-                    return record(item, identity, etag, result.accepted(), result.rejected(), result.duplicates(), quarantineKey,
-                            IngestAction.PUBLISHED, request.runId());
-                } catch (PreconditionFailedException | ConcurrentUpdateException e) {
-                    // 412: someone published between our head and our commit; 409: a concurrent operation. Decide again.
-                    item = ledger.get(dataset, unit).orElse(null);
-                    if (isStale(item)) {
-                        return stale(item, identity.sha256(), identity.size());
-                    }
+                    store.delete(lakeBucket, stagingKey);
+                } catch (RuntimeException e) {
+                    // left for the _staging/ lifecycle rule; the publish and the ledger are already consistent
                 }
             }
-            throw new IllegalStateException("gave up after " + MAX_ROUNDS + " promote rounds on " + publishedKey + ": too much contention");
-        }
-
-        /**
-         * Ledger last (step 7): record the publish with etag, converging on conflict. {@code builtBy} is the run whose
-         * promote made the object (this run, or the crashed or concurrent run named in the object's metadata), so the
-         * ledger's run_id always matches the published object's run-id.
-         */
-        private IngestOutcome record(LedgerItem item, InputIdentity identity, String etag, long accepted, long rejected,
-                                     long duplicates, String quarantineKey, IngestAction action, String builtBy) {
-            PublishedRef published = new PublishedRef(publishedKey, etag, accepted, rejected, duplicates, quarantineKey);
-            for (int round = 0; round < MAX_ROUNDS; round++) {
-                if (item != null && etag.equals(item.publishedEtag())) {
-                    // already recorded (a concurrent duplicate saw our promote and wrote the ledger first): nothing to
-                    // write. The run that promoted still reports the publish; a run that only found it reports a skip.
-                    return outcome(action == IngestAction.PUBLISHED ? IngestAction.PUBLISHED : IngestAction.SKIPPED,
-                            identity.sha256(), identity.size(), item.published(), null, null);
-                }
-                if (item != null && item.status() == LedgerStatus.PUBLISHED && item.input() != null && !request.ignoreOrdering()
-                        && !identity.sha256().equals(item.input().sha256())
-                        && InputOrder.isOlder(identity.key(), identity.sequencer(), identity.lastModified(),
-                        item.input().key(), item.input().sequencer(), item.input().lastModified())) {
-                    return stale(item, identity.sha256(), identity.size());
-                }
-                Instant now = clock.instant();
-                boolean newPublish = item == null || !etag.equals(item.publishedEtag());
-                LedgerItem next = new LedgerItem(dataset, unit, LedgerStatus.PUBLISHED, identity, published, builtBy,
-                        request.runKind(), contract.version(), (item == null ? 0 : item.publishCount()) + (newPublish ? 1 : 0),
-                        item == null || item.firstPublishedAt() == null ? now : item.firstPublishedAt(), now,
-                        new LastAttempt(now, request.runId(), request.runKind(), "PUBLISHED", null, identity.versionId(), identity.sha256()),
-                        null);
-                HistoryEntry history = new HistoryEntry(dataset, unit, now, request.runId(), request.runKind(), "PUBLISHED", request.reason(),
-                        identity, published, contract.version());
-                requireTimeFor("the ledger write", "the promoted object carries this input's sha256, so the retry records it");
-                try {
-                    ledger.write(next, item == null ? 0 : item.revision(), history);
-                    steps.after(Step.LEDGER_WRITTEN, unit);
-                    return outcome(action, identity.sha256(), identity.size(), published, null, null);
-                } catch (LedgerConflictException e) {
-                    item = e.current().orElse(null);
-                }
-            }
-            throw new IllegalStateException("gave up after " + MAX_ROUNDS + " ledger rounds on " + dataset + "/" + unit);
-        }
-
-        private record Refusal(String code, String detail) {
-        }
-
-        private IngestOutcome refuse(LedgerItem item, InputIdentity identity, Refusal refusal, ValidationResult result) {
-            return refuse(item, identity, refusal, result.rejected(), result.accepted(), result.duplicates(), result.storedBytes());
-        }
-
-        /** A refusal publishes nothing and keeps the previous publish; it records REFUSED or last_attempt (step 4). */
-        private IngestOutcome refuse(LedgerItem item, InputIdentity identity, Refusal refusal, long rejected, long accepted,
-                                     long duplicates, long bytes) {
-            InputIdentity recorded = identity != null ? identity
-                    : new InputIdentity(input.bucket(), input.key(), input.versionId(), input.etag(), null, input.size(), input.sequencer(), input.eventTime());
-            for (int round = 0; round < MAX_ROUNDS; round++) {
-                Instant now = clock.instant();
-                LastAttempt attempt = new LastAttempt(now, request.runId(), request.runKind(), "REFUSED", refusal.code(),
-                        recorded.versionId(), recorded.sha256());
-                LedgerItem next;
-                if (item != null && item.status() == LedgerStatus.PUBLISHED) {
-                    next = new LedgerItem(dataset, unit, item.status(), item.input(), item.published(), item.runId(), item.runKind(),
-                            item.contractVersion(), item.publishCount(), item.firstPublishedAt(), item.publishedAt(), attempt, item.reason());
-                } else {
-                    next = new LedgerItem(dataset, unit, LedgerStatus.REFUSED, recorded, null, request.runId(), request.runKind(),
-                            contract.version(), item == null ? 0 : item.publishCount(), null, null, attempt, refusal.code());
-                }
-                HistoryEntry history = new HistoryEntry(dataset, unit, now, request.runId(), request.runKind(), "REFUSED",
-                        refusal.code(), recorded, null, contract.version());
-                requireTimeFor("the ledger write of the refusal", "nothing is recorded; the retry refuses the file again");
-                try {
-                    ledger.write(next, item == null ? 0 : item.revision(), history);
-                    steps.after(Step.LEDGER_WRITTEN, unit);
-                    return new IngestOutcome(IngestAction.REFUSED, dataset, unit, input.key(), recorded.versionId(), recorded.sha256(),
-                            bytes, accepted, rejected, duplicates, null, null, refusal.code(), refusal.detail(), request.runId(),
-                            request.runKind().name(), Duration.between(started, clock.instant()));
-                } catch (LedgerConflictException e) {
-                    item = e.current().orElse(null);
-                    if (isStale(item)) {
-                        return stale(item, recorded.sha256(), bytes);
-                    }
-                }
-            }
-            throw new IllegalStateException("gave up after " + MAX_ROUNDS + " ledger rounds on " + dataset + "/" + unit);
-        }
-
-        /**
-         * An input older than the unit's current one never replaces it (invariant 6). The ledger's last_attempt says
-         * so once per input version; replays of the same stale event write nothing more.
-         */
-        private IngestOutcome stale(LedgerItem item, String sha256, long bytes) {
-            LastAttempt last = item == null ? null : item.lastAttempt();
-            boolean alreadyRecorded = last != null && "STALE_EVENT".equals(last.outcome()) && Objects.equals(last.inputVersionId(), input.versionId());
-            if (item != null && !alreadyRecorded) {
-                Instant now = clock.instant();
-                LastAttempt attempt = new LastAttempt(now, request.runId(), request.runKind(), "STALE_EVENT", null, input.versionId(), sha256);
-                LedgerItem next = new LedgerItem(dataset, unit, item.status(), item.input(), item.published(), item.runId(), item.runKind(),
-                        item.contractVersion(), item.publishCount(), item.firstPublishedAt(), item.publishedAt(), attempt, item.reason());
-                try {
-                    ledger.write(next, item.revision(), null);
-                } catch (LedgerConflictException e) {
-                    // a newer state won meanwhile; the stale input stays unrecorded, which changes nothing it vouches for
-                }
-            }
-            return new IngestOutcome(IngestAction.STALE, dataset, unit, input.key(), input.versionId(), sha256, bytes, 0, 0, 0,
-                    null, null, null, "older than the unit's current input", request.runId(), request.runKind().name(),
-                    Duration.between(started, clock.instant()));
         }
 
         private IngestOutcome outcome(IngestAction action, String sha256, long bytes, PublishedRef published, String code, String detail) {
@@ -459,6 +493,14 @@ public final class IngestService implements IngestPath {
                     published == null ? 0 : published.duplicates(), published == null ? null : published.key(),
                     published == null ? null : published.etag(), code, detail, request.runId(), request.runKind().name(),
                     Duration.between(started, clock.instant()));
+        }
+    }
+
+    /** A read of the candidate: the validation, the identity of the version read, and its rejected lines. */
+    private record Validated(ValidationResult result, InputIdentity identity, byte[] rejects) {
+        PublishDecision.Validation validation() {
+            return result.publishable() ? new PublishDecision.Publishable(result.sha256())
+                    : new PublishDecision.Refused(result.sha256(), result.refusal().code().name());
         }
     }
 }

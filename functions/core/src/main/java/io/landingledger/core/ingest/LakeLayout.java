@@ -25,8 +25,13 @@ public final class LakeLayout {
         return STAGING_PREFIX + dataset + "/unit=" + unit + "/" + runId + ".jsonl";
     }
 
-    /** {@code _quarantine/<dataset>/unit=<unit>/<input_sha256>.rejects.jsonl}. */
-    public static String quarantineKey(String dataset, String unit, String sha256) {
-        return QUARANTINE_PREFIX + dataset + "/unit=" + unit + "/" + sha256 + ".rejects.jsonl";
+    /**
+     * {@code _quarantine/<dataset>/unit=<unit>/<input_sha256>.v<contract_version>.rejects.jsonl}: what one input's
+     * rejected lines are under one contract. Every run that validates the same bytes under the same contract writes
+     * the same object, so a duplicate run overwrites it with identical bytes; a forced repair under a new contract
+     * writes a new one and never changes the quarantine that the standing publish names.
+     */
+    public static String quarantineKey(String dataset, String unit, String sha256, int contractVersion) {
+        return QUARANTINE_PREFIX + dataset + "/unit=" + unit + "/" + sha256 + ".v" + contractVersion + ".rejects.jsonl";
     }
 }

@@ -1,18 +1,21 @@
 package io.landingledger.core.ingest;
 
 import io.landingledger.core.ledger.InputIdentity;
+import io.landingledger.core.ledger.RunKind;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The user metadata every published object carries: how a retry recognises its own promote (crash table row 6)
- * and how a run orders itself against a publish the ledger does not know yet.
+ * The user metadata every published object carries: which run built it (a publish's identity: two publishes of the
+ * same rows have the same bytes and so the same ETag, never the same run id) and from what, so any later run can
+ * record a publish the ledger does not know yet (a run that died between its promote and its ledger write) and order
+ * itself against it.
  */
 record PublishMetadata(String inputSha256, String inputVersionId, String inputEtag, String inputKey, long inputSize,
-                       String inputSequencer, Instant inputLastModified, String runId, int contractVersion, long accepted,
-                       long rejected, long duplicates) {
+                       String inputSequencer, Instant inputLastModified, String runId, RunKind runKind, int contractVersion,
+                       long accepted, long rejected, long duplicates) {
 
     static final String INPUT_SHA256 = "input-sha256";
     static final String INPUT_VERSION_ID = "input-version-id";
@@ -22,6 +25,7 @@ record PublishMetadata(String inputSha256, String inputVersionId, String inputEt
     static final String INPUT_SEQUENCER = "input-sequencer";
     static final String INPUT_LAST_MODIFIED = "input-last-modified";
     static final String RUN_ID = "run-id";
+    static final String RUN_KIND = "run-kind";
     static final String CONTRACT_VERSION = "contract-version";
     static final String ACCEPTED = "accepted";
     static final String REJECTED = "rejected";
@@ -37,6 +41,7 @@ record PublishMetadata(String inputSha256, String inputVersionId, String inputEt
         map.put(INPUT_SEQUENCER, inputSequencer == null ? "" : inputSequencer);
         map.put(INPUT_LAST_MODIFIED, inputLastModified == null ? "" : inputLastModified.toString());
         map.put(RUN_ID, runId);
+        map.put(RUN_KIND, runKind.name());
         map.put(CONTRACT_VERSION, Integer.toString(contractVersion));
         map.put(ACCEPTED, Long.toString(accepted));
         map.put(REJECTED, Long.toString(rejected));
@@ -47,13 +52,15 @@ record PublishMetadata(String inputSha256, String inputVersionId, String inputEt
     /** Reads the metadata of a published object; null when it lacks the protocol's fields (not ours). */
     static PublishMetadata from(Map<String, String> map) {
         String sha = map.get(INPUT_SHA256);
-        if (sha == null || sha.isEmpty()) {
+        if (sha == null || sha.isEmpty() || map.get(RUN_ID) == null || map.get(RUN_ID).isEmpty()) {
             return null;
         }
         try {
             return new PublishMetadata(sha, emptyToNull(map.get(INPUT_VERSION_ID)), emptyToNull(map.get(INPUT_ETAG)),
                     map.get(INPUT_KEY), parseLong(map.get(INPUT_SIZE)), emptyToNull(map.get(INPUT_SEQUENCER)),
-                    parseInstant(map.get(INPUT_LAST_MODIFIED)), map.get(RUN_ID), (int) parseLong(map.get(CONTRACT_VERSION)),
+                    parseInstant(map.get(INPUT_LAST_MODIFIED)), map.get(RUN_ID),
+                    map.get(RUN_KIND) == null || map.get(RUN_KIND).isEmpty() ? RunKind.INGEST : RunKind.valueOf(map.get(RUN_KIND)),
+                    (int) parseLong(map.get(CONTRACT_VERSION)),
                     parseLong(map.get(ACCEPTED)), parseLong(map.get(REJECTED)), parseLong(map.get(DUPLICATES)));
         } catch (RuntimeException e) {
             return null;

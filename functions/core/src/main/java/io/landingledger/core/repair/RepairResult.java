@@ -16,7 +16,7 @@ import java.util.Set;
  */
 public record RepairResult(RepairRequest request, boolean forward, List<UnitResult> units, List<String> notReached) {
 
-    private static final Set<String> SUCCESS = Set.of("published", "skipped", "finished", "omitted", "planned");
+    private static final Set<String> SUCCESS = Set.of("published", "skipped", "finished", "unchanged", "omitted", "planned");
 
     public RepairResult {
         units = List.copyOf(units);
@@ -26,8 +26,10 @@ public record RepairResult(RepairRequest request, boolean forward, List<UnitResu
     /**
      * One unit's line of the table.
      *
-     * @param action published, skipped, finished, refused, stale, no_input, omitted, rejected, failed, not_attempted or
-     *               planned (dry run)
+     * @param action published, skipped, finished, unchanged, refused, stale (a newer input is published: the chosen one
+     *               did not replace it), input_gone (the chosen version no longer exists), no_input, omitted, rejected,
+     *               failed, not_attempted or planned (dry run); only published, skipped, finished, unchanged, omitted
+     *               and planned count as restored
      * @param expect for a dry run: publish, skip, refuse-again, no input, omit
      */
     public record UnitResult(String unit, Map<String, Object> before, Map<String, Object> after, String action, String detail,

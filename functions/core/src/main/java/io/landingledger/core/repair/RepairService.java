@@ -10,6 +10,7 @@ import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.InputRef;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ingest.OutOfTimeException;
+import io.landingledger.core.ingest.UnitInputs;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.InputIdentity;
@@ -43,6 +44,8 @@ import java.util.function.Supplier;
 public final class RepairService {
     /** Stop starting units when less than this is left: one unit's ingest must finish before the function's timeout. */
     public static final Duration DEFAULT_SAFETY_MARGIN = Duration.ofSeconds(60);
+    /** How often an omission is decided again after another run changed the unit first. */
+    private static final int OMIT_ROUNDS = 8;
 
     private final ContractRegistry contracts;
     private final UnitRouter router;
@@ -78,7 +81,7 @@ public final class RepairService {
         DatasetContract contract = contracts.get(request.dataset()).orElseThrow(() -> new IllegalArgumentException(
                 "unknown dataset \"" + request.dataset() + "\" (known: " + String.join(", ", contracts.all().keySet()) + ")"));
         UnitCalendar calendar = UnitCalendar.of(contract);
-        Map<String, ObjectStore.ListedObject> inbox = inboxByUnit(contract);
+        Map<String, ObjectStore.ListedVersion> inbox = inboxByUnit(contract);
         List<String> units = expand(request, contract, calendar, inbox);
         boolean forward = request.mode() == RepairRequest.Mode.FORWARD || contract.unit().dependsOnPrevious();
 
@@ -119,7 +122,7 @@ public final class RepairService {
     }
 
     private List<String> expand(RepairRequest request, DatasetContract contract, UnitCalendar calendar,
-                                Map<String, ObjectStore.ListedObject> inbox) {
+                                Map<String, ObjectStore.ListedVersion> inbox) {
         List<String> named = request.units();
         if (named.isEmpty()) {
             // a range without an end runs to the latest unit that has an input or a ledger item
@@ -144,7 +147,7 @@ public final class RepairService {
     }
 
     /** The latest unit from {@code from} on that has an inbox input or a ledger item ({@code from} when none). */
-    private String latestKnown(DatasetContract contract, String from, Map<String, ObjectStore.ListedObject> inbox) {
+    private String latestKnown(DatasetContract contract, String from, Map<String, ObjectStore.ListedVersion> inbox) {
         String last = from;
         for (String unit : inbox.keySet()) {
             last = unit.compareTo(last) > 0 ? unit : last;
@@ -155,19 +158,24 @@ public final class RepairService {
         return last;
     }
 
-    /** The inbox's newest object per unit: one listing of the dataset's prefix (a request per 1,000 keys). */
-    private Map<String, ObjectStore.ListedObject> inboxByUnit(DatasetContract contract) {
-        Map<String, ObjectStore.ListedObject> byUnit = new HashMap<>();
-        for (ObjectStore.ListedObject object : store.list(inboxBucket, contract.dataset() + "/")) {
-            if (router.route(object.key()) instanceof UnitRouter.Routed routed) {
-                byUnit.merge(routed.unit(), object, (a, b) -> a.lastModified().isAfter(b.lastModified()) ? a : b);
+    /**
+     * The inbox's newest input per unit, by the ingest path's rule ({@link UnitInputs}): one version listing of the
+     * dataset's prefix (a request per 1,000 versions).
+     */
+    private Map<String, ObjectStore.ListedVersion> inboxByUnit(DatasetContract contract) {
+        Map<String, List<ObjectStore.ListedVersion>> versions = new HashMap<>();
+        for (ObjectStore.ListedVersion version : store.versions(inboxBucket, contract.dataset() + "/")) {
+            if (router.route(version.key()) instanceof UnitRouter.Routed routed) {
+                versions.computeIfAbsent(routed.unit(), u -> new ArrayList<>()).add(version);
             }
         }
+        Map<String, ObjectStore.ListedVersion> byUnit = new HashMap<>();
+        versions.forEach((unit, listed) -> UnitInputs.of(listed, key -> true).newest().ifPresent(v -> byUnit.put(unit, v)));
         return byUnit;
     }
 
     private RepairResult.UnitResult repair(RepairRequest request, DatasetContract contract, String unit, LedgerItem before,
-                                           ObjectStore.ListedObject current, Deadline deadline, Supplier<String> runIds) {
+                                           ObjectStore.ListedVersion current, Deadline deadline, Supplier<String> runIds) {
         Optional<InputRef> input = chooseInput(request, before, current);
         String publishedKey = LakeLayout.publishedKey(contract.dataset(), unit);
         if (input.isEmpty()) {
@@ -179,8 +187,8 @@ public final class RepairService {
                     sha256Known(before, ref));
         }
         String runId = runIds.get();
-        IngestOutcome outcome = ingest.ingest(new IngestService.Request(contract, unit, ref, runId, RunKind.REPAIR, request.force(), true,
-                request.reason(), deadline));
+        IngestOutcome outcome = ingest.ingest(IngestService.Request.repair(contract, unit, ref, runId, request.force(), request.reason(),
+                deadline));
         if (outcome.action() == IngestAction.SKIPPED && before != null) {
             // nothing changed: the audit trail still says an operator looked, and why (DESIGN.md section 4)
             Instant now = clock.instant();
@@ -188,12 +196,13 @@ public final class RepairService {
                     request.reason(), before.input(), before.published(), contract.version()));
         }
         LedgerItem after = ledger.get(contract.dataset(), unit).orElse(null);
-        String action = outcome.action().name().toLowerCase(java.util.Locale.ROOT);
+        // a version that is gone, or older than what is now published, did not restore the unit: the repair says so
+        String action = "INPUT_GONE".equals(outcome.refusalCode()) ? "input_gone" : outcome.action().name().toLowerCase(java.util.Locale.ROOT);
         String detail = outcome.refusalCode() != null ? outcome.refusalCode() + ": " + outcome.detail() : outcome.detail();
         return RepairResult.UnitResult.of(unit, before, after, action, detail, ref, outcome);
     }
 
-    private Optional<InputRef> chooseInput(RepairRequest request, LedgerItem before, ObjectStore.ListedObject current) {
+    private Optional<InputRef> chooseInput(RepairRequest request, LedgerItem before, ObjectStore.ListedVersion current) {
         if (request.inputVersion() == RepairRequest.InputVersion.RECORDED && before != null && before.input() != null
                 && before.input().versionId() != null) {
             InputIdentity recorded = before.input();
@@ -204,8 +213,8 @@ public final class RepairService {
         if (current == null) {
             return Optional.empty();
         }
-        Optional<StoredObject> head = store.head(inboxBucket, current.key());
-        return head.map(o -> new InputRef(inboxBucket, o.key(), o.versionId(), o.etag(), o.size(), null, o.lastModified()));
+        return Optional.of(new InputRef(inboxBucket, current.key(), current.versionId(), current.etag(), current.size(), null,
+                current.lastModified()));
     }
 
     private static String sha256Known(LedgerItem before, InputRef ref) {
@@ -234,30 +243,43 @@ public final class RepairService {
         return "publish";
     }
 
-    /** Records an operator's omission: the unit is intentionally absent. Publishes nothing; the sweep keeps showing it. */
+    /**
+     * Records an operator's omission: the unit is intentionally absent. Publishes nothing; the sweep keeps showing it.
+     * Only a unit with nothing published can be omitted, in the ledger and in {@code published/} (a publish a crashed
+     * run left unrecorded counts: the ledger would otherwise say "absent" while readers read rows). The write is
+     * conditioned on the item read; when another run changes it first, the omission is decided again on what won.
+     */
     private RepairResult.UnitResult omit(RepairRequest request, DatasetContract contract, String unit, LedgerItem before, Supplier<String> runIds) {
-        if (before != null && before.status() == LedgerStatus.PUBLISHED) {
-            return RepairResult.UnitResult.of(unit, before, before, "rejected", "the unit is published; only a unit without a publish can be omitted", null, null);
+        LedgerItem current = before;
+        for (int round = 0; round < OMIT_ROUNDS; round++) {
+            if (current != null && current.published() != null) {
+                return RepairResult.UnitResult.of(unit, before, current, "rejected", "the unit is published; only a unit without a publish can be omitted", null, null);
+            }
+            if (store.head(lakeBucket, LakeLayout.publishedKey(contract.dataset(), unit)).isPresent()) {
+                return RepairResult.UnitResult.of(unit, before, current, "rejected", "published/ holds an object for the unit that the "
+                        + "ledger does not record yet (a run died after its promote): repair the unit to record it, then decide", null, null);
+            }
+            if (current != null && current.status() == LedgerStatus.OMITTED && request.reason().equals(current.reason())) {
+                return RepairResult.UnitResult.of(unit, before, current, "skipped", "already omitted for this reason", null, null);
+            }
+            if (request.dryRun()) {
+                return RepairResult.UnitResult.planned(unit, before, "omit", null, null, null);
+            }
+            String runId = runIds.get();
+            Instant now = clock.instant();
+            LedgerItem next = new LedgerItem(contract.dataset(), unit, LedgerStatus.OMITTED, current == null ? null : current.input(), null,
+                    runId, RunKind.OMIT, contract.version(), current == null ? 0 : current.publishCount(), null, null,
+                    new LastAttempt(now, runId, RunKind.OMIT, "OMITTED", request.reason(), null, null), request.reason());
+            try {
+                ledger.write(next, current == null ? 0 : current.revision(), new HistoryEntry(contract.dataset(), unit, now, runId,
+                        RunKind.OMIT, "OMITTED", request.reason(), next.input(), null, contract.version()));
+                return RepairResult.UnitResult.of(unit, before, next, "omitted", request.reason(), null, null);
+            } catch (LedgerConflictException e) {
+                current = e.current().orElse(null); // decide again on the item that won
+            }
         }
-        if (before != null && before.status() == LedgerStatus.OMITTED && request.reason().equals(before.reason())) {
-            return RepairResult.UnitResult.of(unit, before, before, "skipped", "already omitted for this reason", null, null);
-        }
-        if (request.dryRun()) {
-            return RepairResult.UnitResult.planned(unit, before, "omit", null, null, null);
-        }
-        String runId = runIds.get();
-        Instant now = clock.instant();
-        LedgerItem next = new LedgerItem(contract.dataset(), unit, LedgerStatus.OMITTED, before == null ? null : before.input(), null, runId,
-                RunKind.OMIT, contract.version(), before == null ? 0 : before.publishCount(), null, null,
-                new LastAttempt(now, runId, RunKind.OMIT, "OMITTED", request.reason(), null, null), request.reason());
-        try {
-            ledger.write(next, before == null ? 0 : before.revision(), new HistoryEntry(contract.dataset(), unit, now, runId, RunKind.OMIT, "OMITTED", request.reason(),
-                    next.input(), null, contract.version()));
-        } catch (LedgerConflictException e) {
-            return RepairResult.UnitResult.of(unit, before, e.current().orElse(null), "rejected",
-                    "the unit changed meanwhile (it was published); nothing omitted", null, null);
-        }
-        return RepairResult.UnitResult.of(unit, before, next, "omitted", request.reason(), null, null);
+        return RepairResult.UnitResult.of(unit, before, current, "failed", "the unit kept changing while it was being omitted; "
+                + "rerun the omission", null, null);
     }
 
     /** Keeps the JSON view in one place for the handler. */

@@ -7,15 +7,15 @@ import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.UnitCalendar;
 import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.ingest.IngestPath;
+import io.landingledger.core.ingest.Deadline;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.InputRef;
 import io.landingledger.core.ingest.LakeLayout;
+import io.landingledger.core.ingest.UnitInputs;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.ledger.Ledger;
 import io.landingledger.core.ledger.LedgerItem;
-import io.landingledger.core.ledger.RunKind;
 import io.landingledger.core.store.ObjectStore;
-import io.landingledger.core.store.StoredObject;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,17 +29,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
  * The completeness sweep (DESIGN.md section 5): classifies every expected unit of a dataset, re-drives the inputs
  * the ledger never recorded when the contract enables {@code autoRedrive}, and writes the JSON and HTML reports.
  *
- * <p>Its reads are bulk reads: one ledger Query (paged) for the range, one listing of the inbox under
- * {@code <dataset>/} and one of {@code published/<dataset>/unit=...}, each paged 1,000 keys a request. A unit costs
- * a request of its own only when it is an exception: a HEAD of its inbox key when the listing shows an object other
- * than the recorded input (for the version id), and a re-drive. The sweep writes {@code _reports/} and nothing else;
+ * <p>Its reads are bulk reads: one ledger Query (paged) for the range, one version listing of the inbox under
+ * {@code <dataset>/} (ListObjectVersions: version ids, ETags and LastModified, never an object's body or metadata)
+ * and one listing of {@code published/<dataset>/unit=...}, each paged 1,000 entries a request. A unit costs a
+ * request of its own only when it is re-driven. The sweep writes {@code _reports/} and nothing else;
  * {@code published/} and the ledger change only through the re-drive, which is the ingest path itself.
  */
 public final class CompletenessSweep {
@@ -142,15 +141,19 @@ public final class CompletenessSweep {
                 items.put(item.unit(), item);
             }
 
-            Map<String, InboxObject> inbox = new HashMap<>();
-            for (ObjectStore.ListedObject object : store.list(inboxBucket, dataset + "/")) {
-                UnitRouter.Route route = router.route(object.key());
+            // one version listing of the dataset's inbox prefix: every unit's newest input by the ingest path's rule
+            Map<String, List<ObjectStore.ListedVersion>> versionsByUnit = new HashMap<>();
+            for (ObjectStore.ListedVersion version : store.versions(inboxBucket, dataset + "/")) {
+                UnitRouter.Route route = router.route(version.key());
                 if (route instanceof UnitRouter.Routed routed && routed.contract().dataset().equals(dataset)) {
-                    inbox.merge(routed.unit(), InboxObject.listed(object), CompletenessSweep::newer);
-                } else if (route instanceof UnitRouter.Unroutable u && !"FOLDER_MARKER".equals(u.reason())) {
+                    versionsByUnit.computeIfAbsent(routed.unit(), u -> new ArrayList<>()).add(version);
+                } else if (route instanceof UnitRouter.Unroutable u && !"FOLDER_MARKER".equals(u.reason()) && version.latest()) {
                     unroutable++;
                 }
             }
+            Map<String, InboxObject> inbox = new HashMap<>();
+            versionsByUnit.forEach((unit, versions) -> UnitInputs.of(versions, key -> true).newest()
+                    .ifPresent(newest -> inbox.put(unit, InboxObject.listed(newest))));
 
             Map<String, ObjectStore.ListedObject> published = new HashMap<>();
             String unitPrefix = LakeLayout.publishedDatasetPrefix(dataset);
@@ -167,11 +170,6 @@ public final class CompletenessSweep {
             for (String unit : expected) {
                 LedgerItem item = items.get(unit);
                 InboxObject current = inbox.get(unit);
-                if (UnitClassifier.needsVersion(item, current)) {
-                    // an exception, not the rule: the listing shows another object than the recorded input
-                    Optional<StoredObject> head = store.head(inboxBucket, current.key());
-                    current = head.map(current::headed).orElse(null);
-                }
                 UnitClassifier.Evidence evidence = new UnitClassifier.Evidence(unit, calendar.deadline(unit).orElse(null), now,
                         item, current, published.get(unit));
                 units.add(UnitReport.of(evidence, UnitClassifier.classify(evidence)));
@@ -182,38 +180,32 @@ public final class CompletenessSweep {
     }
 
     /**
-     * Runs every UNPROCESSED unit's current inbox object through the ingest path (run kind INGEST, exactly as a
-     * delivered S3 event would), then classifies the unit again. A fault in one re-drive is reported and the next
-     * unit goes on; the next sweep tries again.
+     * Runs the inbox's newest input of every UNPROCESSED or LEDGER_DRIFT unit through the ingest path (run kind
+     * INGEST, exactly as a delivered S3 event would), then classifies the unit again. For drift the ingest path's
+     * decision does the repair: it records a publish the ledger missed (a run died after its promote) or republishes
+     * a published object that is gone. A fault in one re-drive is reported and the next unit goes on; the next sweep
+     * tries again.
      */
     DatasetReport redrive(DatasetContract contract, DatasetReport report, Instant now) {
         List<UnitReport> units = new ArrayList<>(report.units().size());
         List<Redrive> redrives = new ArrayList<>();
         UnitCalendar calendar = UnitCalendar.of(contract);
         for (UnitReport unit : report.units()) {
-            if (!unit.flags().contains(UnitStatus.UNPROCESSED) || unit.inbox() == null) {
+            boolean actionable = unit.flags().contains(UnitStatus.UNPROCESSED) || unit.flags().contains(UnitStatus.LEDGER_DRIFT);
+            if (!actionable || unit.inbox() == null) {
                 units.add(unit);
                 continue;
             }
             String key = unit.inbox().key();
-            Optional<StoredObject> head = store.head(inboxBucket, key);
-            if (head.isEmpty()) {
-                Redrive gone = new Redrive(unit.unit(), key, unit.inbox().versionId(), null, "input_gone", null,
-                        "the key was deleted before the re-drive", unit.status(), null, null);
-                UnitReport again = reclassify(contract, calendar, unit.unit(), null, now);
-                redrives.add(gone.withStatusAfter(again.status()));
-                units.add(again.withRedrive(redrives.get(redrives.size() - 1)));
-                continue;
-            }
-            InboxObject current = unit.inbox().headed(head.get());
+            InboxObject current = unit.inbox();
             String runId = runIds.get();
             InputRef input = new InputRef(inboxBucket, key, current.versionId(), current.etag(), current.size(), null,
                     current.lastModified());
             Redrive redrive;
             try {
-                IngestOutcome outcome = ingest.ingest(new IngestService.Request(contract, unit.unit(), input, runId, RunKind.INGEST,
-                        false, false));
-                String action = outcome.action().name().toLowerCase(java.util.Locale.ROOT);
+                IngestOutcome outcome = ingest.ingest(IngestService.Request.event(contract, unit.unit(), input, runId, Deadline.NONE));
+                String action = "INPUT_GONE".equals(outcome.refusalCode()) ? "input_gone"
+                        : outcome.action().name().toLowerCase(java.util.Locale.ROOT);
                 redrive = new Redrive(unit.unit(), key, current.versionId(), runId, action, outcome.refusalCode(), outcome.detail(),
                         unit.status(), null, outcome);
             } catch (RuntimeException e) {
@@ -261,21 +253,6 @@ public final class CompletenessSweep {
         store.put(lakeBucket, named.reports().latestHtml(), html, "text/html; charset=utf-8");
         store.put(lakeBucket, named.reports().latestJson(), json, "application/json");
         return named;
-    }
-
-    private static InboxObject newer(InboxObject a, InboxObject b) {
-        int byTime = compare(a.lastModified(), b.lastModified());
-        if (byTime != 0) {
-            return byTime > 0 ? a : b;
-        }
-        return a.key().compareTo(b.key()) >= 0 ? a : b;
-    }
-
-    private static int compare(Instant a, Instant b) {
-        if (a == null || b == null) {
-            return a == null ? (b == null ? 0 : -1) : 1;
-        }
-        return a.compareTo(b);
     }
 
     /** The longest common prefix of two unit names: narrows the published/ listing to the range's keys. */

@@ -27,7 +27,7 @@ public final class SweepHtml {
 
     /** The order a person reads statuses in: OK, then the failures, worst first, then the ones that do not fail. */
     static final List<UnitStatus> DISPLAY_ORDER = List.of(UnitStatus.OK, UnitStatus.MISSING, UnitStatus.REFUSED,
-            UnitStatus.UNPROCESSED, UnitStatus.LEDGER_DRIFT, UnitStatus.INPUT_DRIFT, UnitStatus.EMPTY, UnitStatus.RESTATED,
+            UnitStatus.UNPROCESSED, UnitStatus.LEDGER_DRIFT, UnitStatus.EMPTY, UnitStatus.RESTATED,
             UnitStatus.PENDING, UnitStatus.OMITTED);
 
     /** Short labels for grid cells, so a status is readable without colour. */
@@ -40,7 +40,6 @@ public final class SweepHtml {
             case REFUSED -> "REF";
             case EMPTY -> "EMP";
             case RESTATED -> "RST";
-            case INPUT_DRIFT -> "IDR";
             case LEDGER_DRIFT -> "LDR";
             case OMITTED -> "OMT";
         };

@@ -25,17 +25,13 @@ import java.util.Objects;
  *       ({@code PUBLISHED_OBJECT_MISSING}) or another ETag ({@code PUBLISHED_ETAG_MISMATCH}); or an object is
  *       published that no ledger item vouches for ({@code UNRECORDED_PUBLISH}, e.g. a run died between promote and
  *       ledger: re-driving its input finishes it).</li>
- *   <li>UNPROCESSED: the inbox has a current object for the unit and the ledger has no item ({@code NOT_IN_LEDGER}),
- *       or the object is not the recorded input (same key and ETag or version id), is not the version the last attempt
- *       read (a refusal or a stale verdict covers it), and is not older than the recorded input
- *       ({@code NEWER_INPUT}; older means a whole second earlier, S3 LastModified's resolution: an order that
- *       cannot be told is not called older, as in the ingest path's ordering rule).</li>
- *   <li>REFUSED: the ledger item is REFUSED (never published); or it is PUBLISHED and its last attempt, after the
- *       publish, was a refusal, unless the inbox's current object is the published input again (the producer
- *       withdrew the refused file).</li>
- *   <li>INPUT_DRIFT: the unit is published and the inbox's current object is neither the recorded input nor newer:
- *       strictly older by LastModified ({@code OLDER_INPUT}), or the ingest path already judged that very version
- *       stale ({@code STALE_INPUT}). Typically the producer deleted the version the publish was built from.</li>
+ *   <li>UNPROCESSED: the inbox holds an input for the unit and the ledger has no item ({@code NOT_IN_LEDGER}), or
+ *       the inbox's newest input ({@link io.landingledger.core.ingest.UnitInputs}: the rule the ingest path orders
+ *       inputs by) is neither the version the ledger names nor the one whose refusal it recorded
+ *       ({@code NEWER_INPUT}). The re-drive sends exactly that version through the ingest path.</li>
+ *   <li>REFUSED: the ledger item is REFUSED (never published); or it is PUBLISHED and its last attempt was the
+ *       refusal of the inbox's newest input (or of the last input before the inbox emptied): the older publish
+ *       stands, the producer must send a clean file.</li>
  *   <li>EMPTY: published with zero accepted rows. RESTATED: publish_count above 1.</li>
  *   <li>PENDING / MISSING: no ledger item, no inbox object, no published object: PENDING while now is before the
  *       unit's deadline, MISSING after it (or at once for a list cadence, whose units have no deadline).</li>
@@ -61,15 +57,6 @@ public final class UnitClassifier {
             Objects.requireNonNull(unit);
             Objects.requireNonNull(now);
         }
-    }
-
-    /**
-     * True when classifying needs the inbox object's version id: the unit has a ledger item and the listing shows an
-     * object other than the recorded input (the exceptions; a healthy unit never costs a request of its own).
-     */
-    public static boolean needsVersion(LedgerItem item, InboxObject inbox) {
-        return item != null && inbox != null && inbox.versionId() == null && item.status() != LedgerStatus.OMITTED
-                && !isRecordedInput(item.input(), inbox);
     }
 
     public static Classification classify(Evidence evidence) {
@@ -98,35 +85,20 @@ public final class UnitClassifier {
                     "published/ holds " + published.key() + " (ETag " + published.etag() + ") that no ledger publish vouches for"));
         }
 
-        // inbox against the ledger
-        boolean inboxIsRecorded = false;
+        // inbox against the ledger: the inbox's newest input (UnitInputs' rule, the ingest path's own) must be the
+        // one the ledger names, or the one whose refusal it recorded
+        boolean newestRefused = false;
         if (inbox != null) {
             if (item == null) {
                 findings.put(UnitStatus.UNPROCESSED, of("NOT_IN_LEDGER",
                         "the inbox holds " + describe(inbox) + " and the ledger has no record of the unit"));
             } else {
-                InputIdentity recorded = item.input();
-                inboxIsRecorded = isRecordedInput(recorded, inbox);
                 LastAttempt last = item.lastAttempt();
-                boolean lastAttemptReadIt = !inboxIsRecorded && last != null && inbox.versionId() != null
-                        && inbox.versionId().equals(last.inputVersionId());
-                if (!inboxIsRecorded && lastAttemptReadIt && "STALE_EVENT".equals(last.outcome())) {
-                    if (item.published() != null) {
-                        findings.put(UnitStatus.INPUT_DRIFT, of("STALE_INPUT", "published from " + describe(recorded)
-                                + "; the inbox's current " + describe(inbox) + " was judged older by the ingest path at " + at(last.at())));
-                    }
-                } else if (!inboxIsRecorded && !lastAttemptReadIt) {
-                    // S3 LastModified has one-second resolution while the recorded time may be an event time with
-                    // milliseconds: only a whole second earlier is older
-                    boolean older = recorded != null && recorded.lastModified() != null && inbox.lastModified() != null
-                            && inbox.lastModified().isBefore(recorded.lastModified().truncatedTo(ChronoUnit.SECONDS));
-                    if (!older) {
-                        findings.put(UnitStatus.UNPROCESSED, of("NEWER_INPUT", "the inbox holds " + describe(inbox)
-                                + ", newer than the recorded " + describe(recorded)));
-                    } else if (item.published() != null) {
-                        findings.put(UnitStatus.INPUT_DRIFT, of("OLDER_INPUT", "published from " + describe(recorded)
-                                + " but the inbox's current input is the older " + describe(inbox)));
-                    }
+                boolean named = isRecordedInput(item.input(), inbox);
+                newestRefused = last != null && "REFUSED".equals(last.outcome()) && last.read(inbox.key(), inbox.versionId());
+                if (!named && !newestRefused) {
+                    findings.put(UnitStatus.UNPROCESSED, of("NEWER_INPUT", "the inbox's newest input is " + describe(inbox)
+                            + "; the ledger names " + describe(item.input())));
                 }
             }
         }
@@ -139,8 +111,8 @@ public final class UnitClassifier {
                 findings.put(UnitStatus.REFUSED, of(code, "every input so far was refused (" + code + "), last "
                         + describe(item.input()) + "; nothing is published"));
             } else if (item.status() == LedgerStatus.PUBLISHED) {
-                if (last != null && "REFUSED".equals(last.outcome()) && last.at() != null
-                        && (item.publishedAt() == null || last.at().isAfter(item.publishedAt())) && !inboxIsRecorded) {
+                // the newest input was refused (or the inbox no longer holds any input): the older publish stands
+                if (last != null && "REFUSED".equals(last.outcome()) && (newestRefused || inbox == null)) {
                     findings.put(UnitStatus.REFUSED, of(last.reason() == null ? "REFUSED" : last.reason(),
                             "the newest input (version " + last.inputVersionId() + ") was refused (" + last.reason() + ") at "
                                     + at(last.at()) + "; the publish of " + at(item.publishedAt()) + " still stands"));
@@ -173,18 +145,10 @@ public final class UnitClassifier {
         return new Classification(flags.get(0), flags, first[0], first[1]);
     }
 
-    /**
-     * The inbox object is the input the ledger recorded: the same key and the same version, or the same ETag (the
-     * same bytes uploaded again: the ingest path would skip them, so they must not count as unprocessed).
-     */
+    /** The inbox object is the very version the ledger names as the unit's input. */
     static boolean isRecordedInput(InputIdentity recorded, InboxObject inbox) {
-        if (recorded == null || !inbox.key().equals(recorded.key())) {
-            return false;
-        }
-        if (inbox.versionId() != null && inbox.versionId().equals(recorded.versionId())) {
-            return true;
-        }
-        return inbox.etag() != null && inbox.etag().equals(recorded.etag());
+        return recorded != null && inbox.key().equals(recorded.key()) && inbox.versionId() != null
+                && inbox.versionId().equals(recorded.versionId());
     }
 
     private static Classification single(UnitStatus status, String reason, String detail) {

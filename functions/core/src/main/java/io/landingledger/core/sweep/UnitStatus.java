@@ -12,7 +12,6 @@ import java.util.Locale;
  *   <li>{@link #LEDGER_DRIFT}: the ledger and {@code published/} disagree, so every other finding rests on a lie.</li>
  *   <li>{@link #UNPROCESSED}: the inbox holds a newer input than the ledger recorded; the sweep can act on it.</li>
  *   <li>{@link #REFUSED}: the newest input was refused; the producer must act.</li>
- *   <li>{@link #INPUT_DRIFT}: the publish was built from an input the inbox no longer holds as current.</li>
  *   <li>{@link #EMPTY}, then {@link #RESTATED}: published, but worth a look.</li>
  *   <li>{@link #OK}: none of the above.</li>
  * </ol>
@@ -24,12 +23,10 @@ public enum UnitStatus {
     OMITTED("UnitsOmitted", false),
     /** The ledger's published object is missing, has another ETag, or an object exists the ledger does not vouch for. */
     LEDGER_DRIFT("UnitsLedgerDrift", true),
-    /** The inbox's current input for the unit is not what the ledger recorded, and it is not older. Re-driven with autoRedrive. */
+    /** The inbox's newest input for the unit is not what the ledger recorded. Re-driven with autoRedrive. */
     UNPROCESSED("UnitsUnprocessed", true),
     /** Every input was refused, or the newest input was refused while an older publish still stands. */
     REFUSED("UnitsRefused", true),
-    /** Published from an input other than the inbox's current one, which is older (the newer one was withdrawn). */
-    INPUT_DRIFT("UnitsInputDrift", true),
     /** Published with zero rows. */
     EMPTY("UnitsEmpty", true),
     /** Published more than once (publish_count above 1). */

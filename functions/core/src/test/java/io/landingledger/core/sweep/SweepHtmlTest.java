@@ -58,7 +58,7 @@ class SweepHtmlTest {
         DatasetReport report = new DatasetReport("tenants", Cadence.LIST, null, null, NOW, false,
                 List.of(unit("acme", omitted("acme", "left"))), List.of(), 0, null);
         assertTrue(report.complete());
-        assertEquals(List.of("UnitsExpected", "UnitsOmitted", "UnitsLedgerDrift", "UnitsUnprocessed", "UnitsRefused", "UnitsInputDrift",
+        assertEquals(List.of("UnitsExpected", "UnitsOmitted", "UnitsLedgerDrift", "UnitsUnprocessed", "UnitsRefused",
                 "UnitsEmpty", "UnitsRestated", "UnitsOk", "UnitsPending", "UnitsMissing", "UnitsRedriven", "OldestUnpublishedAgeSeconds"),
                 List.copyOf(report.metrics().keySet()));
         assertEquals("1d", SweepHtml.duration(86_400));

@@ -17,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+
 /** The classification rules and their precedence, one finding or combination at a time. */
 class UnitClassifierTest {
     private static final String UNIT = "2026-03-02";
@@ -51,7 +52,7 @@ class UnitClassifierTest {
     }
 
     private static InboxObject inboxV1() {
-        return inbox("etag1", V1_TIME.minusMillis(250), null); // listings have whole seconds
+        return inbox("etag1", V1_TIME.minusMillis(250), "v1"); // listings have whole seconds
     }
 
     private static Classification classify(Instant now, LedgerItem item, InboxObject inbox, ObjectStore.ListedObject published) {
@@ -63,11 +64,10 @@ class UnitClassifierTest {
     }
 
     @Test
-    void classify_publishedFromTheCurrentInput_isOk_andNeedsNoVersion() {
+    void classify_publishedFromTheNewestInput_isOk() {
         Classification c = classify(healthy(), inboxV1(), publishedObject("pub1-1"));
         assertEquals(UnitStatus.OK, c.status());
         assertEquals(List.of(), c.flags());
-        assertFalse(UnitClassifier.needsVersion(healthy(), inboxV1()), "a healthy unit costs no request of its own");
     }
 
     @Test
@@ -102,45 +102,48 @@ class UnitClassifierTest {
 
     @Test
     void classify_newerVersionNotRecorded_isUnprocessed() {
-        InboxObject v2 = inbox("etag2", Instant.parse("2026-03-04T08:00:00Z"), null);
-        assertTrue(UnitClassifier.needsVersion(healthy(), v2));
-        Classification c = classify(healthy(), v2.headed(new io.landingledger.core.store.StoredObject("inbox", KEY, "v2", "etag2", 120,
-                v2.lastModified(), null)), publishedObject("pub1-1"));
+        Classification c = classify(healthy(), inbox("etag2", Instant.parse("2026-03-04T08:00:00Z"), "v2"), publishedObject("pub1-1"));
         assertEquals(UnitStatus.UNPROCESSED, c.status());
         assertEquals("NEWER_INPUT", c.reason());
     }
 
+    /**
+     * User report: a byte-identical re-upload (another multipart part size, so another ETag) was matched to the ledger by
+     * ETag and shown UNPROCESSED for ever. Now the ingest path records the new version (UNCHANGED) and the sweep
+     * matches by version id: before the record it is unprocessed (and re-driven), after it OK.
+     */
     @Test
-    void classify_newVersionInTheSameSecond_isUnprocessed_notOlder() {
-        // the listing's whole second is before the recorded event time's milliseconds: the order cannot be told
-        Classification c = classify(healthy(), inbox("etag2", V1_TIME.minusMillis(250), "v2"), publishedObject("pub1-1"));
-        assertEquals(UnitStatus.UNPROCESSED, c.status());
+    void classify_byteIdenticalReuploadWithAnotherEtag_isUnprocessedUntilRecorded_thenOk() {
+        InboxObject reupload = inbox("etag1b-3", NOW.minusSeconds(5), "v9");
+        assertEquals("NEWER_INPUT", classify(healthy(), reupload, publishedObject("pub1-1")).reason());
+        InputIdentity seen = new InputIdentity("inbox", KEY, "v9", "etag1b-3", "sha1", 100, null, NOW.minusSeconds(5));
+        LedgerItem recorded = new LedgerItem("progress_events", UNIT, LedgerStatus.PUBLISHED, seen,
+                new PublishedRef(PUBLISHED_KEY, "pub1-1", 10, 0, 0, null), "run1", RunKind.INGEST, 1, 1, PUBLISHED_AT, PUBLISHED_AT,
+                new LastAttempt(NOW, "run2", RunKind.INGEST, "UNCHANGED", null, "v9", "sha1", KEY), null);
+        assertEquals(UnitStatus.OK, classify(recorded, reupload, publishedObject("pub1-1")).status());
     }
 
     @Test
-    void classify_sameBytesUploadedAgain_isOk() {
-        assertEquals(UnitStatus.OK, classify(healthy(), inbox("etag1", NOW.minusSeconds(5), "v9"), publishedObject("pub1-1")).status());
+    void classify_sameEtagAnotherVersion_isStillUnprocessed_theVersionIsWhatIsRecorded() {
+        // an ETag equal to the recorded one says nothing about which version the ledger knows
+        assertEquals(UnitStatus.UNPROCESSED, classify(healthy(), inbox("etag1", NOW.minusSeconds(5), "v9"), publishedObject("pub1-1")).status());
     }
 
     @Test
-    void classify_currentInputOlderThanThePublishedOne_isInputDrift() {
-        InboxObject v0 = inbox("etag0", V1_TIME.minusSeconds(3600), "v0");
-        Classification c = classify(published(10, 2, null), v0, publishedObject("pub1-1"));
-        assertEquals(List.of(UnitStatus.INPUT_DRIFT, UnitStatus.RESTATED), c.flags());
-        assertEquals("OLDER_INPUT", c.reason());
+    void classify_recordedInputDeletedAndAnotherVersionCurrent_isUnprocessed() {
+        // the listing's newest (by UnitInputs' rule) is v0 because v1 is gone: the unit follows the inbox
+        Classification c = classify(published(10, 2, null), inbox("etag0", V1_TIME.minusSeconds(3600), "v0"), publishedObject("pub1-1"));
+        assertEquals(List.of(UnitStatus.UNPROCESSED, UnitStatus.RESTATED), c.flags());
     }
 
     @Test
-    void classify_currentInputJudgedStaleByTheIngestPath_isInputDrift() {
-        LastAttempt stale = new LastAttempt(NOW.minusSeconds(60), "run2", RunKind.INGEST, "STALE_EVENT", null, "v0", "sha0");
-        Classification c = classify(published(10, 1, stale), inbox("etag0", NOW.minusSeconds(30), "v0"), publishedObject("pub1-1"));
-        assertEquals(UnitStatus.INPUT_DRIFT, c.status());
-        assertEquals("STALE_INPUT", c.reason());
+    void classify_publishedUnitWhoseInboxIsEmpty_isOk() {
+        assertEquals(UnitStatus.OK, classify(healthy(), null, publishedObject("pub1-1")).status());
     }
 
     @Test
     void classify_newestInputRefusedWhileTheOlderPublishStands_isRefused_notUnprocessed() {
-        LastAttempt refused = new LastAttempt(PUBLISHED_AT.plusSeconds(3600), "run2", RunKind.INGEST, "REFUSED", "PROHIBITED_FIELD", "v2", "sha2");
+        LastAttempt refused = new LastAttempt(PUBLISHED_AT.plusSeconds(3600), "run2", RunKind.INGEST, "REFUSED", "PROHIBITED_FIELD", "v2", "sha2", KEY);
         Classification c = classify(published(10, 1, refused), inbox("etag2", PUBLISHED_AT.plusSeconds(3500), "v2"), publishedObject("pub1-1"));
         assertEquals(List.of(UnitStatus.REFUSED), c.flags());
         assertEquals("PROHIBITED_FIELD", c.reason());
@@ -151,6 +154,8 @@ class UnitClassifierTest {
     void classify_refusedVersionWithdrawnByTheProducer_isOk() {
         LastAttempt refused = new LastAttempt(PUBLISHED_AT.plusSeconds(3600), "run2", RunKind.INGEST, "REFUSED", "PROHIBITED_FIELD", "v2", "sha2");
         assertEquals(UnitStatus.OK, classify(published(10, 1, refused), inboxV1(), publishedObject("pub1-1")).status());
+        assertEquals(UnitStatus.REFUSED, classify(published(10, 1, refused), null, publishedObject("pub1-1")).status(),
+                "the inbox emptied: the refusal of its last input is still the last word");
     }
 
     @Test
@@ -158,7 +163,7 @@ class UnitClassifierTest {
         LedgerItem refused = new LedgerItem("progress_events", UNIT, LedgerStatus.REFUSED, v1(), null, "run1", RunKind.INGEST, 1, 0,
                 null, null, new LastAttempt(PUBLISHED_AT, "run1", RunKind.INGEST, "REFUSED", "KEY_CONFLICT", "v1", "sha1"), "KEY_CONFLICT");
         Classification c = classify(refused, inboxV1(), null);
-        assertEquals(UnitStatus.REFUSED, c.status());
+        assertEquals(List.of(UnitStatus.REFUSED), c.flags());
         assertEquals("KEY_CONFLICT", c.reason());
         Classification newer = classify(refused, inbox("etag2", NOW.minusSeconds(60), "v2"), null);
         assertEquals(List.of(UnitStatus.UNPROCESSED, UnitStatus.REFUSED), newer.flags());

@@ -245,6 +245,7 @@ public final class DynamoDbLedger implements Ledger {
             putIfPresent(m, "reason", last.reason());
             putIfPresent(m, "input_version_id", last.inputVersionId());
             putIfPresent(m, "input_sha256", last.inputSha256());
+            putIfPresent(m, "input_key", last.inputKey());
             a.put("last_attempt", AttributeValue.fromM(m));
         }
         putIfPresent(a, "reason", item.reason());
@@ -273,7 +274,7 @@ public final class DynamoDbLedger implements Ledger {
         if (a.containsKey("last_attempt")) {
             Map<String, AttributeValue> m = a.get("last_attempt").m();
             last = new LastAttempt(instant(m, "at"), text(m, "run_id"), runKind(text(m, "run_kind")), text(m, "outcome"),
-                    text(m, "reason"), text(m, "input_version_id"), text(m, "input_sha256"));
+                    text(m, "reason"), text(m, "input_version_id"), text(m, "input_sha256"), text(m, "input_key"));
         }
         return new LedgerItem(text(a, "dataset"), text(a, "unit"), LedgerStatus.valueOf(text(a, "status")), input(a),
                 published, text(a, "run_id"), runKind(text(a, "run_kind")), (int) number(a, "contract_version"),

@@ -11,7 +11,6 @@ import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.InputRef;
 import io.landingledger.core.ingest.UnitRouter;
-import io.landingledger.core.ledger.RunKind;
 import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.FunctionConfig;
 import io.landingledger.lambda.LambdaDeadline;
@@ -81,8 +80,7 @@ public final class ValidateObjectHandler implements RequestHandler<S3Event, Map<
             InputRef input = new InputRef(bucket, key, versionId, object.geteTag(),
                     object.getSizeAsLong() == null ? -1 : object.getSizeAsLong(), object.getSequencer(), eventTime(record));
             try {
-                IngestOutcome outcome = ingest.ingest(new IngestService.Request(routed.contract(), routed.unit(), input, runId,
-                        RunKind.INGEST, false, false, null, deadline));
+                IngestOutcome outcome = ingest.ingest(IngestService.Request.event(routed.contract(), routed.unit(), input, runId, deadline));
                 reporter.outcome(outcome);
                 results.add(outcome.toMap());
             } catch (RuntimeException e) {

@@ -127,7 +127,7 @@ class CompletenessSweepIT {
     private static final Map<String, String> EVERY_STATUS = new TreeMap<>(Map.of(
             "2026-05-02", "LEDGER_DRIFT PUBLISHED_OBJECT_MISSING",
             "2026-05-05", "UNPROCESSED NEWER_INPUT",
-            "2026-05-08", "INPUT_DRIFT OLDER_INPUT",
+            "2026-05-08", "UNPROCESSED NEWER_INPUT",
             "2026-05-11", "REFUSED PROHIBITED_FIELD",
             "2026-05-13", "REFUSED PROHIBITED_FIELD",
             "2026-05-16", "EMPTY NO_ROWS",
@@ -141,11 +141,10 @@ class CompletenessSweepIT {
      * <ul>
      *   <li>05-02 LEDGER_DRIFT: published, then the published object is deleted behind the ledger's back.</li>
      *   <li>05-05 UNPROCESSED: published from v1; the producer's v2 arrives and its event is lost.</li>
-     *   <li>05-08 INPUT_DRIFT: v1 published, v2 published (restated), then the producer deletes version v2: the
-     *       inbox's current input is the older v1 again, while readers see data built from v2, an input the producer
-     *       withdrew. The ordering rule (DESIGN.md step 8) will never republish v1 by itself, and a re-drive would be
-     *       refused as stale, so it is drift for an operator to settle (repair with the latest input, or omit), not
-     *       an unprocessed input.</li>
+     *   <li>05-08 withdrawn input: v1 published, v2 published (restated), then the producer deletes version v2: the
+     *       inbox's current input is v1 again, while readers see data built from v2, an input the producer withdrew.
+     *       The unit follows the inbox (docs/design.md, "Which input is newer": a version the inbox no longer holds is
+     *       older than every one it holds), so v1 is the newest input and unprocessed; a re-drive republishes it.</li>
      *   <li>05-11 REFUSED: the only input has a prohibited field (never published).</li>
      *   <li>05-13 REFUSED: published from v1; the newer v2 is refused; v1's publish still stands.</li>
      *   <li>05-16 EMPTY: a file with no line, published with 0 rows.</li>
@@ -196,7 +195,7 @@ class CompletenessSweepIT {
 
         assertEquals(EVERY_STATUS, notOk(report), () -> evidence(report));
         assertEquals(21, report.counts().get(UnitStatus.OK));
-        assertEquals(List.of(UnitStatus.INPUT_DRIFT, UnitStatus.RESTATED), unit(report, "2026-05-08").flags());
+        assertEquals(List.of(UnitStatus.UNPROCESSED, UnitStatus.RESTATED), unit(report, "2026-05-08").flags());
         assertTrue(unit(report, "2026-05-13").detail().contains("still stands"), unit(report, "2026-05-13").detail());
         assertEquals(List.of(), report.redrives(), "autoRedrive is off: reported, not re-driven");
         assertFalse(report.complete());
