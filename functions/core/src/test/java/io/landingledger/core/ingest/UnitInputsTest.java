@@ -62,7 +62,8 @@ class UnitInputsTest {
     void fileNamePrefix_isTheLiteralTextThenTheUnit() {
         assertEquals("progress-2026-03-01", spec("progress-(?<unit>\\d{4}-\\d{2}-\\d{2})\\.jsonl(\\.gz)?").fileNamePrefix("2026-03-01"));
         assertEquals("tx.acme", spec("tx\\.(?<unit>[a-z]+)\\.csv").fileNamePrefix("acme"));
-        assertEquals("", spec("(?<unit>\\w+)\\.csv").fileNamePrefix("acme"), "nothing literal: the whole dataset prefix");
+        assertEquals("acme", spec("(?<unit>\\w+)\\.csv").fileNamePrefix("acme"), "the unit group first: the unit itself");
+        assertEquals("", spec("[a-z]+-(?<unit>\\w+)\\.csv").fileNamePrefix("acme"), "nothing literal: the whole dataset prefix");
         assertEquals("export", spec("exports?-(?<unit>\\w+)\\.csv").fileNamePrefix("acme"), "an optional letter is not certain");
         assertEquals("data-", spec("data-[0-9]+-(?<unit>\\w+)\\.csv").fileNamePrefix("acme"), "stops at the first construct");
     }
