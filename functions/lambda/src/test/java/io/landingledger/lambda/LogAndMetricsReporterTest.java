@@ -98,7 +98,7 @@ class LogAndMetricsReporterTest {
         assertEquals(Map.ofEntries(
                         Map.entry("FilesPublished", "Count"), Map.entry("FilesRefused", "Count"),
                         Map.entry("FilesSkipped", "Count"), Map.entry("FilesFinished", "Count"),
-                        Map.entry("FilesStale", "Count"), Map.entry("RowsAccepted", "Count"),
+                        Map.entry("FilesUnchanged", "Count"), Map.entry("FilesStale", "Count"), Map.entry("RowsAccepted", "Count"),
                         Map.entry("RowsRejected", "Count"), Map.entry("RowsDuplicate", "Count"),
                         Map.entry("Bytes", "Bytes"), Map.entry("DurationMs", "Milliseconds")),
                 units(directive));
@@ -106,6 +106,7 @@ class LogAndMetricsReporterTest {
         assertEquals(0.0, document.get("FilesRefused"));
         assertEquals(0.0, document.get("FilesSkipped"));
         assertEquals(0.0, document.get("FilesFinished"));
+        assertEquals(0.0, document.get("FilesUnchanged"));
         assertEquals(0.0, document.get("FilesStale"));
         assertEquals(12.0, document.get("RowsAccepted"));
         assertEquals(2.0, document.get("RowsRejected"));

@@ -8,4 +8,12 @@ package io.landingledger.core.ingest;
 @FunctionalInterface
 public interface IngestPath {
     IngestOutcome ingest(IngestService.Request request);
+
+    /**
+     * True when the path logs and counts each outcome itself (the deployed validator function does, for every
+     * record it runs), so a caller that reports outcomes must not report them a second time.
+     */
+    default boolean reportsOutcomes() {
+        return false;
+    }
 }

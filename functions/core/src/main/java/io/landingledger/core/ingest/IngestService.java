@@ -254,11 +254,25 @@ public final class IngestService implements IngestPath {
             return contract.unit().unitOf(key.substring(dataset.length() + 1)).map(unit::equals).orElse(false);
         }
 
-        /** After a lost race: read everything again. */
+        /**
+         * After a lost race: read everything again. A write whose response was lost (the SDK retried it, and the
+         * retry's condition failed because the first attempt had written) shows up here as this run's own write.
+         */
         private void refresh(LedgerItem current) {
             item = current;
             published = headPublished();
             inputs = listInputs();
+            if (item != null && item.lastAttempt() != null && request.runId().equals(item.lastAttempt().runId())) {
+                switch (item.lastAttempt().outcome()) {
+                    case "REFUSED" -> effect = Effect.REFUSED;
+                    case "UNCHANGED" -> effect = Effect.UNCHANGED;
+                    default -> {
+                    }
+                }
+            }
+            if (item != null && item.published() != null && request.runId().equals(item.runId())) {
+                effect = Effect.PUBLISHED;
+            }
         }
 
         /**

@@ -70,11 +70,12 @@ public record RepairResult(RepairRequest request, boolean forward, List<UnitResu
             return view;
         }
 
-        boolean succeeded() {
+        /** The unit was restored (or, for a dry run, planned). */
+        public boolean succeeded() {
             return SUCCESS.contains(action);
         }
 
-        Map<String, Object> toMap() {
+        public Map<String, Object> toMap() {
             Map<String, Object> map = new LinkedHashMap<>();
             map.put("unit", unit);
             map.put("action", action);

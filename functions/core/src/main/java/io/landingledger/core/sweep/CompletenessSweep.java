@@ -76,6 +76,11 @@ public final class CompletenessSweep {
         this.runIds = Objects.requireNonNull(runIds);
     }
 
+    /** True when the re-drives' ingest path reports each outcome itself (the deployed validator function). */
+    public boolean redrivesReportThemselves() {
+        return ingest.reportsOutcomes();
+    }
+
     /** The sweep's clock (the handler reports its as-of). */
     public Clock clock() {
         return clock;

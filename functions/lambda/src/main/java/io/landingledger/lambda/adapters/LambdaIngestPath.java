@@ -52,6 +52,12 @@ public final class LambdaIngestPath implements IngestPath {
         this.region = region;
     }
 
+    /** The validator's handler logs and counts every record it runs: the sweep must not count a re-drive again. */
+    @Override
+    public boolean reportsOutcomes() {
+        return true;
+    }
+
     @Override
     public IngestOutcome ingest(IngestService.Request request) {
         InputRef input = request.input();

@@ -40,7 +40,8 @@ import org.apache.logging.log4j.Logger;
  *
  * <p>Per dataset it also writes one EMF document ({@link DatasetMetrics}): UnitsExpected, UnitsOk, one count per
  * other status (UnitsMissing, UnitsRefused, ...), UnitsRedriven and OldestUnpublishedAgeSeconds; and one log line.
- * Each re-drive's ingest outcome is reported like the validator's (one log line and its File* metrics).
+ * Each re-drive's ingest outcome is reported like the validator's (one log line and its File* metrics), unless the
+ * re-drive ran in the deployed validator function, which reported it itself.
  */
 public final class CompletenessSweepHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
     /** The keys a payload may have; anything else is a mistake worth failing on (a typo would sweep everything). */
@@ -94,7 +95,8 @@ public final class CompletenessSweepHandler implements RequestHandler<Map<String
             try {
                 DatasetReport report = sweep.sweep(contract, from, to);
                 for (Redrive redrive : report.redrives()) {
-                    if (redrive.outcome() != null) {
+                    // through the deployed validator the outcome was logged and counted there, once
+                    if (redrive.outcome() != null && !sweep.redrivesReportThemselves()) {
                         reporter.outcome(redrive.outcome());
                     }
                 }

@@ -232,23 +232,27 @@ class CompletenessSweepIT {
         Map<String, String> redrives = new TreeMap<>();
         for (Redrive redrive : report.redrives()) {
             redrives.put(redrive.unit(), redrive.action() + " " + redrive.statusBefore() + " -> " + redrive.statusAfter());
-            assertNotNull(redrive.versionId(), "the re-drive reads the version a HEAD of the inbox key named");
+            assertNotNull(redrive.versionId(), "the re-drive reads the version the version listing named");
             assertEquals("INGEST", redrive.outcome().runKind());
         }
-        assertEquals(Map.of("2026-05-05", "published UNPROCESSED -> RESTATED", "2026-05-25", "published UNPROCESSED -> OK"), redrives);
+        // a deleted published object (05-02) is republished and a withdrawn input (05-08) rebuilt from what the inbox
+        // serves again: the re-drive is the ingest path, whose decision repairs drift as it processes a lost event
+        assertEquals(Map.of("2026-05-02", "published LEDGER_DRIFT -> RESTATED", "2026-05-05", "published UNPROCESSED -> RESTATED",
+                "2026-05-08", "published UNPROCESSED -> RESTATED", "2026-05-25", "published UNPROCESSED -> OK"), redrives);
         assertEquals(UnitStatus.RESTATED, unit(report, "2026-05-05").status());
         assertEquals(2, pipeline.ledgerItem(DATASET, "2026-05-05").publishCount());
         assertEquals(UnitStatus.OK, unit(report, "2026-05-25").status());
         assertEquals(RunKind.INGEST, pipeline.ledgerItem(DATASET, "2026-05-25").runKind());
-        // only the two re-driven units were written outside _reports/
+        // only the re-driven units were written outside _reports/
         for (PutObjectRequest put : pipeline.requests.of(PutObjectRequest.class)) {
-            assertTrue(put.key().startsWith(LakeLayout.REPORTS_PREFIX) || put.key().contains("2026-05-05") || put.key().contains("2026-05-25"),
-                    put.key());
+            assertTrue(put.key().startsWith(LakeLayout.REPORTS_PREFIX) || put.key().contains("2026-05-02") || put.key().contains("2026-05-05")
+                    || put.key().contains("2026-05-08") || put.key().contains("2026-05-25"), put.key());
         }
         Map<String, String> rest = new TreeMap<>(EVERY_STATUS);
-        rest.remove("2026-05-05");
         rest.remove("2026-05-25");
+        rest.put("2026-05-02", "RESTATED PUBLISHED_2_TIMES");
         rest.put("2026-05-05", "RESTATED PUBLISHED_2_TIMES");
+        rest.put("2026-05-08", "RESTATED PUBLISHED_3_TIMES");
         assertEquals(rest, notOk(report), () -> evidence(report));
 
         pipeline.requests.clear();
@@ -392,12 +396,13 @@ class CompletenessSweepIT {
         assertEquals(units - 5, report.counts().get(UnitStatus.OK));
         Map<String, Long> requests = requestCounts();
         System.err.println("CompletenessSweepIT: requests for " + units + " units: " + requests);
-        assertEquals(4L, requests.getOrDefault("ListObjectsV2Request", 0L), "1,098 inbox and 1,098 published objects: 2 pages each");
+        assertEquals(2L, requests.getOrDefault("ListObjectVersionsRequest", 0L), "1,101 inbox versions: 2 pages");
+        assertEquals(2L, requests.getOrDefault("ListObjectsV2Request", 0L), "1,098 published objects: 2 pages");
         long queries = requests.getOrDefault("QueryRequest", 0L);
         assertTrue(queries >= 1 && queries <= 2, "one ledger Query, paged by DynamoDB's 1 MB pages: " + queries);
-        assertEquals(3L, requests.getOrDefault("HeadObjectRequest", 0L), "one HEAD per unit whose inbox object differs from the ledger");
+        assertEquals(0L, requests.getOrDefault("HeadObjectRequest", 0L), "no request per unit: the version listing names every version");
         assertEquals(4L, requests.getOrDefault("PutObjectRequest", 0L), "the four reports");
-        assertEquals(4 + queries + 3 + 4, requests.values().stream().mapToLong(Long::longValue).sum(), "nothing else: " + requests);
+        assertEquals(2 + 2 + queries + 4, requests.values().stream().mapToLong(Long::longValue).sum(), "nothing else: " + requests);
     }
 
     /**
@@ -571,7 +576,7 @@ class CompletenessSweepIT {
         Process dump = chromium(work, List.of("--dump-dom", page.toUri().toString()), dom);
         assertEquals(0, dump.exitValue());
         String rendered = read(dom);
-        for (String expected : List.of("progress_events", "INCOMPLETE", "LEDGER_DRIFT", "INPUT_DRIFT", "UNPROCESSED", "PROHIBITED_FIELD",
+        for (String expected : List.of("progress_events", "INCOMPLETE", "LEDGER_DRIFT", "UNPROCESSED", "PROHIBITED_FIELD",
                 "source system retired for the day", "Re-drives (2)", "May 2026", "April 2026")) {
             assertTrue(rendered.contains(expected), "the rendered page lacks " + expected);
         }

@@ -219,7 +219,9 @@ class RepairHandlerIT {
         List<Map<String, Object>> units = units(result);
         assertEquals(List.of("2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05", "2026-03-06"),
                 units.stream().map(u -> u.get("unit")).toList(), "forward expands from the first unit to the latest, in order");
-        assertEquals(List.of("skipped", "skipped", "no_input", "not_attempted", "not_attempted"),
+        // the payload forces: every unit it reaches is republished under the current contract (before the ledger-truth
+        // issue's finding 2 was fixed, force stopped at "same input" and these were skipped)
+        assertEquals(List.of("published", "published", "no_input", "not_attempted", "not_attempted"),
                 units.stream().map(u -> u.get("action")).toList(), result.get("table").toString());
         assertEquals(false, result.get("succeeded"));
         assertEquals(1, pipeline.ledgerItem("progress_events", "2026-03-05").publishCount(), "units after the failure were not touched");

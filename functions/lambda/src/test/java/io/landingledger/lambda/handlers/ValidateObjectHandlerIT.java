@@ -287,19 +287,24 @@ class ValidateObjectHandlerIT {
         assertEquals(1, transactions.size());
         var items = transactions.get(0).transactItems();
         assertEquals(2, items.size());
-        assertEquals("attribute_not_exists(published_etag)", items.get(0).update().conditionExpression());
+        assertEquals("attribute_not_exists(revision)", items.get(0).update().conditionExpression());
         assertEquals(pipeline.resources.ledgerTable(), items.get(0).update().tableName());
         assertEquals("attribute_not_exists(at_run)", items.get(1).put().conditionExpression());
         assertEquals(pipeline.resources.ledgerHistoryTable(), items.get(1).put().tableName());
 
-        // a second input for the unit is conditioned on the ETag the ledger vouches for
+        // a second input for the unit: the promote is conditioned on the ETag just read, the ledger write on the
+        // revision read (whatever the item's status), never on an ETag, which two publishes of the same rows share
         String etag = pipeline.ledgerItem("progress_events", "2026-03-01").publishedEtag();
+        long revision = pipeline.ledgerItem("progress_events", "2026-03-01").revision();
         pipeline.requests.clear();
         var second = pipeline.put(upload.key(), bytes(event("e1", "2026-03-01T01:00:00Z")));
         pipeline.deliver(pipeline.eventFor(second));
         var update = pipeline.requests.of(TransactWriteItemsRequest.class).get(0).transactItems().get(0).update();
-        assertEquals("published_etag = :expected_etag", update.conditionExpression());
-        assertEquals(etag, update.expressionAttributeValues().get(":expected_etag").s());
+        assertEquals("revision = :expected_revision", update.conditionExpression());
+        assertEquals(Long.toString(revision), update.expressionAttributeValues().get(":expected_revision").n());
+        List<CompleteMultipartUploadRequest> second2 = pipeline.requests.of(CompleteMultipartUploadRequest.class).stream()
+                .filter(r -> r.key().startsWith(LakeLayout.PUBLISHED_PREFIX)).toList();
+        assertEquals("\"" + etag + "\"", second2.get(0).ifMatch());
     }
 
     @Test

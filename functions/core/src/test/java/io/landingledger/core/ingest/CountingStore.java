@@ -1,0 +1,91 @@
+package io.landingledger.core.ingest;
+
+import io.landingledger.core.store.ConcurrentUpdateException;
+import io.landingledger.core.store.ObjectNotFoundException;
+import io.landingledger.core.store.ObjectStore;
+import io.landingledger.core.store.Precondition;
+import io.landingledger.core.store.PreconditionFailedException;
+import io.landingledger.core.store.StoredObject;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Map;
+import java.util.Optional;
+
+/** Counts every write a simulated run makes to S3 ({@link ProtocolModel#writes}): S5 says a replay makes none. */
+final class CountingStore implements ObjectStore {
+    private final ObjectStore delegate;
+    private final ProtocolModel model;
+
+    CountingStore(ObjectStore delegate, ProtocolModel model) {
+        this.delegate = delegate;
+        this.model = model;
+    }
+
+    @Override
+    public Optional<StoredObject> head(String bucket, String key) {
+        return delegate.head(bucket, key);
+    }
+
+    @Override
+    public OpenedObject open(String bucket, String key, String versionId) throws ObjectNotFoundException {
+        return delegate.open(bucket, key, versionId);
+    }
+
+    @Override
+    public StreamingUpload startUpload(String bucket, String key, String contentType) {
+        model.writes++;
+        StreamingUpload upload = delegate.startUpload(bucket, key, contentType);
+        return new StreamingUpload() {
+            @Override
+            public OutputStream stream() {
+                return upload.stream();
+            }
+
+            @Override
+            public String complete() throws IOException {
+                model.writes++;
+                return upload.complete();
+            }
+
+            @Override
+            public void abort() {
+                upload.abort();
+            }
+
+            @Override
+            public void close() {
+                upload.close();
+            }
+        };
+    }
+
+    @Override
+    public void put(String bucket, String key, byte[] body, String contentType) {
+        model.writes++;
+        delegate.put(bucket, key, body, contentType);
+    }
+
+    @Override
+    public String promote(String bucket, String sourceKey, String targetKey, Map<String, String> metadata, Precondition precondition)
+            throws PreconditionFailedException, ConcurrentUpdateException {
+        model.writes++;
+        return delegate.promote(bucket, sourceKey, targetKey, metadata, precondition);
+    }
+
+    @Override
+    public void delete(String bucket, String key) {
+        model.writes++;
+        delegate.delete(bucket, key);
+    }
+
+    @Override
+    public Iterable<ListedObject> list(String bucket, String prefix) {
+        return delegate.list(bucket, prefix);
+    }
+
+    @Override
+    public Iterable<ListedVersion> versions(String bucket, String prefix) {
+        return delegate.versions(bucket, prefix);
+    }
+}

@@ -1,0 +1,638 @@
+package io.landingledger.core.ingest;
+
+import io.landingledger.core.contract.ContractRegistry;
+import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.ledger.HistoryEntry;
+import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.ledger.LedgerStatus;
+import io.landingledger.core.repair.RepairRequest;
+import io.landingledger.core.repair.RepairResult;
+import io.landingledger.core.repair.RepairService;
+import io.landingledger.core.simulation.Model;
+import io.landingledger.core.simulation.Scheduler;
+import io.landingledger.core.simulation.SimClock;
+import io.landingledger.core.simulation.SteppedLedger;
+import io.landingledger.core.simulation.SteppedObjectStore;
+import io.landingledger.core.simulation.TaskEnd;
+import io.landingledger.core.store.ObjectStore;
+import io.landingledger.core.sweep.CompletenessSweep;
+import io.landingledger.core.sweep.DatasetReport;
+import io.landingledger.core.sweep.UnitReport;
+import io.landingledger.core.sweep.UnitStatus;
+import io.landingledger.core.testing.InMemoryLedger;
+import io.landingledger.core.testing.InMemoryObjectStore;
+import io.landingledger.core.validate.StreamingValidator;
+import io.landingledger.core.validate.ValidationLimits;
+import io.landingledger.core.validate.ValidationResult;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * The world of one simulated schedule: a versioned inbox and a lake (faithful in-memory S3), a ledger (in-memory
+ * DynamoDB), the real {@link IngestService}, {@link CompletenessSweep} and {@link RepairService} wired to ports
+ * whose every call is a yield point, and the actors that do what S3, Lambda, producers and operators can do. After
+ * every step it checks the safety invariants S1-S6 of docs/design.md section 2; when no actor is left it drains
+ * what is pending (undelivered events, then sweeps with re-drive to a fixpoint, then a forced repair) and checks
+ * L1-L3.
+ *
+ * <p>One dataset ({@code progress_events}), one unit ({@code 2026-03-01}) with two keys ({@code .jsonl} and
+ * {@code .jsonl.gz}): every race in the protocol is a race on one unit.
+ */
+final class ProtocolModel implements Model {
+    static final String INBOX = "inbox";
+    static final String LAKE = "lake";
+    static final String DATASET = "progress_events";
+    static final String UNIT = "2026-03-01";
+    static final String KEY = DATASET + "/progress-" + UNIT + ".jsonl";
+    static final String GZ = KEY + ".gz";
+    static final String PUBLISHED_KEY = LakeLayout.publishedKey(DATASET, UNIT);
+    /** Values planted in rows and refused fields: none may reach the ledger, quarantine, outcomes or exceptions. */
+    static final List<String> PLANTED = List.of("PLANTED-L", "planted@example.com");
+    private static final Instant START = Instant.parse("2026-03-01T23:30:00Z");
+
+    // ---- the files producers send ----
+
+    /** Row sets a producer can send: rows, then an encoding. */
+    enum Rows {
+        A("a", 3), B("b", 2);
+
+        final String prefix;
+        final int count;
+
+        Rows(String prefix, int count) {
+            this.prefix = prefix;
+            this.count = count;
+        }
+
+        List<String> lines(boolean reorder) {
+            List<String> lines = new ArrayList<>();
+            for (int i = 1; i <= count; i++) {
+                String id = prefix + i;
+                lines.add(reorder
+                        ? "{\"learner_id\":\"PLANTED-L" + i + "\",\"event_id\":\"" + id + "\",\"lesson_id\":\"les\",\"event_type\":\"checkpoint\","
+                        + "\"checkpoint\":" + i + ",\"attempt_number\":1,\"event_time\":\"2026-03-01T10:00:0" + i + "+01:00\"}"
+                        : "{\"event_id\":\"" + id + "\",\"learner_id\":\"PLANTED-L" + i + "\",\"lesson_id\":\"les\",\"event_type\":\"checkpoint\","
+                        + "\"attempt_number\":1,\"event_time\":\"2026-03-01T09:00:0" + i + "Z\",\"checkpoint\":" + i + "}");
+            }
+            if (reorder) {
+                java.util.Collections.reverse(lines);
+            }
+            return lines;
+        }
+    }
+
+    /** How the rows are written. Every encoding of one Rows value canonicalises to the same published rows. */
+    enum Encoding { PLAIN, REORDERED, GZIP, WITH_REJECTED_LINE, PROHIBITED_FIELD, KEY_CONFLICT }
+
+    static byte[] file(Rows rows, Encoding encoding) {
+        List<String> lines = new ArrayList<>(rows.lines(encoding == Encoding.REORDERED));
+        switch (encoding) {
+            case WITH_REJECTED_LINE -> lines.add(1, "{\"event_id\":\"bad\",\"learner_id\":\"PLANTED-LX\",\"lesson_id\":\"les\","
+                    + "\"event_type\":\"checkpoint\",\"attempt_number\":\"one\",\"event_time\":\"2026-03-01T09:00:00Z\",\"checkpoint\":1}");
+            case PROHIBITED_FIELD -> lines.add("{\"event_id\":\"p1\",\"learner_id\":\"x\",\"lesson_id\":\"les\",\"event_type\":\"checkpoint\","
+                    + "\"attempt_number\":1,\"event_time\":\"2026-03-01T09:00:00Z\",\"checkpoint\":1,\"email\":\"planted@example.com\"}");
+            case KEY_CONFLICT -> lines.add(lines.get(0).replace("\"checkpoint\":1", "\"checkpoint\":9"));
+            default -> {
+            }
+        }
+        byte[] text = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
+        return encoding == Encoding.GZIP ? gzip(text) : text;
+    }
+
+    private static byte[] gzip(byte[] text) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (GZIPOutputStream gz = new GZIPOutputStream(out)) {
+            gz.write(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    // ---- the world ----
+
+    final Scheduler sim;
+    final SimClock clock = new SimClock(START);
+    final InMemoryObjectStore s3 = new InMemoryObjectStore(clock, new InMemoryObjectStore.PartSizes(64, 128, 2))
+            .createBucket(INBOX, true).createBucket(LAKE, false);
+    final InMemoryLedger dynamo = new InMemoryLedger();
+    final ObjectStore store;
+    final io.landingledger.core.ledger.Ledger ledger;
+    final DatasetContract v1 = io.landingledger.core.testing.TestContracts.progressEvents();
+    /** The next contract an operator may deploy: one rejected line now refuses the file. */
+    final DatasetContract v2 = io.landingledger.core.testing.TestContracts.progressEvents(c -> {
+        c.put("version", 2);
+        c.put("maxRejectedLines", 0);
+    });
+    DatasetContract current = v1;
+    private final Map<Integer, DatasetContract> contracts = Map.of(1, v1, 2, v2);
+    private int runs;
+
+    /** S3 events not delivered yet (and not lost). */
+    final List<InMemoryObjectStore.Event> pending = new ArrayList<>();
+    int deliveries;
+    final List<Throwable> unexplained = new ArrayList<>();
+    final List<IngestOutcome> outcomes = new ArrayList<>();
+    final List<String> exceptionMessages = new ArrayList<>();
+
+    // what the checks remember between steps
+    private final Set<String> everPublished = new HashSet<>(); // "etag|run-id" of every published object seen
+    private byte[] lastPublishedBytes;
+    private PublishMetadata lastPublishedMeta;
+    private LedgerItem lastItem;
+    private int eventsSeen;
+    private final Map<String, Oracle> oracle = new HashMap<>();
+    /** Every inbox version producers created, by version id (deleted ones stay here). */
+    final Map<String, InMemoryObjectStore.Version> created = new HashMap<>();
+    /** Writes by any actor, for S5: a replay that ran alone must not have written. */
+    long writes;
+
+    ProtocolModel(Scheduler sim, Consumer<ProtocolModel> script) {
+        this.sim = sim;
+        this.store = new CountingStore(new SteppedObjectStore(sim, s3), this);
+        this.ledger = new CountingLedger(new SteppedLedger(sim, dynamo), this);
+        script.accept(this);
+    }
+
+    // ---- services, built per run as Lambda builds them per container ----
+
+    IngestService ingest(ObjectStore store, io.landingledger.core.ledger.Ledger ledger) {
+        return new IngestService(store, ledger, LAKE, clock, ValidationLimits.defaults(), IngestService.StepListener.NONE);
+    }
+
+    CompletenessSweep sweep(ObjectStore store, io.landingledger.core.ledger.Ledger ledger) {
+        return new CompletenessSweep(store, ledger, ingest(store, ledger), new UnitRouter(registry()), INBOX, LAKE, clock, this::runId);
+    }
+
+    RepairService repair(ObjectStore store, io.landingledger.core.ledger.Ledger ledger) {
+        return new RepairService(registry(), ledger, store, ingest(store, ledger), INBOX, LAKE, clock, Duration.ofSeconds(1));
+    }
+
+    private ContractRegistry registry() {
+        return new ContractRegistry(Map.of(DATASET, current));
+    }
+
+    String runId() {
+        return "run" + (++runs);
+    }
+
+    // ---- producers ----
+
+    /** A single PUT of a file (its event goes to pending). */
+    InMemoryObjectStore.Version put(String key, byte[] body) {
+        InMemoryObjectStore.Version v = s3.put(INBOX, key, body, "application/x-ndjson", Map.of());
+        created.put(v.versionId(), v);
+        collectEvents();
+        return v;
+    }
+
+    /** A multipart upload of a file in parts of {@code partSize} bytes (another ETag for the same bytes). */
+    InMemoryObjectStore.Version putInParts(String key, byte[] body, int partSize) {
+        InMemoryObjectStore.Version v = s3.putWithParts(INBOX, key, body, partSize);
+        created.put(v.versionId(), v);
+        collectEvents();
+        return v;
+    }
+
+    /**
+     * One thing a producer does, chosen by the schedule: new rows, the same rows re-encoded (another key order,
+     * gzipped under the unit's other key, with one rejected line added), a byte-identical re-upload in parts (another
+     * ETag), a refused file, a multipart upload whose LastModified is when it started, or a delete.
+     */
+    void producerAction() {
+        clock.advanceMillis(sim.choose(3) * 700L);
+        switch (sim.choose(8)) {
+            case 0 -> put(KEY, file(Rows.A, Encoding.PLAIN));
+            case 1 -> put(KEY, file(Rows.B, Encoding.PLAIN));
+            case 2 -> put(GZ, file(Rows.A, Encoding.GZIP));
+            case 3 -> put(KEY, file(Rows.A, sim.chooseBoolean() ? Encoding.WITH_REJECTED_LINE : Encoding.REORDERED));
+            case 4 -> put(KEY, file(Rows.A, sim.chooseBoolean() ? Encoding.KEY_CONFLICT : Encoding.PROHIBITED_FIELD));
+            case 5 -> {
+                InMemoryObjectStore.Version last = s3.current(INBOX, KEY).orElse(null);
+                putInParts(KEY, last == null ? file(Rows.A, Encoding.PLAIN) : last.body(), 64);
+            }
+            case 6 -> {
+                InMemoryObjectStore.MultipartPut upload = s3.startMultipartPut(INBOX, KEY, "application/x-ndjson", Map.of());
+                sim.step("producer-completes-multipart", () -> {
+                    clock.advanceMillis(1_500);
+                    InMemoryObjectStore.Version v = upload.complete(file(Rows.B, Encoding.REORDERED), 64);
+                    created.put(v.versionId(), v);
+                    collectEvents();
+                });
+            }
+            default -> {
+                InMemoryObjectStore.Version last = s3.current(INBOX, KEY).orElse(null);
+                if (sim.chooseBoolean() || last == null) {
+                    s3.delete(INBOX, KEY); // a delete marker
+                } else {
+                    s3.deleteVersion(INBOX, KEY, last.versionId()); // the previous version is current again
+                }
+                collectEvents();
+            }
+        }
+    }
+
+    /** An operator's repair of the unit, its options chosen by the schedule. */
+    RepairRequest randomRepair() {
+        Map<String, Object> payload = new HashMap<>();
+        payload.put("dataset", DATASET);
+        payload.put("units", List.of(UNIT));
+        payload.put("reason", "simulated");
+        if (sim.choose(4) == 3) {
+            payload.put("action", "omit");
+        } else {
+            payload.put("force", sim.chooseBoolean());
+            payload.put("inputVersion", sim.chooseBoolean() ? "latest" : "recorded");
+            payload.put("dryRun", sim.choose(4) == 3);
+        }
+        return RepairRequest.fromPayload(payload);
+    }
+
+    /** Ingests now, through the unstepped ports (setting a scenario's starting state). */
+    void publishNow(InMemoryObjectStore.Version version) {
+        ingest(s3, dynamo).ingest(IngestService.Request.event(current, UNIT, new InputRef(INBOX, version.key(), version.versionId(),
+                version.etag(), version.size(), version.sequencer(), clock.instant()), runId(), io.landingledger.core.ingest.Deadline.NONE));
+        pending.removeIf(e -> e.versionId().equals(version.versionId()));
+        check();
+    }
+
+    /** The event S3 sent for this version, taken from pending. */
+    InMemoryObjectStore.Event eventOf(InMemoryObjectStore.Version version) {
+        for (InMemoryObjectStore.Event e : pending) {
+            if (e.versionId().equals(version.versionId())) {
+                return e;
+            }
+        }
+        throw new IllegalStateException("no pending event for " + version);
+    }
+
+    void collectEvents() {
+        List<InMemoryObjectStore.Event> all = s3.events();
+        for (int i = eventsSeen; i < all.size(); i++) {
+            InMemoryObjectStore.Event e = all.get(i);
+            if (e.bucket().equals(INBOX) && e.type().startsWith("ObjectCreated:")) {
+                pending.add(e);
+            }
+        }
+        eventsSeen = all.size();
+    }
+
+    // ---- Lambda ----
+
+    /** Delivers an S3 event to a validator run; Lambda retries a run that crashed or failed, twice. */
+    void deliver(InMemoryObjectStore.Event event, int attempt) {
+        deliveries++;
+        InputRef input = new InputRef(event.bucket(), event.key(), event.versionId(), event.etag(), event.size(), event.sequencer(),
+                event.eventTime());
+        String runId = runId();
+        long writesBefore = writes;
+        boolean replay = isReplay(event.key(), event.versionId());
+        long[] own = new long[1];
+        sim.task("validator[" + event.versionId() + "]", () -> {
+            long start = writes;
+            IngestOutcome outcome = ingest(store, ledger).ingest(IngestService.Request.event(current, UNIT, input, runId, io.landingledger.core.ingest.Deadline.NONE));
+            own[0] = writes - start;
+            outcomes.add(outcome);
+            // S5: a replay of an event already handled, with nobody else writing meanwhile, writes nothing
+            if (replay && writes - writesBefore == own[0] && own[0] > 0) {
+                throw new AssertionError("S5: the replay of " + event.key() + " " + event.versionId() + " wrote " + own[0] + " time(s)");
+            }
+        }).onEnd(end -> {
+            if (end.kind() == TaskEnd.Kind.THREW && end.thrown() instanceof AssertionError a) {
+                throw a;
+            }
+            if (end.thrown() != null) {
+                exceptionMessages.add(String.valueOf(end.thrown().getMessage()));
+                if (!end.faulted()) {
+                    unexplained.add(end.thrown());
+                }
+            }
+            if (!end.returned() && attempt < 2) {
+                deliver(event, attempt + 1); // Lambda's asynchronous retry
+            }
+        });
+    }
+
+    /** The ledger already says what this event makes it say, and published/ agrees. */
+    private boolean isReplay(String key, String versionId) {
+        LedgerItem item = dynamo.get(DATASET, UNIT).orElse(null);
+        PublishDecision.Published published = s3.head(LAKE, PUBLISHED_KEY)
+                .map(o -> new PublishDecision.Published(o.etag(), PublishMetadata.from(o.metadata()))).orElse(null);
+        PublishDecision.Decision d = PublishDecision.decide(new PublishDecision.Facts(key, versionId, PublishDecision.Choice.NEWEST,
+                false, item, published, null, null));
+        return d instanceof PublishDecision.Skip;
+    }
+
+    /** A step that delivers one pending event: in any order, duplicated, or lost. */
+    void eventDeliverer(int maxDeliveries, boolean mayLose, boolean mayDuplicate) {
+        sim.repeat("s3-events", () -> !pending.isEmpty() && deliveries < maxDeliveries, () -> {
+            int which = sim.choose(pending.size());
+            InMemoryObjectStore.Event event = pending.get(which);
+            int fate = sim.choose(1 + (mayLose ? 1 : 0) + (mayDuplicate ? 1 : 0));
+            boolean lose = mayLose && fate == 1;
+            boolean duplicate = mayDuplicate && fate == (mayLose ? 2 : 1);
+            if (!duplicate) {
+                pending.remove(which);
+            }
+            if (lose) {
+                sim.note("lost " + event.key() + " " + event.versionId());
+                return;
+            }
+            deliver(event, 0);
+        });
+    }
+
+    // ---- operators ----
+
+    void sweepTask(boolean autoRedrive) {
+        sim.task("sweep", () -> sweep(store, ledger).sweep(withRedrive(current, autoRedrive), UNIT, UNIT))
+                .onEnd(this::expectedEnd);
+    }
+
+    void repairTask(RepairRequest request) {
+        sim.task("repair", () -> {
+            RepairResult result = repair(store, ledger).run(request, io.landingledger.core.ingest.Deadline.NONE, this::runId);
+            for (RepairResult.UnitResult unit : result.units()) {
+                String text = String.valueOf(unit.toMap());
+                assertNoPlanted("a repair result", text);
+            }
+        }).onEnd(this::expectedEnd);
+    }
+
+    private void expectedEnd(TaskEnd end) {
+        if (end.thrown() instanceof AssertionError a) {
+            throw a;
+        }
+        if (end.thrown() != null) {
+            exceptionMessages.add(String.valueOf(end.thrown().getMessage()));
+            if (!end.faulted()) {
+                unexplained.add(end.thrown());
+            }
+        }
+    }
+
+    static DatasetContract withRedrive(DatasetContract c, boolean autoRedrive) {
+        io.landingledger.core.contract.UnitSpec u = c.unit();
+        return new DatasetContract(c.dataset(), c.version(), c.format(), new io.landingledger.core.contract.UnitSpec(u.pattern(), u.cadence(),
+                u.first(), u.units(), u.graceHours(), u.lookbackDays(), u.dependsOnPrevious(), autoRedrive), c.key(), c.fields(),
+                c.prohibited(), c.unknownFields(), c.maxRejectedLines(), c.allowEmpty(), c.source());
+    }
+
+    // ---- the invariants ----
+
+    @Override
+    public void check() {
+        if (!unexplained.isEmpty()) {
+            Throwable t = unexplained.get(0);
+            throw new AssertionError("a run threw what no injected fault explains: " + t, t);
+        }
+        UnitInputs inputs = UnitInputs.of(s3.versions(INBOX, DATASET + "/"), k -> k.equals(KEY) || k.equals(GZ));
+        checkPublished(inputs);
+        checkLedger(inputs);
+        for (String message : exceptionMessages) {
+            assertNoPlanted("an exception message", message);
+        }
+        for (IngestOutcome outcome : outcomes) {
+            assertNoPlanted("an outcome", outcome.toMap().toString());
+        }
+    }
+
+    /** S1, and S4 on published/'s rows. */
+    private void checkPublished(UnitInputs inputs) {
+        InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).orElse(null);
+        if (object == null) {
+            return;
+        }
+        PublishMetadata meta = PublishMetadata.from(object.metadata());
+        if (meta == null) {
+            throw new AssertionError("S1: published/ holds an object without the protocol's metadata");
+        }
+        byte[] bytes = object.body();
+        if (lastPublishedBytes != null && Arrays.equals(bytes, lastPublishedBytes) && meta.equals(lastPublishedMeta)) {
+            return;
+        }
+        InMemoryObjectStore.Version input = version(meta.inputKey(), meta.inputVersionId());
+        Oracle expected = oracle(input.body(), meta.contractVersion());
+        if (!expected.publishable()) {
+            throw new AssertionError("S1: published/ holds a publish of " + meta.inputVersionId() + ", which is refused ("
+                    + expected.result().refusal().code() + ")");
+        }
+        if (!Arrays.equals(bytes, expected.accepted())) {
+            throw new AssertionError("S1: published/ does not hold the canonical accepted rows of " + meta.inputVersionId());
+        }
+        if (lastPublishedBytes != null && !Arrays.equals(bytes, lastPublishedBytes)
+                && inputs.compare(meta.inputKey(), meta.inputVersionId(), lastPublishedMeta.inputKey(), lastPublishedMeta.inputVersionId()) < 0) {
+            throw new AssertionError("S4: published/'s rows of " + lastPublishedMeta.inputVersionId() + " were replaced by the rows of the older "
+                    + meta.inputVersionId());
+        }
+        everPublished.add(object.etag() + "|" + meta.runId());
+        lastPublishedBytes = bytes;
+        lastPublishedMeta = meta;
+    }
+
+    /** S2, S3, S4 on the ledger, S6 on the ledger and quarantine. */
+    private void checkLedger(UnitInputs inputs) {
+        LedgerItem item = dynamo.get(DATASET, UNIT).orElse(null);
+        if (item == null) {
+            return;
+        }
+        if (item.published() != null && !everPublished.contains(item.publishedEtag() + "|" + item.runId())) {
+            throw new AssertionError("S2: the ledger names a publish (ETag " + item.publishedEtag() + ", run " + item.runId()
+                    + ") that published/ never held");
+        }
+        if (item.input() != null && version(item.input().key(), item.input().versionId()) == null) {
+            throw new AssertionError("S2: the ledger names an input S3 never held: " + item.input());
+        }
+        List<HistoryEntry> history = dynamo.history(DATASET, UNIT);
+        long published = history.stream().filter(h -> "PUBLISHED".equals(h.action())).count();
+        long distinct = history.stream().filter(h -> "PUBLISHED".equals(h.action())).map(HistoryEntry::runId).distinct().count();
+        if (item.publishCount() != published || published != distinct) {
+            throw new AssertionError("S3: publish_count " + item.publishCount() + ", PUBLISHED history items " + published
+                    + ", distinct publishes " + distinct);
+        }
+        if (lastItem != null && lastItem.input() != null && item.input() != null && !sameInput(lastItem, item)
+                && inputs.compare(item.input().key(), item.input().versionId(), lastItem.input().key(), lastItem.input().versionId()) < 0) {
+            throw new AssertionError("S4: the ledger's input moved from " + lastItem.input().versionId() + " to the older "
+                    + item.input().versionId());
+        }
+        if (item.revision() != (lastItem == null ? 0 : lastItem.revision()) || lastItem == null) {
+            assertNoPlanted("the ledger", item.toString());
+            for (HistoryEntry h : history) {
+                assertNoPlanted("the ledger history", h.toString());
+            }
+            if (item.published() != null && item.published().quarantineKey() != null) {
+                s3.current(LAKE, item.published().quarantineKey()).ifPresent(q ->
+                        assertNoPlanted("the quarantine", new String(q.body(), StandardCharsets.UTF_8)));
+            }
+        }
+        lastItem = item;
+    }
+
+    private static boolean sameInput(LedgerItem a, LedgerItem b) {
+        return a.input().key().equals(b.input().key()) && Objects.equals(a.input().versionId(), b.input().versionId());
+    }
+
+    static void assertNoPlanted(String where, String text) {
+        for (String planted : PLANTED) {
+            if (text.contains(planted)) {
+                throw new AssertionError("S6: a planted row value reached " + where);
+            }
+        }
+    }
+
+    /** Any version S3 ever held (deleted ones included), or null. */
+    private InMemoryObjectStore.Version version(String key, String versionId) {
+        InMemoryObjectStore.Version v = created.get(versionId);
+        return v != null && v.key().equals(key) ? v : null;
+    }
+
+    record Oracle(ValidationResult result, byte[] accepted, byte[] rejects) {
+        boolean publishable() {
+            return result.publishable();
+        }
+    }
+
+    /** What the validator makes of these bytes under that contract: the canonical rows S1 and L1 compare against. */
+    Oracle oracle(byte[] body, int contractVersion) {
+        String key = contractVersion + ":" + java.util.HexFormat.of().formatHex(body);
+        return oracle.computeIfAbsent(key, k -> {
+            ByteArrayOutputStream accepted = new ByteArrayOutputStream();
+            ByteArrayOutputStream rejects = new ByteArrayOutputStream();
+            try {
+                ValidationResult result = new StreamingValidator(contracts.get(contractVersion), ValidationLimits.defaults())
+                        .validate(new ByteArrayInputStream(body), body.length, accepted, rejects, io.landingledger.core.validate.LineSet.empty());
+                return new Oracle(result, accepted.toByteArray(), rejects.toByteArray());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    // ---- quiescence ----
+
+    @Override
+    public void checkFinal() {
+        check();
+        // drain: every event still pending is delivered once, then the sweep re-drives to a fixpoint; nothing crashes now
+        ObjectStore rawStore = s3;
+        IngestService direct = ingest(rawStore, dynamo);
+        for (InMemoryObjectStore.Event e : List.copyOf(pending)) {
+            direct.ingest(IngestService.Request.event(current, UNIT, new InputRef(e.bucket(), e.key(), e.versionId(), e.etag(), e.size(),
+                    e.sequencer(), e.eventTime()), runId(), io.landingledger.core.ingest.Deadline.NONE));
+            check();
+        }
+        pending.clear();
+        DatasetReport report = null;
+        for (int round = 0; round < 3; round++) {
+            report = sweep(rawStore, dynamo).sweep(withRedrive(current, true), UNIT, UNIT);
+            check();
+            if (report.redrives().isEmpty()) {
+                break;
+            }
+        }
+        if (!report.redrives().isEmpty()) {
+            throw new AssertionError("L2: the sweep's re-drive did not reach a fixpoint: " + report.redrives());
+        }
+        UnitInputs inputs = UnitInputs.of(s3.versions(INBOX, DATASET + "/"), k -> k.equals(KEY) || k.equals(GZ));
+        LedgerItem item = dynamo.get(DATASET, UNIT).orElse(null);
+        UnitReport unit = report.units().get(0);
+        checkNewestIsRecorded(inputs, item, unit);
+        checkForcedRepair(inputs);
+    }
+
+    /** L1 and L2. */
+    private void checkNewestIsRecorded(UnitInputs inputs, LedgerItem item, UnitReport unit) {
+        ObjectStore.ListedVersion newest = inputs.newest().orElse(null);
+        if (newest == null) {
+            return; // nothing in the inbox: whatever was published stays, nothing to compare with
+        }
+        if (item == null) {
+            throw new AssertionError("L1: the inbox holds " + newest.versionId() + " and the ledger has no item (sweep: " + unit.status() + ")");
+        }
+        if (item.status() == LedgerStatus.OMITTED) {
+            return;
+        }
+        InMemoryObjectStore.Version newestVersion = version(newest.key(), newest.versionId());
+        boolean named = item.input() != null && item.input().key().equals(newest.key()) && newest.versionId().equals(item.input().versionId());
+        boolean refusedNewest = item.lastAttempt() != null && "REFUSED".equals(item.lastAttempt().outcome())
+                && item.lastAttempt().read(newest.key(), newest.versionId());
+        if (item.status() == LedgerStatus.PUBLISHED && named) {
+            Oracle expected = oracle(newestVersion.body(), item.contractVersion());
+            InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).orElseThrow(() -> new AssertionError("L1: published/ is empty"));
+            if (!Arrays.equals(object.body(), expected.accepted()) || item.published().accepted() != expected.result().accepted()
+                    || item.published().rejected() != expected.result().rejected()
+                    || item.published().duplicates() != expected.result().duplicates() || !object.etag().equals(item.publishedEtag())) {
+                throw new AssertionError("L1: the ledger's counts or published/ do not describe the newest input " + newest.versionId());
+            }
+            if (expected.result().rejected() > 0) {
+                byte[] quarantine = s3.current(LAKE, item.published().quarantineKey()).map(InMemoryObjectStore.Version::body).orElse(null);
+                if (!Arrays.equals(quarantine, expected.rejects())) {
+                    throw new AssertionError("L1: the quarantine the ledger names does not describe the newest input");
+                }
+            }
+            UnitStatus want = expected.result().accepted() == 0 ? UnitStatus.EMPTY : item.publishCount() > 1 ? UnitStatus.RESTATED : UnitStatus.OK;
+            if (unit.status() != want) {
+                throw new AssertionError("L2: the sweep says " + unit.status() + " " + unit.reason() + ", expected " + want);
+            }
+        } else if ((item.status() == LedgerStatus.REFUSED && named) || (item.status() == LedgerStatus.PUBLISHED && refusedNewest)) {
+            if (oracle(newestVersion.body(), 1).publishable() && oracle(newestVersion.body(), 2).publishable()) {
+                throw new AssertionError("L1: the ledger records a refusal of " + newest.versionId() + ", which validates");
+            }
+            if (unit.status() != UnitStatus.REFUSED) {
+                throw new AssertionError("L2: the sweep says " + unit.status() + " " + unit.reason() + ", expected REFUSED");
+            }
+        } else {
+            throw new AssertionError("L1: the ledger (" + item.status() + ", input " + (item.input() == null ? null : item.input().versionId())
+                    + ") does not name the newest input " + newest.key() + " " + newest.versionId() + " (sweep: " + unit.status() + " "
+                    + unit.reason() + ")");
+        }
+    }
+
+    /** L3: a forced repair of the recorded input republishes under the current contract, or says why not. */
+    private void checkForcedRepair(UnitInputs inputs) {
+        LedgerItem before = dynamo.get(DATASET, UNIT).orElse(null);
+        if (before == null || before.status() == LedgerStatus.OMITTED) {
+            return;
+        }
+        RepairResult result = repair(s3, dynamo).run(RepairRequest.fromPayload(Map.of("dataset", DATASET, "units", List.of(UNIT),
+                "force", true, "reason", "L3")), io.landingledger.core.ingest.Deadline.NONE, this::runId);
+        check();
+        RepairResult.UnitResult unit = result.units().get(0);
+        LedgerItem after = dynamo.get(DATASET, UNIT).orElseThrow();
+        boolean held = before.input() != null && inputs.holds(before.input().key(), before.input().versionId());
+        if (!held) {
+            if (unit.succeeded()) {
+                throw new AssertionError("L3: the repair of a version the inbox no longer holds says it succeeded: " + unit.action());
+            }
+            return;
+        }
+        Oracle expected = oracle(version(before.input().key(), before.input().versionId()).body(), current.version());
+        if (expected.publishable()) {
+            InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).orElseThrow();
+            PublishMetadata meta = PublishMetadata.from(object.metadata());
+            if (!"published".equals(unit.action()) || meta.contractVersion() != current.version() || !meta.runId().equals(after.runId())
+                    || !Arrays.equals(object.body(), expected.accepted())) {
+                throw new AssertionError("L3: a forced repair did not republish under contract " + current.version() + ": " + unit.action()
+                        + " " + unit.detail());
+            }
+        } else if (unit.succeeded()) {
+            throw new AssertionError("L3: a forced repair of an input the current contract refuses says it succeeded");
+        }
+    }
+}

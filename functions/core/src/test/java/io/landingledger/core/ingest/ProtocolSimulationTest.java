@@ -1,0 +1,170 @@
+package io.landingledger.core.ingest;
+
+import io.landingledger.core.ingest.ProtocolModel.Encoding;
+import io.landingledger.core.ingest.ProtocolModel.Rows;
+import io.landingledger.core.repair.RepairRequest;
+import io.landingledger.core.simulation.Config;
+import io.landingledger.core.simulation.Explorer;
+import io.landingledger.core.simulation.Report;
+import io.landingledger.core.testing.InMemoryObjectStore;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The publish protocol proven over schedules (docs/design.md section 10): every interleaving of the small
+ * configurations below within the bounds (two or three concurrent runs over two or three versions of one unit, a
+ * crash before or after any port call, preemption-bounded), then seeded random schedules of the whole world
+ * (producers, lost, duplicated and reordered events, Lambda's retries, crashes and faults at any call, the sweep,
+ * repairs, out-of-band deletion, version expiry, a contract change). Invariants S1-S6 after every step, L1-L3 at
+ * quiescence ({@link ProtocolModel}). A violation fails with its seed, its shortest schedule and a readable trace.
+ *
+ * <p>{@code -Dprotocol.schedules=N} runs N random schedules (default 20,000), {@code -Dprotocol.seed=S} another base
+ * seed, {@code -Dprotocol.preemptions=P} a deeper exhaustive bound (default 2).
+ */
+class ProtocolSimulationTest {
+    static final long SCHEDULES = Long.getLong("protocol.schedules", 20_000);
+    static final long SEED = Long.getLong("protocol.seed", 20261201L);
+    static final int PREEMPTIONS = Integer.getInteger("protocol.preemptions", 2);
+
+    /** The small configurations explored exhaustively, each named after what it races. */
+    static Map<String, Consumer<ProtocolModel>> configurations() {
+        Map<String, Consumer<ProtocolModel>> c = new LinkedHashMap<>();
+        c.put("two new versions, their events at once", m -> {
+            m.put(ProtocolModel.KEY, ProtocolModel.file(Rows.A, Encoding.PLAIN));
+            m.clock.advanceMillis(1_200);
+            m.put(ProtocolModel.KEY, ProtocolModel.file(Rows.B, Encoding.PLAIN));
+            deliverAll(m);
+        });
+        c.put("published A, then B and A's rows again, at once (finding 1)", m -> {
+            m.publishNow(m.put(ProtocolModel.KEY, ProtocolModel.file(Rows.A, Encoding.PLAIN)));
+            m.clock.advanceMillis(1_200);
+            m.put(ProtocolModel.KEY, ProtocolModel.file(Rows.B, Encoding.PLAIN));
+            m.put(ProtocolModel.KEY, ProtocolModel.file(Rows.A, Encoding.REORDERED));
+            deliverAll(m);
+        });
+        c.put("clean then refused, at once (finding 4)", m -> {
+            m.put(ProtocolModel.KEY, ProtocolModel.file(Rows.A, Encoding.PLAIN));
+            m.put(ProtocolModel.KEY, ProtocolModel.file(Rows.A, Encoding.PROHIBITED_FIELD));
+            deliverAll(m);
+        });
+        c.put("forced repair of the recorded version while a newer one arrives (findings 2, 3)", m -> {
+            m.publishNow(m.put(ProtocolModel.KEY, ProtocolModel.file(Rows.A, Encoding.PLAIN)));
+            m.current = m.v2;
+            m.put(ProtocolModel.KEY, ProtocolModel.file(Rows.B, Encoding.PLAIN));
+            m.repairTask(RepairRequest.fromPayload(Map.of("dataset", ProtocolModel.DATASET, "units", List.of(ProtocolModel.UNIT),
+                    "force", true, "reason", "contract v2")));
+            deliverAll(m);
+        });
+        c.put("one event delivered twice at once", m -> {
+            InMemoryObjectStore.Version v = m.put(ProtocolModel.KEY, ProtocolModel.file(Rows.A, Encoding.WITH_REJECTED_LINE));
+            m.deliver(m.eventOf(v), 0);
+            m.deliver(m.eventOf(v), 0);
+            m.pending.clear();
+        });
+        c.put("the same rows under the unit's two keys (.jsonl, .jsonl.gz)", m -> {
+            m.put(ProtocolModel.KEY, ProtocolModel.file(Rows.A, Encoding.PLAIN));
+            m.put(ProtocolModel.GZ, ProtocolModel.file(Rows.A, Encoding.GZIP));
+            deliverAll(m);
+        });
+        c.put("a byte-identical re-upload in parts, and a replay of the original", m -> {
+            InMemoryObjectStore.Version v1 = m.put(ProtocolModel.KEY, ProtocolModel.file(Rows.A, Encoding.PLAIN));
+            InMemoryObjectStore.Event first = m.eventOf(v1);
+            m.publishNow(v1);
+            m.putInParts(ProtocolModel.KEY, v1.body(), 64);
+            m.deliver(first, 0);
+            deliverAll(m);
+        });
+        c.put("a lost event, the sweep's re-drive and a late duplicate", m -> {
+            InMemoryObjectStore.Version v = m.put(ProtocolModel.KEY, ProtocolModel.file(Rows.B, Encoding.PLAIN));
+            InMemoryObjectStore.Event event = m.eventOf(v);
+            m.pending.clear();
+            m.sweepTask(true);
+            m.deliver(event, 0);
+        });
+        return c;
+    }
+
+    private static void deliverAll(ProtocolModel m) {
+        for (InMemoryObjectStore.Event e : List.copyOf(m.pending)) {
+            m.deliver(e, 0);
+        }
+        m.pending.clear();
+    }
+
+    /** The whole world, its size and every choice made by the schedule. */
+    static void world(ProtocolModel m) {
+        int actions = 2 + m.sim.choose(3);
+        int[] done = {0};
+        for (int i = 0; i < actions; i++) {
+            int index = i;
+            m.sim.step("producer", () -> done[0] == index, () -> {
+                m.producerAction();
+                done[0]++;
+            });
+        }
+        m.eventDeliverer(actions + 3, true, true);
+        if (m.sim.chooseBoolean()) {
+            m.sim.step("sweep-scheduled", () -> m.sweepTask(m.sim.chooseBoolean()));
+        }
+        if (m.sim.chooseBoolean()) {
+            m.sim.step("operator-repairs", () -> m.repairTask(m.randomRepair()));
+        }
+        if (m.sim.choose(4) == 0) {
+            m.sim.step("published-object-deleted-out-of-band", () -> m.s3.delete(ProtocolModel.LAKE, ProtocolModel.PUBLISHED_KEY));
+        }
+        if (m.sim.choose(4) == 0) {
+            m.sim.step("lifecycle-expires-noncurrent-versions", () -> {
+                m.s3.expireNoncurrent(ProtocolModel.INBOX, ProtocolModel.KEY);
+                m.s3.expireNoncurrent(ProtocolModel.INBOX, ProtocolModel.GZ);
+            });
+        }
+        if (m.sim.choose(4) == 0) {
+            m.sim.step("operator-deploys-contract-v2", () -> m.current = m.v2);
+        }
+    }
+
+    static Explorer explorer(Consumer<ProtocolModel> script, Config config) {
+        return Explorer.of(sim -> new ProtocolModel(sim, script)).with(config);
+    }
+
+    static Config exhaustiveBounds() {
+        return Config.defaults().withMaxPreemptions(PREEMPTIONS).withMaxCrashes(2).withMaxFaults(0).withMaxSteps(2_000);
+    }
+
+    static Config randomBounds() {
+        return Config.defaults().withMaxCrashes(3).withMaxFaults(2).withMaxSteps(4_000).withSwitchProbability(0.3)
+                .withCrashProbability(0.02).withFaultProbability(0.02);
+    }
+
+    @Test
+    void everyInterleavingOfTheSmallConfigurations_keepsEveryInvariant() {
+        long total = 0;
+        for (Map.Entry<String, Consumer<ProtocolModel>> config : configurations().entrySet()) {
+            long started = System.nanoTime();
+            Report report = explorer(config.getValue(), exhaustiveBounds()).exhaustive();
+            System.out.printf("protocol simulation, exhaustive (preemptions <= %d, crashes <= 2): %-80s %,9d schedules, %s, %.1f s%n",
+                    PREEMPTIONS, config.getKey(), report.schedules(), report.complete() ? "complete" : "INCOMPLETE",
+                    (System.nanoTime() - started) / 1e9);
+            report.assertNoViolation();
+            assertTrue(report.complete(), config.getKey() + ": the space was not explored to its end");
+            total += report.schedules();
+        }
+        System.out.printf("protocol simulation, exhaustive: %,d schedules in all, no violation%n", total);
+    }
+
+    @Test
+    void randomSchedulesOfTheWholeWorld_keepEveryInvariant() {
+        long started = System.nanoTime();
+        Report report = explorer(ProtocolSimulationTest::world, randomBounds()).random(SEED, SCHEDULES);
+        System.out.printf("protocol simulation, random (seed %d): %,d schedules, %.1f s%n", SEED, report.schedules(),
+                (System.nanoTime() - started) / 1e9);
+        report.assertNoViolation();
+    }
+}
