@@ -248,6 +248,24 @@ public abstract class LedgerContract {
         assertEquals(refused("2026-03-02", "run-2026-03-02").withRevision(1), item, "items read whole, with revisions");
     }
 
+    @Test
+    public void items_ordersUnitsByTheirUtf8Bytes() throws Exception {
+        String privateUse = "u\uE000";      // UTF-8 EE 80 80
+        String emoji = "u\uD83D\uDE00";     // U+1F600, UTF-8 F0 9F 98 80: first in UTF-16 order
+        for (String unit : List.of(emoji, privateUse, "u\u00E9", "uz")) {
+            ledger.write(refused(unit, "run"), 0, null);
+        }
+        assertEquals(List.of("uz", "u\u00E9", privateUse, emoji), units(null, null));
+    }
+
+    @Test
+    public void items_ofAReversedRange_isEmpty() throws Exception {
+        ledger.write(refused("2026-03-03", "run"), 0, null);
+        // nothing is within it (DynamoDB would answer such a BETWEEN with a ValidationException: the adapter must not ask)
+        assertEquals(List.of(), units("2026-03-05", "2026-03-01"));
+        assertEquals(List.of(), units("2026-03-03T", "2026-03-03"));
+    }
+
     private List<String> units(String from, String to) {
         return ledger.items(DATASET, from, to).stream().map(LedgerItem::unit).toList();
     }

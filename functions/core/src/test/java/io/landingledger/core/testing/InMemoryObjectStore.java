@@ -78,7 +78,8 @@ import java.util.TreeMap;
  * {@link Operation#UPLOAD_WRITE} and {@link Operation#UPLOAD_COMPLETE}); any other checked exception is a test bug
  * and fails with {@link IllegalArgumentException}. A fault before a call changes nothing; a fault after it is a lost
  * response: the call took effect and the caller sees the fault. {@link #failNext} queues a one-shot fault, e.g.
- * {@code failNext(PROMOTE, new ConcurrentUpdateException("409"))}.
+ * {@code failNext(PROMOTE, new ConcurrentUpdateException("409"))}. The producer and inspection methods (not part of the
+ * port) are never faulted.
  *
  * <h2>Simplifications</h2>
  * Listings are taken whole when iteration starts (S3 pages of 1,000 reflect the bucket when each page is fetched).

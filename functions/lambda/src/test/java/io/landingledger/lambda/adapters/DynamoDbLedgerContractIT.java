@@ -5,6 +5,7 @@ import io.landingledger.core.ledger.LedgerContract;
 import io.landingledger.lambda.testing.AwsEmulators;
 import io.landingledger.lambda.testing.TestResources;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -15,7 +16,11 @@ import software.amazon.awssdk.services.dynamodb.model.TransactionConflictExcepti
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The ledger contract against {@link DynamoDbLedger} on moto's DynamoDB, fresh tables per case. moto serializes
@@ -28,10 +33,21 @@ class DynamoDbLedgerContractIT extends LedgerContract {
     @RegisterExtension
     static final AwsEmulators aws = new AwsEmulators();
 
+    private ConflictOnce conflicts;
+
+    /** AWS answers a Query with {@code BETWEEN :from AND :to}, from after to, with a ValidationException; moto does not. */
+    @Test
+    void items_ofAReversedRange_sendsNoQuery() {
+        int before = conflicts.queries.get();
+        assertEquals(List.of(), ledger.items(DATASET, "2026-03-05", "2026-03-01"));
+        assertEquals(before, conflicts.queries.get());
+    }
+
     @Override
     protected Fixture fixture() {
         TestResources resources = aws.freshResources();
         ConflictOnce conflicts = new ConflictOnce(aws.dynamoDb());
+        this.conflicts = conflicts;
         DynamoDbClient client = (DynamoDbClient) Proxy.newProxyInstance(DynamoDbClient.class.getClassLoader(),
                 new Class<?>[] {DynamoDbClient.class}, conflicts);
         DynamoDbLedger dynamo = new DynamoDbLedger(client, resources.ledgerTable(), resources.ledgerHistoryTable());
@@ -51,6 +67,7 @@ class DynamoDbLedgerContractIT extends LedgerContract {
     /** Passes every call to the real client, except the next write when armed, which fails as a TransactionConflict. */
     private static final class ConflictOnce implements InvocationHandler {
         private final DynamoDbClient delegate;
+        final AtomicInteger queries = new AtomicInteger();
         volatile boolean armed;
 
         ConflictOnce(DynamoDbClient delegate) {
@@ -75,6 +92,9 @@ class DynamoDbLedgerContractIT extends LedgerContract {
             if (armed && method.getName().equals("updateItem")) {
                 armed = false;
                 throw TransactionConflictException.builder().message("Transaction is ongoing for the item").statusCode(400).build();
+            }
+            if (method.getName().equals("query")) {
+                queries.incrementAndGet();
             }
             try {
                 return method.invoke(delegate, args);
