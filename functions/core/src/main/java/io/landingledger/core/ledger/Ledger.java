@@ -16,14 +16,18 @@ public interface Ledger {
      * Writes {@code item} and appends {@code history} in one transaction, only if the stored item is still the one
      * its writer read: its revision is {@code expectedRevision} (0: the item does not exist). The stored item gets
      * revision {@code expectedRevision + 1}, whatever {@code item.revision()} says. The history item (null for none)
-     * is written only if its key is new; if it is not, nothing is written.
+     * is written only if its key is new; if it is not, nothing is written and this throws
+     * {@link LedgerConflictException} as for a failed condition (the caller re-reads and decides again).
      *
-     * @throws LedgerConflictException when the condition failed, or another transaction on the item was in flight;
-     *                                 carries the item as it is now
+     * @throws LedgerConflictException when the condition failed, the history key exists, or another transaction on
+     *                                 the item was in flight; carries the item as it is now (empty when absent)
      */
     void write(LedgerItem item, long expectedRevision, HistoryEntry history) throws LedgerConflictException;
 
-    /** Appends one history item on its own (a repair that found nothing to change), only if its key is new. */
+    /**
+     * Appends one history item on its own (a repair that found nothing to change), only if its key is new: an
+     * existing key is left as it is, and that is not an error (a retry of the same run appends nothing twice).
+     */
     void appendHistory(HistoryEntry history);
 
     /** The unit's history, oldest first. */

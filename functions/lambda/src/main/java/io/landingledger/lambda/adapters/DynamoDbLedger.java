@@ -20,6 +20,7 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
+import software.amazon.awssdk.services.dynamodb.model.TransactionConflictException;
 import software.amazon.awssdk.services.dynamodb.model.Update;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
@@ -35,7 +36,9 @@ import java.util.Optional;
  * them; one immutable {@code LedgerHistory} item per publish, refusal or omission. The ledger update and the history
  * put are one TransactWriteItems, the update conditioned on the revision the writer read ({@link #CONDITION_NEW_ITEM}
  * or {@link #CONDITION_SAME_REVISION}: whatever its status, an item changes only from the state its writer decided
- * on), the put on a new key.
+ * on), the put on a new key. Either condition failing (a stale revision, a history key that exists) and a
+ * TransactionConflict (another transaction holds the item: a cancellation reason of TransactWriteItems, or
+ * TransactionConflictException from UpdateItem) are a {@link LedgerConflictException} carrying the item as it is now.
  */
 public final class DynamoDbLedger implements Ledger {
     /** The item does not exist (or was written before items carried a revision, which reads as revision 0). */
@@ -75,6 +78,9 @@ public final class DynamoDbLedger implements Ledger {
                 return;
             } catch (ConditionalCheckFailedException e) {
                 throw conflict(item, e.item());
+            } catch (TransactionConflictException e) {
+                // a transaction on the item is in flight: as for a cancelled transaction, re-read and decide again
+                throw conflict(item, dynamo.getItem(r -> r.tableName(ledgerTable).consistentRead(true).key(update.key())).item());
             }
         }
         Put put = Put.builder().tableName(historyTable).item(historyAttributes(history))
@@ -104,9 +110,14 @@ public final class DynamoDbLedger implements Ledger {
         }
     }
 
+    /** An existing key is left as it is and is not an error: history items are immutable, and a retry rewrites its own. */
     @Override
     public void appendHistory(HistoryEntry history) {
-        dynamo.putItem(r -> r.tableName(historyTable).item(historyAttributes(history)).conditionExpression(CONDITION_NEW_HISTORY));
+        try {
+            dynamo.putItem(r -> r.tableName(historyTable).item(historyAttributes(history)).conditionExpression(CONDITION_NEW_HISTORY));
+        } catch (ConditionalCheckFailedException e) {
+            // the key exists: nothing written, as the port says
+        }
     }
 
     private static LedgerConflictException conflict(LedgerItem attempted, Map<String, AttributeValue> old) {
@@ -168,6 +179,11 @@ public final class DynamoDbLedger implements Ledger {
 
     @Override
     public List<LedgerItem> items(String dataset, String fromUnit, String toUnit) {
+        if (fromUnit != null && toUnit != null && compareUtf8(fromUnit, toUnit) > 0) {
+            // nothing is within a reversed range, and DynamoDB answers BETWEEN with a reversed range with a
+            // ValidationException (moto returns no items)
+            return List.of();
+        }
         Map<String, AttributeValue> values = new LinkedHashMap<>();
         values.put(":d", s(dataset));
         String condition = "#d = :d";
@@ -200,6 +216,22 @@ public final class DynamoDbLedger implements Ledger {
             start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
         } while (start != null);
         return items;
+    }
+
+    /** DynamoDB's order of string keys: by their UTF-8 bytes, which is code point order. */
+    static int compareUtf8(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int ca = a.codePointAt(i);
+            int cb = b.codePointAt(j);
+            if (ca != cb) {
+                return Integer.compare(ca, cb);
+            }
+            i += Character.charCount(ca);
+            j += Character.charCount(cb);
+        }
+        return Boolean.compare(i < a.length(), j < b.length());
     }
 
     // ---- mapping ----

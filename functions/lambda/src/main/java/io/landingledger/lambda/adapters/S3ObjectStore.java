@@ -34,7 +34,8 @@ import java.util.concurrent.Future;
  * under {@code If-None-Match: *} or {@code If-Match}: AWS honours those on CompleteMultipartUpload and so does every
  * emulator the tests use, so the test that proves the condition can fail (EMULATORS.md). S3 status codes are
  * translated here, once: 412 (and 404 on If-Match: the target vanished) to {@link PreconditionFailedException},
- * 409 to {@link ConcurrentUpdateException}, 404 on reads to {@link ObjectNotFoundException}.
+ * 409 to {@link ConcurrentUpdateException}, 404 on reads (and 405 for a delete marker's version id, 400 for a version
+ * id never issued) to {@link ObjectNotFoundException}.
  */
 public final class S3ObjectStore implements ObjectStore {
     /** UploadPartCopy copies at most 5 GiB per part. */
@@ -79,8 +80,10 @@ public final class S3ObjectStore implements ObjectStore {
                     response.contentLength(), response.lastModified(), response.metadata());
             return new OpenedObject(object, body);
         } catch (S3Exception e) {
-            // 404 NoSuchKey / NoSuchVersion: deleted before we read it; 400 InvalidArgument: a version id S3 never issued
-            if (e.statusCode() == 404 || (e.statusCode() == 400 && versionId != null && isInvalidVersion(e))) {
+            // 404 NoSuchKey / NoSuchVersion: deleted before we read it; 400 InvalidArgument: a version id S3 never issued;
+            // 405 MethodNotAllowed: the version id is a delete marker's (S3 and S3Proxy both answer so)
+            if (e.statusCode() == 404 || (e.statusCode() == 405 && versionId != null)
+                    || (e.statusCode() == 400 && versionId != null && isInvalidVersion(e))) {
                 throw new ObjectNotFoundException("s3://" + bucket + "/" + key + " version " + versionId + " does not exist", e);
             }
             throw e;

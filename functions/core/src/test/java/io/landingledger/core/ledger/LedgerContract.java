@@ -1,0 +1,358 @@
+package io.landingledger.core.ledger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * What every {@link Ledger} must do: run against the in-memory ledger (core) and {@code DynamoDbLedger} on moto
+ * (lambda, {@code DynamoDbLedgerContractIT}). Most write cases run twice, with a history entry (DynamoDB: one
+ * TransactWriteItems) and without (one conditional UpdateItem), since the adapter takes two paths.
+ */
+public abstract class LedgerContract {
+
+    /** The ledger under test, empty, and the one fault the contract injects. */
+    public interface Fixture extends AutoCloseable {
+        Ledger ledger();
+
+        /**
+         * The next {@link Ledger#write} meets DynamoDB's TransactionConflict (another transaction on the item is in
+         * flight): a cancelled TransactWriteItems with reason TransactionConflict, or TransactionConflictException
+         * for a write without history.
+         */
+        void conflictNextWrite();
+
+        @Override
+        default void close() {
+        }
+    }
+
+    protected abstract Fixture fixture();
+
+    protected static final String DATASET = "progress_events";
+    protected static final String UNIT = "2026-03-02";
+
+    protected Fixture fx;
+    protected Ledger ledger;
+
+    @BeforeEach
+    final void openFixture() {
+        fx = fixture();
+        ledger = fx.ledger();
+    }
+
+    @AfterEach
+    final void closeFixture() throws Exception {
+        fx.close();
+    }
+
+    // ---- items and revisions ----
+
+    @Test
+    public void get_ofAUnitNeverWritten_isEmpty() {
+        assertEquals(Optional.empty(), ledger.get(DATASET, UNIT));
+        assertEquals(List.of(), ledger.history(DATASET, UNIT));
+        assertEquals(List.of(), ledger.items(DATASET, null, null));
+    }
+
+    @Test
+    public void write_ofANewItem_atRevisionZero_storesItAtRevisionOne_whateverItsOwnRevisionSays() throws Exception {
+        LedgerItem item = published(UNIT, "etag-1", "run-1").withRevision(7);
+        HistoryEntry entry = history(UNIT, "2026-03-02T23:10:02Z", "run-1", "PUBLISHED");
+
+        ledger.write(item, 0, entry);
+
+        assertEquals(Optional.of(item.withRevision(1)), ledger.get(DATASET, UNIT));
+        assertEquals(List.of(entry), ledger.history(DATASET, UNIT));
+    }
+
+    @Test
+    public void write_withoutHistory_ofANewItem_storesItAtRevisionOne() throws Exception {
+        LedgerItem item = refused(UNIT, "run-1");
+        ledger.write(item, 0, null);
+        assertEquals(Optional.of(item.withRevision(1)), ledger.get(DATASET, UNIT));
+        assertEquals(List.of(), ledger.history(DATASET, UNIT));
+    }
+
+    @Test
+    public void write_withTheRevisionRead_replacesEveryField_andIncrementsTheRevision() throws Exception {
+        LedgerItem first = fullyPopulated(UNIT);
+        ledger.write(first, 0, history(UNIT, "2026-03-02T23:10:02Z", "run-1", "PUBLISHED"));
+        // every optional field gone: the stored item must lose them, not keep the old values
+        LedgerItem second = sparse(UNIT);
+        ledger.write(second, 1, null);
+        assertEquals(Optional.of(second.withRevision(2)), ledger.get(DATASET, UNIT));
+
+        LedgerItem third = published(UNIT, "etag-3", "run-3");
+        ledger.write(third, 2, history(UNIT, "2026-03-03T01:00:00Z", "run-3", "PUBLISHED"));
+
+        assertEquals(Optional.of(third.withRevision(3)), ledger.get(DATASET, UNIT));
+        assertEquals(2, ledger.history(DATASET, UNIT).size());
+    }
+
+    @Test
+    public void write_withAStaleRevision_conflicts_carryingTheCurrentItem_andWritesNothing() throws Exception {
+        ledger.write(published(UNIT, "etag-1", "run-1"), 0, history(UNIT, "2026-03-02T23:10:02Z", "run-1", "PUBLISHED"));
+        LedgerItem winner = published(UNIT, "etag-2", "run-2");
+        ledger.write(winner, 1, history(UNIT, "2026-03-02T23:20:00Z", "run-2", "PUBLISHED"));
+
+        for (HistoryEntry entry : new HistoryEntry[] {history(UNIT, "2026-03-02T23:30:00Z", "run-3", "PUBLISHED"), null}) {
+            LedgerConflictException conflict = assertThrows(LedgerConflictException.class,
+                    () -> ledger.write(published(UNIT, "etag-3", "run-3"), 1, entry), "history " + entry);
+            assertEquals(Optional.of(winner.withRevision(2)), conflict.current(), "the conflict carries the item that won");
+        }
+
+        assertEquals(Optional.of(winner.withRevision(2)), ledger.get(DATASET, UNIT));
+        assertEquals(List.of("run-1", "run-2"), ledger.history(DATASET, UNIT).stream().map(HistoryEntry::runId).toList(),
+                "a refused write appends no history");
+    }
+
+    @Test
+    public void write_atRevisionZero_whenTheItemExists_conflicts_carryingIt() throws Exception {
+        LedgerItem first = refused(UNIT, "run-1");
+        ledger.write(first, 0, history(UNIT, "2026-03-02T23:10:02Z", "run-1", "REFUSED"));
+
+        for (HistoryEntry entry : new HistoryEntry[] {history(UNIT, "2026-03-02T23:30:00Z", "run-2", "PUBLISHED"), null}) {
+            LedgerConflictException conflict = assertThrows(LedgerConflictException.class,
+                    () -> ledger.write(published(UNIT, "etag-2", "run-2"), 0, entry), "history " + entry);
+            assertEquals(Optional.of(first.withRevision(1)), conflict.current());
+        }
+        assertEquals(Optional.of(first.withRevision(1)), ledger.get(DATASET, UNIT));
+        assertEquals(1, ledger.history(DATASET, UNIT).size());
+    }
+
+    @Test
+    public void write_atARevision_whenTheItemIsAbsent_conflicts_withNoCurrentItem() {
+        for (HistoryEntry entry : new HistoryEntry[] {history(UNIT, "2026-03-02T23:30:00Z", "run-2", "PUBLISHED"), null}) {
+            LedgerConflictException conflict = assertThrows(LedgerConflictException.class,
+                    () -> ledger.write(published(UNIT, "etag-2", "run-2"), 3, entry), "history " + entry);
+            assertEquals(Optional.empty(), conflict.current());
+        }
+        assertEquals(Optional.empty(), ledger.get(DATASET, UNIT));
+        assertEquals(List.of(), ledger.history(DATASET, UNIT));
+    }
+
+    @Test
+    public void write_whoseHistoryKeyExists_writesNothing_andConflicts_carryingTheCurrentItem() throws Exception {
+        LedgerItem first = published(UNIT, "etag-1", "run-1");
+        HistoryEntry entry = history(UNIT, "2026-03-02T23:10:02Z", "run-1", "PUBLISHED");
+        ledger.write(first, 0, entry);
+        HistoryEntry sameKey = new HistoryEntry(DATASET, UNIT, entry.at(), entry.runId(), RunKind.REPAIR, "REFUSED",
+                "SCHEMA", null, null, 2);
+
+        LedgerConflictException conflict = assertThrows(LedgerConflictException.class,
+                () -> ledger.write(refused(UNIT, "run-1"), 1, sameKey));
+
+        assertEquals(Optional.of(first.withRevision(1)), conflict.current());
+        assertEquals(Optional.of(first.withRevision(1)), ledger.get(DATASET, UNIT), "the item is not written either");
+        assertEquals(List.of(entry), ledger.history(DATASET, UNIT), "history items are immutable");
+    }
+
+    @Test
+    public void write_thatMeetsATransactionConflict_writesNothing_andConflicts_carryingTheCurrentItem() throws Exception {
+        LedgerItem first = published(UNIT, "etag-1", "run-1");
+        ledger.write(first, 0, history(UNIT, "2026-03-02T23:10:02Z", "run-1", "PUBLISHED"));
+
+        for (HistoryEntry entry : new HistoryEntry[] {history(UNIT, "2026-03-02T23:30:00Z", "run-2", "PUBLISHED"), null}) {
+            fx.conflictNextWrite();
+            LedgerConflictException conflict = assertThrows(LedgerConflictException.class,
+                    () -> ledger.write(published(UNIT, "etag-2", "run-2"), 1, entry), "history " + entry);
+            assertEquals(Optional.of(first.withRevision(1)), conflict.current());
+            assertEquals(Optional.of(first.withRevision(1)), ledger.get(DATASET, UNIT));
+        }
+        assertEquals(1, ledger.history(DATASET, UNIT).size());
+
+        // the caller re-reads and decides again: the same write now succeeds
+        LedgerItem second = published(UNIT, "etag-2", "run-2");
+        ledger.write(second, ledger.get(DATASET, UNIT).orElseThrow().revision(), history(UNIT, "2026-03-02T23:30:00Z", "run-2", "PUBLISHED"));
+        assertEquals(Optional.of(second.withRevision(2)), ledger.get(DATASET, UNIT));
+    }
+
+    @Test
+    public void write_fencesOnTheExpectedRevision_notOnTheRevisionTheItemCarries() throws Exception {
+        LedgerItem item = published(UNIT, "etag-1", "run-1");
+        ledger.write(item, 0, null);
+        LedgerItem read = ledger.get(DATASET, UNIT).orElseThrow();
+        assertEquals(1, read.revision());
+        ledger.write(published(UNIT, "etag-2", "run-2").withRevision(99), read.revision(), null);
+        assertEquals(2, ledger.get(DATASET, UNIT).orElseThrow().revision());
+    }
+
+    // ---- history ----
+
+    @Test
+    public void appendHistory_appendsAnEntryOnItsOwn() {
+        HistoryEntry entry = history(UNIT, "2026-03-02T23:10:02Z", "run-1", "REPAIR_SKIPPED");
+        ledger.appendHistory(entry);
+        assertEquals(List.of(entry), ledger.history(DATASET, UNIT));
+        assertEquals(Optional.empty(), ledger.get(DATASET, UNIT), "no ledger item");
+    }
+
+    @Test
+    public void appendHistory_ofAnExistingKey_keepsTheFirstEntry_withoutFailing() {
+        HistoryEntry entry = history(UNIT, "2026-03-02T23:10:02Z", "run-1", "REPAIR_SKIPPED");
+        ledger.appendHistory(entry);
+
+        ledger.appendHistory(new HistoryEntry(DATASET, UNIT, entry.at(), entry.runId(), RunKind.OMIT, "OMITTED", "other", null, null, 9));
+
+        assertEquals(List.of(entry), ledger.history(DATASET, UNIT));
+    }
+
+    @Test
+    public void history_isOldestFirst_andTheUnitsOnly() throws Exception {
+        HistoryEntry atWholeSecond = history(UNIT, "2026-03-02T10:00:00Z", "run-b", "REFUSED");
+        HistoryEntry halfSecondLater = history(UNIT, "2026-03-02T10:00:00.500Z", "run-a", "PUBLISHED");
+        HistoryEntry sameInstantOtherRun = history(UNIT, "2026-03-02T10:00:00Z", "run-c", "REFUSED");
+        HistoryEntry nanos = history(UNIT, "2026-03-02T10:00:00.000000001Z", "run-0", "REFUSED");
+        HistoryEntry nextDay = history(UNIT, "2026-03-03T09:00:00Z", "run-d", "REPAIR_SKIPPED");
+        ledger.appendHistory(nextDay);
+        ledger.appendHistory(halfSecondLater);
+        ledger.write(refused(UNIT, "run-c"), 0, sameInstantOtherRun);
+        ledger.appendHistory(atWholeSecond);
+        ledger.appendHistory(nanos);
+        ledger.appendHistory(history("2026-03-01", "2026-03-02T09:00:00Z", "run-x", "PUBLISHED"));
+        ledger.appendHistory(new HistoryEntry("transactions", UNIT, Instant.parse("2026-03-02T09:00:00Z"), "run-y",
+                RunKind.INGEST, "PUBLISHED", null, null, null, 1));
+
+        assertEquals(List.of(atWholeSecond, sameInstantOtherRun, nanos, halfSecondLater, nextDay), ledger.history(DATASET, UNIT));
+    }
+
+    // ---- ranges ----
+
+    @Test
+    public void items_rangesAreInclusive_inUnitOrder_andPerDataset() throws Exception {
+        for (String unit : List.of("2026-03-04", "2026-03-01", "2026-03-05", "2026-03-03", "2026-03-02")) {
+            ledger.write(refused(unit, "run-" + unit), 0, null);
+        }
+        ledger.write(new LedgerItem("transactions", "2026-03-03", LedgerStatus.REFUSED, null, null, "run-t", RunKind.INGEST, 1, 0,
+                null, null, null, "SCHEMA"), 0, null);
+        ledger.write(new LedgerItem("progress_events_v2", "2026-03-03", LedgerStatus.REFUSED, null, null, "run-t", RunKind.INGEST, 1,
+                0, null, null, null, "SCHEMA"), 0, null);
+
+        assertEquals(List.of("2026-03-01", "2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05"), units(null, null));
+        assertEquals(List.of("2026-03-02", "2026-03-03", "2026-03-04"), units("2026-03-02", "2026-03-04"));
+        assertEquals(List.of("2026-03-04", "2026-03-05"), units("2026-03-04", null));
+        assertEquals(List.of("2026-03-01", "2026-03-02", "2026-03-03"), units(null, "2026-03-03"));
+        assertEquals(List.of("2026-03-03"), units("2026-03-03", "2026-03-03"));
+        assertEquals(List.of(), units("2026-03-06", null));
+        assertEquals(List.of("2026-03-01"), units("2026-02-01", "2026-03-01T"), "string bounds, not dates");
+        LedgerItem item = ledger.items(DATASET, "2026-03-02", "2026-03-02").get(0);
+        assertEquals(refused("2026-03-02", "run-2026-03-02").withRevision(1), item, "items read whole, with revisions");
+    }
+
+    @Test
+    public void items_ordersUnitsByTheirUtf8Bytes() throws Exception {
+        String privateUse = "u\uE000";      // UTF-8 EE 80 80
+        String emoji = "u\uD83D\uDE00";     // U+1F600, UTF-8 F0 9F 98 80: first in UTF-16 order
+        for (String unit : List.of(emoji, privateUse, "u\u00E9", "uz")) {
+            ledger.write(refused(unit, "run"), 0, null);
+        }
+        assertEquals(List.of("uz", "u\u00E9", privateUse, emoji), units(null, null));
+    }
+
+    @Test
+    public void items_ofAReversedRange_isEmpty() throws Exception {
+        ledger.write(refused("2026-03-03", "run"), 0, null);
+        // nothing is within it (DynamoDB would answer such a BETWEEN with a ValidationException: the adapter must not ask)
+        assertEquals(List.of(), units("2026-03-05", "2026-03-01"));
+        assertEquals(List.of(), units("2026-03-03T", "2026-03-03"));
+    }
+
+    private List<String> units(String from, String to) {
+        return ledger.items(DATASET, from, to).stream().map(LedgerItem::unit).toList();
+    }
+
+    // ---- round trips ----
+
+    @Test
+    public void aFullyPopulatedItem_andHistoryEntry_roundTripEveryField() throws Exception {
+        LedgerItem item = fullyPopulated(UNIT);
+        HistoryEntry entry = fullHistory(UNIT);
+
+        ledger.write(item, 0, entry);
+
+        LedgerItem read = ledger.get(DATASET, UNIT).orElseThrow();
+        assertEquals(item.withRevision(1), read);
+        assertEquals(item.input(), read.input());
+        assertEquals(item.published(), read.published());
+        assertEquals(item.lastAttempt(), read.lastAttempt());
+        assertEquals(List.of(entry), ledger.history(DATASET, UNIT));
+        assertEquals(List.of(item.withRevision(1)), ledger.items(DATASET, null, null));
+    }
+
+    @Test
+    public void aSparseItem_roundTripsItsNulls() throws Exception {
+        LedgerItem item = sparse(UNIT);
+        HistoryEntry entry = new HistoryEntry(DATASET, UNIT, Instant.parse("2026-03-02T23:10:02Z"), "run-1", RunKind.OMIT,
+                "OMITTED", null, null, null, 0);
+
+        ledger.write(item, 0, entry);
+
+        assertEquals(Optional.of(item.withRevision(1)), ledger.get(DATASET, UNIT));
+        assertEquals(List.of(entry), ledger.history(DATASET, UNIT));
+    }
+
+    @Test
+    public void aRefusedItem_withoutInputOrPublish_roundTrips() throws Exception {
+        LedgerItem item = new LedgerItem(DATASET, UNIT, LedgerStatus.REFUSED, null, null, "run-1", RunKind.INGEST, 1, 0, null, null,
+                new LastAttempt(Instant.parse("2026-03-02T23:10:02Z"), "run-1", RunKind.INGEST, "REFUSED", "ENCODING", null, null),
+                "ENCODING");
+        ledger.write(item, 0, null);
+        assertEquals(Optional.of(item.withRevision(1)), ledger.get(DATASET, UNIT));
+        assertNull(ledger.get(DATASET, UNIT).orElseThrow().publishedEtag());
+    }
+
+    // ---- sample items ----
+
+    /** Every field set, the instants with nanoseconds. */
+    protected static LedgerItem fullyPopulated(String unit) {
+        InputIdentity input = new InputIdentity("inbox-bucket", "progress_events/progress-" + unit + ".jsonl", "3HL4kqtJvjVBH40Nrjfkd",
+                "5d41402abc4b2a76b9719d911017c592-2", "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                12_345_678_901L, "0066A1B2C3D4E5F6", Instant.parse("2026-03-02T23:10:00Z"));
+        PublishedRef published = new PublishedRef("published/progress_events/unit=" + unit + "/part-00000.jsonl",
+                "0cc175b9c0f1b6a831c399e269772661-1", 1_000_000L, 12L, 3L, "_quarantine/progress_events/unit=" + unit + "/run-1.jsonl");
+        LastAttempt last = new LastAttempt(Instant.parse("2026-03-03T01:02:03.123456789Z"), "run-2", RunKind.REPAIR, "REFUSED",
+                "TOO_MANY_REJECTS", "version-2", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+        return new LedgerItem(DATASET, unit, LedgerStatus.PUBLISHED, input, published, "run-1", RunKind.INGEST, 3, 2,
+                Instant.parse("2026-03-02T23:10:02.000000001Z"), Instant.parse("2026-03-02T23:59:59.999Z"), last, "operator said so");
+    }
+
+    protected static HistoryEntry fullHistory(String unit) {
+        LedgerItem item = fullyPopulated(unit);
+        return new HistoryEntry(DATASET, unit, Instant.parse("2026-03-02T23:10:02.000000001Z"), "run-1", RunKind.INGEST, "PUBLISHED",
+                "a reason", item.input(), item.published(), 3);
+    }
+
+    /** Only the fields every item has. */
+    protected static LedgerItem sparse(String unit) {
+        return new LedgerItem(DATASET, unit, LedgerStatus.OMITTED, null, null, null, null, 0, 0, null, null, null, null);
+    }
+
+    protected static LedgerItem published(String unit, String etag, String runId) {
+        Instant at = Instant.parse("2026-03-02T23:10:02Z");
+        InputIdentity input = new InputIdentity("inbox", "progress_events/progress-" + unit + ".jsonl", "v-" + runId, "e-" + runId,
+                "sha-" + runId, 100, "0A", Instant.parse("2026-03-02T23:10:00Z"));
+        return new LedgerItem(DATASET, unit, LedgerStatus.PUBLISHED, input,
+                new PublishedRef("published/progress_events/unit=" + unit + "/part-00000.jsonl", etag, 10, 0, 0, null),
+                runId, RunKind.INGEST, 1, 1, at, at, new LastAttempt(at, runId, RunKind.INGEST, "PUBLISHED", null, "v-" + runId, "sha-" + runId),
+                null);
+    }
+
+    protected static LedgerItem refused(String unit, String runId) {
+        Instant at = Instant.parse("2026-03-02T23:10:02Z");
+        return new LedgerItem(DATASET, unit, LedgerStatus.REFUSED, null, null, runId, RunKind.INGEST, 1, 0, null, null,
+                new LastAttempt(at, runId, RunKind.INGEST, "REFUSED", "SCHEMA", "v-" + runId, "sha-" + runId), "SCHEMA");
+    }
+
+    protected static HistoryEntry history(String unit, String at, String runId, String action) {
+        return new HistoryEntry(DATASET, unit, Instant.parse(at), runId, RunKind.INGEST, action, null, null, null, 1);
+    }
+}
