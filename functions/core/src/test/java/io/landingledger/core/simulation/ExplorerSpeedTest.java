@@ -1,0 +1,110 @@
+package io.landingledger.core.simulation;
+
+import io.landingledger.core.simulation.ExplorerTest.Kv;
+import io.landingledger.core.simulation.ExplorerTest.MemKv;
+import io.landingledger.core.simulation.ExplorerTest.SteppedKv;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The engine's speed on a toy the size of a publish run: tasks of ten port calls each (read a ledger-like item, head,
+ * open, stage, promote under a condition, write the item under its revision), a producer step and an event delivery
+ * step that spawns a run, crashes and faults on. The code under test is trivial, so this measures the engine: the
+ * handoffs, the thread per task, the bookkeeping per yield point.
+ *
+ * <p>Prints schedules per second. {@code -Dlanding.sim.schedules=N} runs N random schedules instead of the default
+ * 20,000 (the long run), e.g. {@code mvn -pl functions/core test -Dtest=ExplorerSpeedTest
+ * -Dlanding.sim.schedules=2000000}.
+ */
+class ExplorerSpeedTest {
+
+    /** Two runs from the start, a third once the event for it is delivered; each ten calls. */
+    static final class PublishLike implements Model {
+        final MemKv mem;
+        final List<Integer> pending = new ArrayList<>();
+        int runs;
+
+        PublishLike(Scheduler sim, int initialRuns, boolean withSteps) {
+            mem = new MemKv(sim);
+            Kv kv = new SteppedKv(sim, mem);
+            for (int i = 0; i < initialRuns; i++) {
+                spawnRun(sim, kv, i + 1);
+            }
+            if (withSteps) {
+                sim.step("produce", () -> {
+                    mem.put("input", 2);
+                    pending.add(3);
+                });
+                sim.repeat("deliver", () -> !pending.isEmpty(), () -> spawnRun(sim, kv, pending.remove(0)));
+            }
+        }
+
+        private void spawnRun(Scheduler sim, Kv kv, int id) {
+            runs++;
+            sim.task("run", () -> run(kv, id));
+        }
+
+        /** Ten calls: the shape of one ingest. */
+        private static void run(Kv kv, int id) {
+            int revision = kv.get("ledger");
+            int input = kv.get("input");
+            kv.get("published");
+            kv.get("staging" + id);
+            kv.put("staging" + id, input);
+            kv.get("staging" + id);
+            if (kv.cas("published", 0, id) || kv.get("published") == id) {
+                kv.get("published");
+            }
+            if (!kv.cas("ledger", revision, revision + 1)) {
+                kv.get("ledger");
+            }
+            kv.put("staging" + id, 0);
+        }
+
+        @Override
+        public void check() {
+            int published = mem.values.getOrDefault("published", 0);
+            if (published < 0) {
+                throw new AssertionError("negative");
+            }
+        }
+
+        @Override
+        public void checkFinal() {
+            assertTrue(mem.values.getOrDefault("ledger", 0) <= runs);
+        }
+    }
+
+    @Test
+    void randomSchedulesPerSecond() {
+        long n = Long.getLong("landing.sim.schedules", 20_000);
+        Explorer explorer = Explorer.of(sim -> new PublishLike(sim, 2, true))
+                .with(c -> c.withMaxCrashes(2).withMaxFaults(2).withCrashProbability(0.03).withFaultProbability(0.03));
+        explorer.random(1, 2_000); // warm up
+        long t0 = System.nanoTime();
+        Report report = explorer.random(1, n);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        report.assertNoViolation();
+        System.out.printf("simulation speed: random, 3 runs of 10 calls + 2 steps, crashes and faults: %d schedules in"
+                + " %.2f s, %.0f schedules/s%n", n, seconds, n / seconds);
+    }
+
+    @Test
+    void exhaustiveSchedulesPerSecond() {
+        Explorer explorer = Explorer.of(sim -> new PublishLike(sim, 2, false))
+                .with(c -> c.withMaxPreemptions(2).withMaxCrashes(2).withCrashAfter(true));
+        long t0 = System.nanoTime();
+        Report report = explorer.exhaustive();
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        report.assertNoViolation();
+        assertTrue(report.complete());
+        System.out.printf("simulation speed: exhaustive, 2 runs of 10 calls, preemption bound 2, up to one crash each:"
+                + " %d schedules in %.2f s, %.0f schedules/s%n", report.schedules(), seconds, report.schedules() / seconds);
+        assertEquals(report.schedules(), explorer.exhaustive().schedules(), "same space every time");
+    }
+}
