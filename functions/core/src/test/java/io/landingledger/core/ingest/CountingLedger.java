@@ -25,13 +25,13 @@ final class CountingLedger implements Ledger {
 
     @Override
     public void write(LedgerItem item, long expectedRevision, HistoryEntry history) throws LedgerConflictException {
-        model.writes++;
+        model.countWrite();
         delegate.write(item, expectedRevision, history);
     }
 
     @Override
     public void appendHistory(HistoryEntry history) {
-        model.writes++;
+        model.countWrite();
         delegate.appendHistory(history);
     }
 

@@ -34,7 +34,7 @@ final class CountingStore implements ObjectStore {
 
     @Override
     public StreamingUpload startUpload(String bucket, String key, String contentType) {
-        model.writes++;
+        model.countWrite();
         StreamingUpload upload = delegate.startUpload(bucket, key, contentType);
         return new StreamingUpload() {
             @Override
@@ -44,7 +44,7 @@ final class CountingStore implements ObjectStore {
 
             @Override
             public String complete() throws IOException {
-                model.writes++;
+                model.countWrite();
                 return upload.complete();
             }
 
@@ -62,20 +62,20 @@ final class CountingStore implements ObjectStore {
 
     @Override
     public void put(String bucket, String key, byte[] body, String contentType) {
-        model.writes++;
+        model.countWrite();
         delegate.put(bucket, key, body, contentType);
     }
 
     @Override
     public String promote(String bucket, String sourceKey, String targetKey, Map<String, String> metadata, Precondition precondition)
             throws PreconditionFailedException, ConcurrentUpdateException {
-        model.writes++;
+        model.countWrite();
         return delegate.promote(bucket, sourceKey, targetKey, metadata, precondition);
     }
 
     @Override
     public void delete(String bucket, String key) {
-        model.writes++;
+        model.countWrite();
         delegate.delete(bucket, key);
     }
 

@@ -160,8 +160,14 @@ final class ProtocolModel implements Model {
     private final Map<String, Oracle> oracle = new HashMap<>();
     /** Every inbox version producers created, by version id (deleted ones stay here). */
     final Map<String, InMemoryObjectStore.Version> created = new HashMap<>();
-    /** Writes by any actor, for S5: a replay that ran alone must not have written. */
+    /** Writes by any actor, and by each, for S5: a replay that ran alone must not have written. */
     long writes;
+    final Map<String, Long> writesBy = new HashMap<>();
+
+    void countWrite() {
+        writes++;
+        writesBy.merge(sim.current().name(), 1L, Long::sum);
+    }
 
     ProtocolModel(Scheduler sim, Consumer<ProtocolModel> script) {
         this.sim = sim;
@@ -301,17 +307,15 @@ final class ProtocolModel implements Model {
         InputRef input = new InputRef(event.bucket(), event.key(), event.versionId(), event.etag(), event.size(), event.sequencer(),
                 event.eventTime());
         String runId = runId();
-        long writesBefore = writes;
-        boolean replay = isReplay(event.key(), event.versionId());
-        long[] own = new long[1];
         sim.task("validator[" + event.versionId() + "]", () -> {
-            long start = writes;
-            IngestOutcome outcome = ingest(store, ledger).ingest(IngestService.Request.event(current, UNIT, input, runId, io.landingledger.core.ingest.Deadline.NONE));
-            own[0] = writes - start;
-            outcomes.add(outcome);
             // S5: a replay of an event already handled, with nobody else writing meanwhile, writes nothing
-            if (replay && writes - writesBefore == own[0] && own[0] > 0) {
-                throw new AssertionError("S5: the replay of " + event.key() + " " + event.versionId() + " wrote " + own[0] + " time(s)");
+            boolean replay = isReplay(event.key(), event.versionId());
+            long totalBefore = writes;
+            IngestOutcome outcome = ingest(store, ledger).ingest(IngestService.Request.event(current, UNIT, input, runId, io.landingledger.core.ingest.Deadline.NONE));
+            outcomes.add(outcome);
+            long own = writesBy.getOrDefault(sim.current().name(), 0L);
+            if (replay && writes - totalBefore == own && own > 0) {
+                throw new AssertionError("S5: the replay of " + event.key() + " " + event.versionId() + " wrote " + own + " time(s)");
             }
         }).onEnd(end -> {
             if (end.kind() == TaskEnd.Kind.THREW && end.thrown() instanceof AssertionError a) {
