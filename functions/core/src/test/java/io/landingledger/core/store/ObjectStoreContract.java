@@ -333,6 +333,26 @@ public abstract class ObjectStoreContract {
     }
 
     @Test
+    public void listings_pageThroughMoreThanAThousandEntries() {
+        String bucket = fx.newBucket(true);
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 1_003; i++) {
+            keys.add(String.format(java.util.Locale.ROOT, "many/%04d", i));
+        }
+        for (String key : keys) {
+            store.put(bucket, key, text(key), "text/plain");
+        }
+        store.put(bucket, "many/0999", text("again"), "text/plain");
+
+        assertEquals(keys, listed(bucket, "many/").stream().map(ListedObject::key).toList());
+        List<ListedVersion> versions = all(store.versions(bucket, "many/"));
+        assertEquals(1_004, versions.size());
+        assertEquals(keys, versions.stream().filter(ListedVersion::latest).map(ListedVersion::key).toList());
+        assertEquals(List.of("many/0999", "many/0999"), versions.subList(999, 1_001).stream().map(ListedVersion::key).toList());
+        assertEquals(md5Hex(text("again")), versions.get(999).etag(), "the newest first, across a page boundary too");
+    }
+
+    @Test
     public void aKey_mayAlsoBeThePrefixOfOtherKeys() {
         String bucket = fx.newBucket(true);
         store.put(bucket, "d/x", text("x"), "text/plain");
