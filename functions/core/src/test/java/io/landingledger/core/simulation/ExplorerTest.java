@@ -441,6 +441,48 @@ class ExplorerTest {
     }
 
     @Test
+    void threadsChangeNothingButSpeed() {
+        Explorer one = Explorer.of(sim -> new CasIncrement(sim, 3)).with(c -> c.withMaxPreemptions(2).withMaxCrashes(1));
+        Explorer two = one.with(c -> c.withThreads(2));
+        Report a = one.exhaustive();
+        Report b = two.exhaustive();
+        a.assertNoViolation();
+        b.assertNoViolation();
+        assertTrue(a.schedules() > 500, a::toString);
+        assertEquals(a.schedules(), b.schedules());
+        assertEquals(a.digest(), b.digest());
+        assertEquals(one.random(5, 3_000).digest(), two.random(5, 3_000).digest());
+
+        Explorer buggy = Explorer.of(LostUpdate::new).with(c -> c.withMaxPreemptions(2));
+        for (Report[] pair : new Report[][] {
+                {buggy.exhaustive(), buggy.with(c -> c.withThreads(2)).exhaustive()},
+                {buggy.random(3, 1_000), buggy.with(c -> c.withThreads(2)).random(3, 1_000)}}) {
+            assertEquals(pair[0].failure().found().schedule(), pair[1].failure().found().schedule());
+            assertEquals(pair[0].failure().where(), pair[1].failure().where().replaceAll("after \\d+", "after 2"));
+            assertEquals(pair[0].failure().shrunk().schedule(), pair[1].failure().shrunk().schedule());
+        }
+    }
+
+    @Test
+    void nondeterminismIsCaught() {
+        Explorer.of(sim -> new CasIncrement(sim, 3)).with(c -> c.withMaxCrashes(1).withMaxFaults(1))
+                .assertDeterministic(1, 500);
+        AtomicInteger calls = new AtomicInteger();
+        Explorer flaky = Explorer.of(sim -> {
+            Kv kv = new SteppedKv(sim, new MemKv(sim));
+            int n = calls.incrementAndGet() % 2 == 0 ? 3 : 2; // state from outside the model
+            for (int i = 0; i < n; i++) {
+                sim.task("run", () -> kv.get("x"));
+            }
+            return new Model() { };
+        });
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                flaky::exhaustive);
+        assertTrue(e.getMessage().startsWith("nondeterminism"), e.getMessage());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> flaky.assertDeterministic(1, 10));
+    }
+
+    @Test
     void aTaskThatNeverEndsHitsTheStepBound() {
         Explorer explorer = Explorer.of(sim -> {
             Kv kv = new SteppedKv(sim, new MemKv(sim));

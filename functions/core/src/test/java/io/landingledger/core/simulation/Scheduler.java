@@ -331,25 +331,10 @@ public final class Scheduler {
         for (int i = 0; i < actors.size(); i++) {
             Thread t = actors.get(i).thread;
             if (t != null) {
-                joinUninterruptibly(t);
+                Explorer.joinUninterruptibly(t);
             }
         }
         current = driver;
-    }
-
-    private static void joinUninterruptibly(Thread t) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                t.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     // ---------------------------------------------------------------- decisions
