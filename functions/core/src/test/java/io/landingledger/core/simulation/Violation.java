@@ -7,7 +7,8 @@ import java.util.Objects;
  * fault explains, production code swallowed a crash, the step bound was reached, or the tasks deadlocked.
  *
  * @param kind    which of those: {@code check}, {@code final check}, {@code step}, {@code task end},
- *                {@code swallowed crash}, {@code step bound}, {@code deadlock}, {@code guard}, {@code factory}
+ *                {@code swallowed crash}, {@code step bound}, {@code deadlock}, {@code guard}, {@code foreign thread},
+ *                {@code factory}
  * @param message what, with the actor and step where it was detected
  * @param cause   the assertion or exception, when there was one
  * @param step    the step counter at detection
