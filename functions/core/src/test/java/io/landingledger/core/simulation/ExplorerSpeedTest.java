@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>Prints schedules per second, on one thread and on two. {@code -Dlanding.sim.schedules=N} runs N random
  * schedules instead of the default 20,000 (the long run), {@code -Dlanding.sim.preemptions=B} explores with
- * preemption bound B instead of 2, e.g. {@code mvn -pl functions/core test -Dtest=ExplorerSpeedTest
+ * preemption bound B instead of 3, e.g. {@code mvn -pl functions/core test -Dtest=ExplorerSpeedTest
  * -Dlanding.sim.schedules=2000000 -Dlanding.sim.preemptions=3}.
  */
 class ExplorerSpeedTest {
@@ -86,7 +86,7 @@ class ExplorerSpeedTest {
         long n = Long.getLong("landing.sim.schedules", 20_000);
         Explorer explorer = Explorer.of(sim -> new PublishLike(sim, 2, true))
                 .with(c -> c.withMaxCrashes(2).withMaxFaults(2).withCrashProbability(0.03).withFaultProbability(0.03));
-        explorer.random(1, 2_000); // warm up
+        explorer.random(1, 20_000); // warm up: the JIT compiles the engine's hot paths after some 10,000 schedules
         long digest = 0;
         for (int threads = 1; threads <= 2; threads++) {
             int t = threads;
@@ -103,10 +103,10 @@ class ExplorerSpeedTest {
 
     @Test
     void exhaustiveSchedulesPerSecond() {
-        int bound = Integer.getInteger("landing.sim.preemptions", 2);
+        int bound = Integer.getInteger("landing.sim.preemptions", 3);
         Explorer explorer = Explorer.of(sim -> new PublishLike(sim, 2, false))
                 .with(c -> c.withMaxPreemptions(bound).withMaxCrashes(2));
-        explorer.with(c -> c.withMaxSchedules(5_000)).exhaustive(); // warm up
+        explorer.with(c -> c.withMaxSchedules(20_000)).exhaustive(); // warm up
         long schedules = 0;
         for (int threads = 1; threads <= 2; threads++) {
             int t = threads;
