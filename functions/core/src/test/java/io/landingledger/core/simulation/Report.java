@@ -31,6 +31,7 @@ public record Report(String mode, long schedules, long truncated, boolean comple
     @Override
     public String toString() {
         return mode + ": " + schedules + " schedules" + (truncated > 0 ? " (" + truncated + " truncated)" : "")
-                + (complete ? ", complete" : ", incomplete") + (failure == null ? ", no violation" : "\n" + failure.describe());
+                + (complete ? ", complete" : ", incomplete")
+                + (failure == null ? ", no violation" : "\n" + failure.describe());
     }
 }

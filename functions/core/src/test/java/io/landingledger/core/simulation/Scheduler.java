@@ -317,8 +317,8 @@ public final class Scheduler {
         }
         awaitTurn(driver);
         cleanUp();
-        return new Outcome(values, optionCounts, kinds, length, violation, truncated, steps, preemptions, crashes, faults,
-                trace);
+        return new Outcome(values, optionCounts, kinds, length, violation, truncated, steps, preemptions, crashes,
+                faults, trace);
     }
 
     private void cleanUp() {

@@ -22,7 +22,8 @@ public record Violation(String kind, String message, Throwable cause, int step) 
      */
     public boolean sameFailure(Violation other) {
         return other != null && kind.equals(other.kind)
-                && Objects.equals(cause == null ? null : cause.getClass(), other.cause == null ? null : other.cause.getClass());
+                && Objects.equals(cause == null ? null : cause.getClass(),
+                        other.cause == null ? null : other.cause.getClass());
     }
 
     /** The message and the cause's own message (what an assertion said). */

@@ -11,7 +11,8 @@
  *     final SimClock clock = new SimClock(Instant.parse("2024-05-01T00:00:00Z"));
  *
  *     PublishModel(Scheduler sim) {
- *         IngestService service = new IngestService(new SteppedObjectStore(sim, s3), new SteppedLedger(sim, db), clock, ...);
+ *         IngestService service = new IngestService(
+ *                 new SteppedObjectStore(sim, s3), new SteppedLedger(sim, db), "lake", clock, ...);
  *         sim.step("producer puts v2", () -> s3.put(...));                      // atomic, once
  *         sim.repeat("deliver", () -> !events.isEmpty(), () -> {                 // atomic, while enabled
  *             Event e = events.remove(sim.choose(events.size()));                // which one: a choice
@@ -26,7 +27,8 @@
  *            .onEnd(end -> { if (end.crashed() || end.faulted()) spawnRun(sim, service, e); }); // Lambda retries
  *     }
  *
- *     public void check() { ... }       // after every yield point and step: e.g. the ledger never vouches for a missing ETag
+ *     public void check() { ... }       // after every yield point and step: e.g. the ledger vouches for no
+ *                                       // missing ETag
  *     public void checkFinal() { ... }  // at quiescence: e.g. the published object is the newest valid input
  * }
  * }</pre>
