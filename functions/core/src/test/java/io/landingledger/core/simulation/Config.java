@@ -26,14 +26,21 @@ package io.landingledger.core.simulation;
  * @param maxSchedules         exhaustive mode stops after this many schedules (the report then says incomplete)
  * @param shrink               whether a violation is shrunk before it is reported
  * @param maxShrinkRuns        replays the shrinker may spend
+ * @param threads              schedules run in parallel, each on its own driver (default 1). With more than one the
+ *                             model factory is called concurrently (it must not share mutable state between
+ *                             models), and the outcome stays deterministic: the same violation is reported (the
+ *                             first in schedule order: the lowest random index, the depth-first-first exhaustive
+ *                             schedule) and, without a violation, the same schedule count and digest; only how many
+ *                             schedules ran before a violation was found varies
  */
 public record Config(int maxSteps, boolean stepLimitIsViolation, int maxPreemptions, boolean stepsPreempt,
                      int maxCrashes, int maxFaults, boolean crashAfter, boolean faultAfter,
                      double switchProbability, double crashProbability, double faultProbability,
-                     long maxSchedules, boolean shrink, int maxShrinkRuns) {
+                     long maxSchedules, boolean shrink, int maxShrinkRuns, int threads) {
 
     public Config {
-        if (maxSteps < 1 || maxPreemptions < 0 || maxCrashes < 0 || maxFaults < 0 || maxSchedules < 1 || maxShrinkRuns < 0) {
+        if (maxSteps < 1 || maxPreemptions < 0 || maxCrashes < 0 || maxFaults < 0 || maxSchedules < 1
+                || maxShrinkRuns < 0 || threads < 1) {
             throw new IllegalArgumentException("negative or empty bound: " + this);
         }
         for (double p : new double[] {switchProbability, crashProbability, faultProbability}) {
@@ -43,79 +50,99 @@ public record Config(int maxSteps, boolean stepLimitIsViolation, int maxPreempti
         }
     }
 
-    /** 10,000 steps (a violation), no preemption bound, no crashes, no faults, shrinking on. */
+    /** 10,000 steps (a violation), no preemption bound, no crashes, no faults, shrinking on, one thread. */
     public static Config defaults() {
         return new Config(10_000, true, Integer.MAX_VALUE, true, 0, 0, true, true, 0.2, 0.03, 0.03,
-                Long.MAX_VALUE, true, 20_000);
+                Long.MAX_VALUE, true, 20_000, 1);
     }
 
     public Config withMaxSteps(int v) {
         return new Config(v, stepLimitIsViolation, maxPreemptions, stepsPreempt, maxCrashes, maxFaults, crashAfter,
-                faultAfter, switchProbability, crashProbability, faultProbability, maxSchedules, shrink, maxShrinkRuns);
+                faultAfter, switchProbability, crashProbability, faultProbability, maxSchedules, shrink,
+                maxShrinkRuns, threads);
     }
 
     public Config withStepLimitIsViolation(boolean v) {
-        return new Config(maxSteps, v, maxPreemptions, stepsPreempt, maxCrashes, maxFaults, crashAfter,
-                faultAfter, switchProbability, crashProbability, faultProbability, maxSchedules, shrink, maxShrinkRuns);
+        return new Config(maxSteps, v, maxPreemptions, stepsPreempt, maxCrashes, maxFaults, crashAfter, faultAfter,
+                switchProbability, crashProbability, faultProbability, maxSchedules, shrink, maxShrinkRuns,
+                threads);
     }
 
     public Config withMaxPreemptions(int v) {
         return new Config(maxSteps, stepLimitIsViolation, v, stepsPreempt, maxCrashes, maxFaults, crashAfter,
-                faultAfter, switchProbability, crashProbability, faultProbability, maxSchedules, shrink, maxShrinkRuns);
+                faultAfter, switchProbability, crashProbability, faultProbability, maxSchedules, shrink,
+                maxShrinkRuns, threads);
     }
 
     public Config withStepsPreempt(boolean v) {
         return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, v, maxCrashes, maxFaults, crashAfter,
-                faultAfter, switchProbability, crashProbability, faultProbability, maxSchedules, shrink, maxShrinkRuns);
+                faultAfter, switchProbability, crashProbability, faultProbability, maxSchedules, shrink,
+                maxShrinkRuns, threads);
     }
 
     public Config withMaxCrashes(int v) {
         return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, stepsPreempt, v, maxFaults, crashAfter,
-                faultAfter, switchProbability, crashProbability, faultProbability, maxSchedules, shrink, maxShrinkRuns);
+                faultAfter, switchProbability, crashProbability, faultProbability, maxSchedules, shrink,
+                maxShrinkRuns, threads);
     }
 
     public Config withMaxFaults(int v) {
         return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, stepsPreempt, maxCrashes, v, crashAfter,
-                faultAfter, switchProbability, crashProbability, faultProbability, maxSchedules, shrink, maxShrinkRuns);
+                faultAfter, switchProbability, crashProbability, faultProbability, maxSchedules, shrink,
+                maxShrinkRuns, threads);
     }
 
     public Config withCrashAfter(boolean v) {
         return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, stepsPreempt, maxCrashes, maxFaults, v,
-                faultAfter, switchProbability, crashProbability, faultProbability, maxSchedules, shrink, maxShrinkRuns);
+                faultAfter, switchProbability, crashProbability, faultProbability, maxSchedules, shrink,
+                maxShrinkRuns, threads);
     }
 
     public Config withFaultAfter(boolean v) {
-        return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, stepsPreempt, maxCrashes, maxFaults, crashAfter,
-                v, switchProbability, crashProbability, faultProbability, maxSchedules, shrink, maxShrinkRuns);
+        return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, stepsPreempt, maxCrashes, maxFaults,
+                crashAfter, v, switchProbability, crashProbability, faultProbability, maxSchedules, shrink,
+                maxShrinkRuns, threads);
     }
 
     public Config withSwitchProbability(double v) {
-        return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, stepsPreempt, maxCrashes, maxFaults, crashAfter,
-                faultAfter, v, crashProbability, faultProbability, maxSchedules, shrink, maxShrinkRuns);
+        return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, stepsPreempt, maxCrashes, maxFaults,
+                crashAfter, faultAfter, v, crashProbability, faultProbability, maxSchedules, shrink, maxShrinkRuns,
+                threads);
     }
 
     public Config withCrashProbability(double v) {
-        return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, stepsPreempt, maxCrashes, maxFaults, crashAfter,
-                faultAfter, switchProbability, v, faultProbability, maxSchedules, shrink, maxShrinkRuns);
+        return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, stepsPreempt, maxCrashes, maxFaults,
+                crashAfter, faultAfter, switchProbability, v, faultProbability, maxSchedules, shrink, maxShrinkRuns,
+                threads);
     }
 
     public Config withFaultProbability(double v) {
-        return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, stepsPreempt, maxCrashes, maxFaults, crashAfter,
-                faultAfter, switchProbability, crashProbability, v, maxSchedules, shrink, maxShrinkRuns);
+        return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, stepsPreempt, maxCrashes, maxFaults,
+                crashAfter, faultAfter, switchProbability, crashProbability, v, maxSchedules, shrink, maxShrinkRuns,
+                threads);
     }
 
     public Config withMaxSchedules(long v) {
-        return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, stepsPreempt, maxCrashes, maxFaults, crashAfter,
-                faultAfter, switchProbability, crashProbability, faultProbability, v, shrink, maxShrinkRuns);
+        return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, stepsPreempt, maxCrashes, maxFaults,
+                crashAfter, faultAfter, switchProbability, crashProbability, faultProbability, v, shrink,
+                maxShrinkRuns, threads);
     }
 
     public Config withShrink(boolean v) {
-        return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, stepsPreempt, maxCrashes, maxFaults, crashAfter,
-                faultAfter, switchProbability, crashProbability, faultProbability, maxSchedules, v, maxShrinkRuns);
+        return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, stepsPreempt, maxCrashes, maxFaults,
+                crashAfter, faultAfter, switchProbability, crashProbability, faultProbability, maxSchedules, v,
+                maxShrinkRuns, threads);
     }
 
     public Config withMaxShrinkRuns(int v) {
-        return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, stepsPreempt, maxCrashes, maxFaults, crashAfter,
-                faultAfter, switchProbability, crashProbability, faultProbability, maxSchedules, shrink, v);
+        return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, stepsPreempt, maxCrashes, maxFaults,
+                crashAfter, faultAfter, switchProbability, crashProbability, faultProbability, maxSchedules, shrink,
+                v, threads);
+    }
+
+    public Config withThreads(int v) {
+        return new Config(maxSteps, stepLimitIsViolation, maxPreemptions, stepsPreempt, maxCrashes, maxFaults,
+                crashAfter, faultAfter, switchProbability, crashProbability, faultProbability, maxSchedules, shrink,
+                maxShrinkRuns, v);
     }
 }

@@ -1,6 +1,6 @@
 package io.landingledger.core.simulation;
 
-import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -23,8 +23,8 @@ import java.util.function.UnaryOperator;
  * prefix from scratch instead of snapshotting state, and it checks on every replay that the prefix offered the same
  * options as before (a model that is not deterministic fails loudly rather than exploring nonsense).
  *
- * <p>All schedules of one call run on one virtual "driver" thread: handing the turn between virtual threads is far
- * cheaper than waking a platform thread.
+ * <p>All schedules of one call run on one virtual "driver" thread (or {@link Config#threads()} of them): handing
+ * the turn between virtual threads is far cheaper than waking a platform thread.
  */
 public final class Explorer {
     private final Function<Scheduler, ? extends Model> factory;
@@ -54,67 +54,81 @@ public final class Explorer {
 
     /**
      * Runs {@code schedules} random schedules; schedule {@code i} uses its own seed derived from {@code baseSeed} and
-     * {@code i} (so any one can be rerun alone with {@link #replaySeed}). Stops at the first violation.
+     * {@code i} (so any one can be rerun alone with {@link #replaySeed}). Stops at the first violation (the one with
+     * the lowest index, on any number of threads).
      */
     public Report random(long baseSeed, long schedules) {
         String mode = "random (base seed " + baseSeed + ")";
         return onDriver(() -> {
-            long digest = 17;
-            long truncated = 0;
-            for (long i = 0; i < schedules; i++) {
-                long seed = RandomChoices.scheduleSeed(baseSeed, i);
-                Outcome o = runOnce(new RandomChoices(seed, config), false);
-                digest = digest * 31 + o.digest();
-                if (o.truncated()) {
-                    truncated++;
+            AtomicLong next = new AtomicLong();
+            AtomicLong digest = new AtomicLong();
+            AtomicLong truncated = new AtomicLong();
+            AtomicLong firstViolation = new AtomicLong(Long.MAX_VALUE);
+            Outcome[] first = new Outcome[1];
+            onThreads(config.threads(), () -> {
+                long i;
+                while ((i = next.getAndIncrement()) < schedules && i < firstViolation.get()) {
+                    Outcome o = runOnce(new RandomChoices(RandomChoices.scheduleSeed(baseSeed, i), config), false);
+                    digest.addAndGet(DepthFirst.mix(o.digest() + i * 0x9E3779B97F4A7C15L));
+                    if (o.truncated()) {
+                        truncated.incrementAndGet();
+                    }
+                    if (o.violated()) {
+                        synchronized (first) {
+                            if (i < firstViolation.get()) {
+                                firstViolation.set(i);
+                                first[0] = o;
+                            }
+                        }
+                    }
                 }
-                if (o.violated()) {
-                    String where = "random schedule " + i + " of base seed " + baseSeed;
-                    return new Report(mode, i + 1, truncated, false, digest, failure(where, seed, o));
-                }
+            });
+            if (first[0] == null) {
+                return new Report(mode, schedules, truncated.get(), true, digest.get(), null);
             }
-            return new Report(mode, schedules, truncated, true, digest, null);
+            long i = firstViolation.get();
+            String where = "random schedule " + i + " of base seed " + baseSeed;
+            return new Report(mode, i + 1, truncated.get(), false, digest.get(),
+                    failure(where, RandomChoices.scheduleSeed(baseSeed, i), first[0]));
         });
     }
 
     /**
      * Runs every schedule within the bounds (preemptions, crashes, faults, steps), depth first in choice order, up to
-     * {@link Config#maxSchedules()}. Stops at the first violation. The first schedule is the all-default one.
+     * {@link Config#maxSchedules()}. Stops at the first violation (the first in depth-first order, on any number of
+     * threads). The first schedule is the all-default one.
      */
     public Report exhaustive() {
         String mode = "exhaustive (" + bounds() + ")";
         return onDriver(() -> {
-            int[] prefix = new int[0];
-            int[] prefixOptions = new int[0];
-            long schedules = 0;
-            long truncated = 0;
-            long digest = 17;
-            while (true) {
-                Outcome o = runOnce(new ReplayChoices(prefix), false);
-                schedules++;
-                digest = digest * 31 + o.digest();
-                if (o.truncated()) {
-                    truncated++;
+            DepthFirst.Result r = new DepthFirst(choices -> runOnce(new ReplayChoices(choices), false),
+                    config.maxSchedules(), config.threads()).explore();
+            Failure failure = r.violation() == null ? null
+                    : failure("exhaustive mode, after " + r.schedules() + " schedules", null, r.violation());
+            return new Report(mode, r.schedules(), r.truncated(), r.complete(), r.digest(), failure);
+        });
+    }
+
+    /**
+     * Runs {@code schedules} random schedules twice each, the second time as a traced replay of the first one's
+     * recorded choices, and throws if any differs in its choices, options, steps or violation: finds what makes a
+     * model or the code under test nondeterministic (iteration over identity hashes, the wall clock, randomness,
+     * threads of its own, behaviour that depends on {@link Scheduler#tracing()}) before it corrupts an exploration.
+     */
+    public void assertDeterministic(long baseSeed, long schedules) {
+        onDriver(() -> {
+            for (long i = 0; i < schedules; i++) {
+                long seed = RandomChoices.scheduleSeed(baseSeed, i);
+                Outcome first = runOnce(new RandomChoices(seed, config), false);
+                Outcome again = runOnce(new ReplayChoices(first.schedule().raw()), true);
+                if (first.digest() != again.digest()) {
+                    throw new IllegalStateException("nondeterminism: random schedule " + i + " (seed " + seed
+                            + ") made " + first.choicesExplained() + " in " + first.steps() + " steps ("
+                            + first + "), its replay " + again.choicesExplained() + " in " + again.steps()
+                            + " steps (" + again + ")\n" + again.trace());
                 }
-                assertSamePrefix(prefix, prefixOptions, o);
-                if (o.violated()) {
-                    return new Report(mode, schedules, truncated, false, digest,
-                            failure("exhaustive schedule " + (schedules - 1), null, o));
-                }
-                int at = o.length - 1;
-                while (at >= 0 && o.values[at] + 1 >= o.options[at]) {
-                    at--;
-                }
-                if (at < 0) {
-                    return new Report(mode, schedules, truncated, true, digest, null);
-                }
-                if (schedules >= config.maxSchedules()) {
-                    return new Report(mode, schedules, truncated, false, digest, null);
-                }
-                prefix = Arrays.copyOf(o.values, at + 1);
-                prefix[at]++;
-                prefixOptions = Arrays.copyOf(o.options, at + 1);
             }
+            return null;
         });
     }
 
@@ -153,19 +167,6 @@ public final class Explorer {
         return new Failure(where, seed, found, traced, runs);
     }
 
-    private static void assertSamePrefix(int[] prefix, int[] prefixOptions, Outcome o) {
-        boolean same = o.length >= prefix.length;
-        for (int i = 0; same && i < prefix.length; i++) {
-            same = o.values[i] == prefix[i] && o.options[i] == prefixOptions[i];
-        }
-        if (!same) {
-            throw new IllegalStateException("nondeterminism: replaying the choice prefix " + Arrays.toString(prefix)
-                    + " with options " + Arrays.toString(prefixOptions) + " offered " + o.choicesExplained()
-                    + "; the model or the code under test decides something outside Scheduler.choose (a HashMap "
-                    + "order, the wall clock, a random number, another thread?)");
-        }
-    }
-
     private String bounds() {
         return "preemptions " + bound(config.maxPreemptions()) + ", crashes " + config.maxCrashes() + ", faults "
                 + config.maxFaults() + ", steps " + config.maxSteps();
@@ -189,18 +190,7 @@ public final class Explorer {
                 failure[0] = t;
             }
         });
-        boolean interrupted = false;
-        while (true) {
-            try {
-                driver.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        joinUninterruptibly(driver);
         if (failure[0] instanceof RuntimeException e) {
             throw e;
         }
@@ -210,5 +200,49 @@ public final class Explorer {
         @SuppressWarnings("unchecked")
         T t = (T) result[0];
         return t;
+    }
+
+    /** Runs {@code work} on this (driver) thread and {@code threads - 1} more virtual threads; rethrows a failure. */
+    private static void onThreads(int threads, Runnable work) {
+        Thread[] helpers = new Thread[threads - 1];
+        Throwable[] failure = new Throwable[1];
+        for (int i = 0; i < helpers.length; i++) {
+            helpers[i] = Thread.ofVirtual().name("explorer-" + (i + 1)).start(() -> {
+                try {
+                    work.run();
+                } catch (Throwable t) {
+                    synchronized (failure) {
+                        failure[0] = failure[0] == null ? t : failure[0];
+                    }
+                }
+            });
+        }
+        work.run();
+        for (Thread t : helpers) {
+            joinUninterruptibly(t);
+        }
+        synchronized (failure) {
+            if (failure[0] instanceof RuntimeException e) {
+                throw e;
+            }
+            if (failure[0] instanceof Error e) {
+                throw e;
+            }
+        }
+    }
+
+    static void joinUninterruptibly(Thread t) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

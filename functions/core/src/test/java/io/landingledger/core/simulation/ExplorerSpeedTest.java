@@ -17,9 +17,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * step that spawns a run, crashes and faults on. The code under test is trivial, so this measures the engine: the
  * handoffs, the thread per task, the bookkeeping per yield point.
  *
- * <p>Prints schedules per second. {@code -Dlanding.sim.schedules=N} runs N random schedules instead of the default
- * 20,000 (the long run), e.g. {@code mvn -pl functions/core test -Dtest=ExplorerSpeedTest
- * -Dlanding.sim.schedules=2000000}.
+ * <p>Prints schedules per second, on one thread and on two. {@code -Dlanding.sim.schedules=N} runs N random
+ * schedules instead of the default 20,000 (the long run), {@code -Dlanding.sim.preemptions=B} explores with
+ * preemption bound B instead of 3, e.g. {@code mvn -pl functions/core test -Dtest=ExplorerSpeedTest
+ * -Dlanding.sim.schedules=2000000 -Dlanding.sim.preemptions=3}.
  */
 class ExplorerSpeedTest {
 
@@ -85,26 +86,40 @@ class ExplorerSpeedTest {
         long n = Long.getLong("landing.sim.schedules", 20_000);
         Explorer explorer = Explorer.of(sim -> new PublishLike(sim, 2, true))
                 .with(c -> c.withMaxCrashes(2).withMaxFaults(2).withCrashProbability(0.03).withFaultProbability(0.03));
-        explorer.random(1, 2_000); // warm up
-        long t0 = System.nanoTime();
-        Report report = explorer.random(1, n);
-        double seconds = (System.nanoTime() - t0) / 1e9;
-        report.assertNoViolation();
-        System.out.printf("simulation speed: random, 3 runs of 10 calls + 2 steps, crashes and faults: %d schedules in"
-                + " %.2f s, %.0f schedules/s%n", n, seconds, n / seconds);
+        explorer.random(1, 20_000); // warm up: the JIT compiles the engine's hot paths after some 10,000 schedules
+        long digest = 0;
+        for (int threads = 1; threads <= 2; threads++) {
+            int t = threads;
+            long t0 = System.nanoTime();
+            Report report = explorer.with(c -> c.withThreads(t)).random(1, n);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            report.assertNoViolation();
+            System.out.printf("simulation speed: random, 3 runs of 10 calls + 2 steps, crashes and faults, %d thread(s):"
+                    + " %d schedules in %.2f s, %.0f schedules/s%n", threads, n, seconds, n / seconds);
+            assertTrue(threads == 1 || digest == report.digest(), "the same schedules on any number of threads");
+            digest = report.digest();
+        }
     }
 
     @Test
     void exhaustiveSchedulesPerSecond() {
+        int bound = Integer.getInteger("landing.sim.preemptions", 3);
         Explorer explorer = Explorer.of(sim -> new PublishLike(sim, 2, false))
-                .with(c -> c.withMaxPreemptions(2).withMaxCrashes(2).withCrashAfter(true));
-        long t0 = System.nanoTime();
-        Report report = explorer.exhaustive();
-        double seconds = (System.nanoTime() - t0) / 1e9;
-        report.assertNoViolation();
-        assertTrue(report.complete());
-        System.out.printf("simulation speed: exhaustive, 2 runs of 10 calls, preemption bound 2, up to one crash each:"
-                + " %d schedules in %.2f s, %.0f schedules/s%n", report.schedules(), seconds, report.schedules() / seconds);
-        assertEquals(report.schedules(), explorer.exhaustive().schedules(), "same space every time");
+                .with(c -> c.withMaxPreemptions(bound).withMaxCrashes(2));
+        explorer.with(c -> c.withMaxSchedules(20_000)).exhaustive(); // warm up
+        long schedules = 0;
+        for (int threads = 1; threads <= 2; threads++) {
+            int t = threads;
+            long t0 = System.nanoTime();
+            Report report = explorer.with(c -> c.withThreads(t)).exhaustive();
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            report.assertNoViolation();
+            assertTrue(report.complete());
+            System.out.printf("simulation speed: exhaustive, 2 runs of 10 calls, preemption bound %d, up to one crash"
+                            + " each, %d thread(s): %d schedules in %.2f s, %.0f schedules/s%n", bound, threads,
+                    report.schedules(), seconds, report.schedules() / seconds);
+            assertTrue(threads == 1 || schedules == report.schedules(), "the same space on any number of threads");
+            schedules = report.schedules();
+        }
     }
 }

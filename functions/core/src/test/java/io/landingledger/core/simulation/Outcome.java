@@ -78,7 +78,8 @@ public final class Outcome {
     public String choicesExplained() {
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < length; i++) {
-            out.append(i == 0 ? "" : ", ").append(kinds[i]).append(' ').append(values[i]).append('/').append(options[i]);
+            out.append(i == 0 ? "" : ", ").append(kinds[i]).append(' ').append(values[i]).append('/')
+                    .append(options[i]);
         }
         return out.toString();
     }

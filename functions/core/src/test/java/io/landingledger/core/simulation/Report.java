@@ -9,7 +9,9 @@ package io.landingledger.core.simulation;
  * @param truncated of those, how many were abandoned at the step bound (when that is not a violation)
  * @param complete  exhaustive mode: every schedule within the bounds was run (false when maxSchedules stopped it or
  *                  a violation ended it); random mode: all requested schedules ran
- * @param digest    a hash of every schedule's choices and outcome, in order: equal digests, identical explorations
+ * @param digest    a hash of every schedule's choices and outcome (a sum, so the same on any number of threads):
+ *                  equal digests, identical explorations (when there is no violation: after one, how many more
+ *                  schedules other threads ran varies)
  * @param failure   the first violation, or null
  */
 public record Report(String mode, long schedules, long truncated, boolean complete, long digest, Failure failure) {
@@ -29,6 +31,7 @@ public record Report(String mode, long schedules, long truncated, boolean comple
     @Override
     public String toString() {
         return mode + ": " + schedules + " schedules" + (truncated > 0 ? " (" + truncated + " truncated)" : "")
-                + (complete ? ", complete" : ", incomplete") + (failure == null ? ", no violation" : "\n" + failure.describe());
+                + (complete ? ", complete" : ", incomplete")
+                + (failure == null ? ", no violation" : "\n" + failure.describe());
     }
 }

@@ -86,6 +86,8 @@ public final class Scheduler {
     private int faults;
     private Violation violation;
     private boolean truncated;
+    /** Set by a thread the scheduler does not run when it reaches a yield point; the turn's holder reports it. */
+    private volatile String foreign;
 
     Scheduler(Config config, ChoiceSource source, boolean tracing) {
         this.config = config;
@@ -315,8 +317,8 @@ public final class Scheduler {
         }
         awaitTurn(driver);
         cleanUp();
-        return new Outcome(values, optionCounts, kinds, length, violation, truncated, steps, preemptions, crashes, faults,
-                trace);
+        return new Outcome(values, optionCounts, kinds, length, violation, truncated, steps, preemptions, crashes,
+                faults, trace);
     }
 
     private void cleanUp() {
@@ -331,25 +333,10 @@ public final class Scheduler {
         for (int i = 0; i < actors.size(); i++) {
             Thread t = actors.get(i).thread;
             if (t != null) {
-                joinUninterruptibly(t);
+                Explorer.joinUninterruptibly(t);
             }
         }
         current = driver;
-    }
-
-    private static void joinUninterruptibly(Thread t) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                t.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     // ---------------------------------------------------------------- decisions
@@ -462,8 +449,10 @@ public final class Scheduler {
     /** A task arrives at a yield point: refuse it if dead, count the step, run the invariants. */
     private void enter(Actor me, String op, String arg) {
         if (Thread.currentThread() != me.thread) {
-            throw new IllegalStateException("yield point " + label(op, arg) + " reached on " + Thread.currentThread()
-                    + ", a thread the scheduler does not run, while " + me + " holds the turn");
+            String what = "yield point " + label(op, arg) + " reached on " + Thread.currentThread()
+                    + ", a thread the scheduler does not run, while " + me + " holds the turn";
+            foreign = what;
+            throw new IllegalStateException(what);
         }
         if (me.crashed || me.killed) {
             throw SimulatedCrash.INSTANCE;
@@ -607,6 +596,11 @@ public final class Scheduler {
     }
 
     private void check() {
+        if (foreign != null) {
+            violation("foreign thread", foreign + ": the code under test runs port calls on threads of its own,"
+                    + " which the simulation cannot schedule", null);
+            return;
+        }
         try {
             model.check();
         } catch (Throwable t) {

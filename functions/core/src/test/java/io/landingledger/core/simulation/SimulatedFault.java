@@ -15,7 +15,7 @@ public final class SimulatedFault extends RuntimeException {
 
     private final boolean tookEffect;
 
-    SimulatedFault(String label, boolean tookEffect) {
+    public SimulatedFault(String label, boolean tookEffect) {
         super("simulated fault " + (tookEffect ? "after " : "before ") + label, null, false, false);
         this.tookEffect = tookEffect;
     }

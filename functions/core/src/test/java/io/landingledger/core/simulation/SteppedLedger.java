@@ -53,7 +53,8 @@ public final class SteppedLedger implements Ledger {
 
     @Override
     public List<LedgerItem> items(String dataset, String fromUnit, String toUnit) {
-        return scheduler.call("ledger.items", dataset, scheduler.tracing() ? "[" + fromUnit + ", " + toUnit + "]" : null, false,
+        String detail = scheduler.tracing() ? "[" + fromUnit + ", " + toUnit + "]" : null;
+        return scheduler.call("ledger.items", dataset, detail, false,
                 () -> delegate.items(dataset, fromUnit, toUnit));
     }
 }

@@ -7,7 +7,8 @@ import java.util.Objects;
  * fault explains, production code swallowed a crash, the step bound was reached, or the tasks deadlocked.
  *
  * @param kind    which of those: {@code check}, {@code final check}, {@code step}, {@code task end},
- *                {@code swallowed crash}, {@code step bound}, {@code deadlock}, {@code guard}, {@code factory}
+ *                {@code swallowed crash}, {@code step bound}, {@code deadlock}, {@code guard}, {@code foreign thread},
+ *                {@code factory}
  * @param message what, with the actor and step where it was detected
  * @param cause   the assertion or exception, when there was one
  * @param step    the step counter at detection
@@ -21,7 +22,8 @@ public record Violation(String kind, String message, Throwable cause, int step) 
      */
     public boolean sameFailure(Violation other) {
         return other != null && kind.equals(other.kind)
-                && Objects.equals(cause == null ? null : cause.getClass(), other.cause == null ? null : other.cause.getClass());
+                && Objects.equals(cause == null ? null : cause.getClass(),
+                        other.cause == null ? null : other.cause.getClass());
     }
 
     /** The message and the cause's own message (what an assertion said). */
