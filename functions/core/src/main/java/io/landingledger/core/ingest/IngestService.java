@@ -183,7 +183,11 @@ public final class IngestService implements IngestPath {
                         return ended(skip.why());
                     }
                     case PublishDecision.ListInputs list -> inputs = listInputs();
-                    case PublishDecision.RecordPublished record -> recordPublished(record.object());
+                    case PublishDecision.RecordPublished record -> {
+                        if (recordPublished(record.object()) && effect == Effect.PUBLISHED) {
+                            return ended("published");
+                        }
+                    }
                     case PublishDecision.Gone gone -> {
                         return outcome(IngestAction.SKIPPED, null, input.size(), null, "INPUT_GONE",
                                 "the input version no longer exists (deleted before it was read)");
@@ -198,8 +202,16 @@ public final class IngestService implements IngestPath {
                                     "the input version no longer exists (deleted before it was read)");
                         }
                     }
-                    case PublishDecision.RecordRefusal refusal -> recordRefusal();
-                    case PublishDecision.RecordSameInput same -> recordSameInput();
+                    case PublishDecision.RecordRefusal refusal -> {
+                        if (recordRefusal()) {
+                            return ended("refused");
+                        }
+                    }
+                    case PublishDecision.RecordSameInput same -> {
+                        if (recordSameInput()) {
+                            return ended("unchanged");
+                        }
+                    }
                     case PublishDecision.Promote promote -> promote(promote.precondition());
                 }
             }
@@ -376,7 +388,7 @@ public final class IngestService implements IngestPath {
         }
 
         /** Ledger last: records the publish S3 holds (ours, or one a crashed or concurrent run promoted). */
-        private void recordPublished(PublishDecision.Published object) {
+        private boolean recordPublished(PublishDecision.Published object) {
             PublishMetadata built = object.metadata();
             InputIdentity builtFrom = built.identity(input.bucket());
             Instant now = clock.instant();
@@ -400,7 +412,9 @@ public final class IngestService implements IngestPath {
                         && builtFrom.versionId().equals(validatedOrRequestedVersion())) {
                     effect = Effect.FINISHED;
                 }
+                return true;
             }
+            return false;
         }
 
         /** The ledger's refusal of an input newer than {@code publish}'s, which a newly recorded publish must keep. */
@@ -420,16 +434,23 @@ public final class IngestService implements IngestPath {
             return validated != null ? validated.identity().versionId() : input.versionId();
         }
 
-        /** A refusal publishes nothing and keeps the previous publish (step 4). */
-        private void recordRefusal() {
+        /**
+         * A refusal publishes nothing and keeps the previous publish (step 4). The ledger's last word stays the refusal
+         * of the newest input: an operator's repair of an older version that is refused (say under a new contract)
+         * goes to the history only.
+         */
+        private boolean recordRefusal() {
             ValidationResult result = validated.result();
             InputIdentity identity = validated.identity();
             String code = result.refusal().code().name();
             Instant now = clock.instant();
-            LastAttempt attempt = new LastAttempt(now, request.runId(), request.runKind(), "REFUSED", code, identity.versionId(),
-                    identity.sha256(), identity.key());
+            LastAttempt newer = newerRefusal(identity);
+            LastAttempt attempt = newer != null ? newer : new LastAttempt(now, request.runId(), request.runKind(), "REFUSED", code,
+                    identity.versionId(), identity.sha256(), identity.key());
             LedgerItem next;
-            if (item != null && item.published() != null) {
+            if (newer != null && item.status() == LedgerStatus.REFUSED) {
+                next = item;
+            } else if (item != null && item.published() != null) {
                 next = new LedgerItem(dataset, unit, LedgerStatus.PUBLISHED, item.input(), item.published(), item.runId(), item.runKind(),
                         item.contractVersion(), item.publishCount(), item.firstPublishedAt(), item.publishedAt(), attempt, null);
             } else {
@@ -443,11 +464,13 @@ public final class IngestService implements IngestPath {
                 steps.after(Step.LEDGER_WRITTEN, unit);
                 effect = Effect.REFUSED;
                 rebuildPending = false;
+                return true;
             }
+            return false;
         }
 
         /** A new version of the published input's bytes: the ledger names it, nothing is republished. */
-        private void recordSameInput() {
+        private boolean recordSameInput() {
             abortStaging();
             InputIdentity identity = validated.identity();
             Instant now = clock.instant();
@@ -461,7 +484,9 @@ public final class IngestService implements IngestPath {
             if (write(next, history)) {
                 steps.after(Step.LEDGER_WRITTEN, unit);
                 effect = Effect.UNCHANGED;
+                return true;
             }
+            return false;
         }
 
         /** One conditional ledger write: true when written; false after a conflict, with the state read again. */

@@ -22,7 +22,9 @@ import java.util.Objects;
  *   <li>the unit's inbox versions are not listed yet: {@link ListInputs}.</li>
  *   <li>{@code published/} holds a publish the ledger does not record (a run died between promote and ledger write,
  *       or is about to write it), built from an input not older than the ledger's: {@link RecordPublished} it,
- *       whoever built it. Truth first: the ledger describes what readers read before anything else happens.</li>
+ *       whoever built it. Truth first: the ledger describes what readers read before anything else happens. Then
+ *       row 2 again without "consistent": a recorded refusal is never recorded again, since a refused input can
+ *       neither repair nor replace the standing publish.</li>
  *   <li>the inbox no longer holds this version: {@link Gone}.</li>
  *   <li>an S3 event or a re-drive of a version that is not the unit's newest input, or an operator's choice older
  *       than the input of the standing publish: {@link Stale}. Nothing is written.</li>
@@ -162,6 +164,11 @@ public final class PublishDecision {
             }
             // older than the ledger's publish: identical bytes promoted under If-Match by an older run (ETags cannot
             // tell two publishes of the same rows apart). The newest input's run replaces it below.
+        }
+        // 2 again, now that S3's publish is recorded: a refusal already recorded is not recorded again, whatever
+        // published/ holds (a refused input can neither repair nor replace the standing publish)
+        if (!f.rebuild() && item != null && refusedThisVersion(item, f)) {
+            return new Skip("this input version was already refused (" + refusalCode(item) + ")");
         }
         // 5
         if (!inputs.holds(f.candidateKey(), f.candidateVersion())) {

@@ -196,7 +196,13 @@ public final class CompletenessSweep {
         List<Redrive> redrives = new ArrayList<>();
         UnitCalendar calendar = UnitCalendar.of(contract);
         for (UnitReport unit : report.units()) {
-            boolean actionable = unit.flags().contains(UnitStatus.UNPROCESSED) || unit.flags().contains(UnitStatus.LEDGER_DRIFT);
+            // drift is re-driven too (the ingest path records a publish the ledger missed, whatever input it carries),
+            // except a missing published object while the newest input is a recorded refusal: a refused input cannot
+            // republish the standing publish's rows (an operator's repair of the recorded input can)
+            boolean missingBehindARefusal = unit.status() == UnitStatus.LEDGER_DRIFT && "PUBLISHED_OBJECT_MISSING".equals(unit.reason())
+                    && unit.flags().contains(UnitStatus.REFUSED);
+            boolean actionable = unit.flags().contains(UnitStatus.UNPROCESSED)
+                    || (unit.flags().contains(UnitStatus.LEDGER_DRIFT) && !missingBehindARefusal);
             if (!actionable || unit.inbox() == null) {
                 units.add(unit);
                 continue;

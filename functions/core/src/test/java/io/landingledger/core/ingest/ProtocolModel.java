@@ -156,6 +156,8 @@ final class ProtocolModel implements Model {
     private byte[] lastPublishedBytes;
     private PublishMetadata lastPublishedMeta;
     private LedgerItem lastItem;
+    private boolean publishedChanged;
+    private InMemoryObjectStore.Version lastPublishedVersion;
     private int eventsSeen;
     private final Map<String, Oracle> oracle = new HashMap<>();
     /** Every inbox version producers created, by version id (deleted ones stay here). */
@@ -230,7 +232,7 @@ final class ProtocolModel implements Model {
             case 3 -> put(KEY, file(Rows.A, sim.chooseBoolean() ? Encoding.WITH_REJECTED_LINE : Encoding.REORDERED));
             case 4 -> put(KEY, file(Rows.A, sim.chooseBoolean() ? Encoding.KEY_CONFLICT : Encoding.PROHIBITED_FIELD));
             case 5 -> {
-                InMemoryObjectStore.Version last = s3.current(INBOX, KEY).orElse(null);
+                InMemoryObjectStore.Version last = s3.current(INBOX, KEY).filter(v -> !v.deleteMarker()).orElse(null);
                 putInParts(KEY, last == null ? file(Rows.A, Encoding.PLAIN) : last.body(), 64);
             }
             case 6 -> {
@@ -243,7 +245,7 @@ final class ProtocolModel implements Model {
                 });
             }
             default -> {
-                InMemoryObjectStore.Version last = s3.current(INBOX, KEY).orElse(null);
+                InMemoryObjectStore.Version last = s3.current(INBOX, KEY).filter(v -> !v.deleteMarker()).orElse(null);
                 if (sim.chooseBoolean() || last == null) {
                     s3.delete(INBOX, KEY); // a delete marker
                 } else {
@@ -406,23 +408,31 @@ final class ProtocolModel implements Model {
             Throwable t = unexplained.get(0);
             throw new AssertionError("a run threw what no injected fault explains: " + t, t);
         }
-        UnitInputs inputs = UnitInputs.of(s3.versions(INBOX, DATASET + "/"), k -> k.equals(KEY) || k.equals(GZ));
-        checkPublished(inputs);
-        checkLedger(inputs);
-        for (String message : exceptionMessages) {
-            assertNoPlanted("an exception message", message);
+        checkPublished();
+        checkLedger();
+        for (; messagesChecked < exceptionMessages.size(); messagesChecked++) {
+            assertNoPlanted("an exception message", exceptionMessages.get(messagesChecked));
         }
-        for (IngestOutcome outcome : outcomes) {
-            assertNoPlanted("an outcome", outcome.toMap().toString());
+        for (; outcomesChecked < outcomes.size(); outcomesChecked++) {
+            assertNoPlanted("an outcome", outcomes.get(outcomesChecked).toMap().toString());
         }
     }
 
-    /** S1, and S4 on published/'s rows. */
-    private void checkPublished(UnitInputs inputs) {
-        InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).orElse(null);
-        if (object == null) {
+    private int messagesChecked;
+    private int outcomesChecked;
+
+    /** The unit's inbox versions as S3 lists them now (the order rule's input). */
+    UnitInputs inputsNow() {
+        return UnitInputs.of(s3.versions(INBOX, DATASET + "/"), k -> k.equals(KEY) || k.equals(GZ));
+    }
+
+    /** S1, and S4 on published/'s rows: checked whenever the published object changed. */
+    private void checkPublished() {
+        InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).filter(v -> !v.deleteMarker()).orElse(null);
+        if (object == null || object == lastPublishedVersion) {
             return;
         }
+        lastPublishedVersion = object;
         PublishMetadata meta = PublishMetadata.from(object.metadata());
         if (meta == null) {
             throw new AssertionError("S1: published/ holds an object without the protocol's metadata");
@@ -441,21 +451,23 @@ final class ProtocolModel implements Model {
             throw new AssertionError("S1: published/ does not hold the canonical accepted rows of " + meta.inputVersionId());
         }
         if (lastPublishedBytes != null && !Arrays.equals(bytes, lastPublishedBytes)
-                && inputs.compare(meta.inputKey(), meta.inputVersionId(), lastPublishedMeta.inputKey(), lastPublishedMeta.inputVersionId()) < 0) {
+                && inputsNow().compare(meta.inputKey(), meta.inputVersionId(), lastPublishedMeta.inputKey(), lastPublishedMeta.inputVersionId()) < 0) {
             throw new AssertionError("S4: published/'s rows of " + lastPublishedMeta.inputVersionId() + " were replaced by the rows of the older "
                     + meta.inputVersionId());
         }
         everPublished.add(object.etag() + "|" + meta.runId());
+        publishedChanged = true;
         lastPublishedBytes = bytes;
         lastPublishedMeta = meta;
     }
 
-    /** S2, S3, S4 on the ledger, S6 on the ledger and quarantine. */
-    private void checkLedger(UnitInputs inputs) {
+    /** S2, S3, S4 on the ledger, S6 on the ledger and quarantine: checked whenever the item changed. */
+    private void checkLedger() {
         LedgerItem item = dynamo.get(DATASET, UNIT).orElse(null);
-        if (item == null) {
+        if (item == null || (lastItem != null && item.revision() == lastItem.revision() && !publishedChanged)) {
             return;
         }
+        publishedChanged = false;
         if (item.published() != null && !everPublished.contains(item.publishedEtag() + "|" + item.runId())) {
             throw new AssertionError("S2: the ledger names a publish (ETag " + item.publishedEtag() + ", run " + item.runId()
                     + ") that published/ never held");
@@ -470,12 +482,20 @@ final class ProtocolModel implements Model {
             throw new AssertionError("S3: publish_count " + item.publishCount() + ", PUBLISHED history items " + published
                     + ", distinct publishes " + distinct);
         }
-        if (lastItem != null && lastItem.input() != null && item.input() != null && !sameInput(lastItem, item)
-                && inputs.compare(item.input().key(), item.input().versionId(), lastItem.input().key(), lastItem.input().versionId()) < 0) {
-            throw new AssertionError("S4: the ledger's input moved from " + lastItem.input().versionId() + " to the older "
+        if (lastItem != null && lastItem.published() != null && item.published() != null && !sameInput(lastItem, item)
+                && inputsNow().compare(item.input().key(), item.input().versionId(), lastItem.input().key(), lastItem.input().versionId()) < 0) {
+            throw new AssertionError("S4: the ledger's publish moved from the input " + lastItem.input().versionId() + " to the older "
                     + item.input().versionId());
         }
-        if (item.revision() != (lastItem == null ? 0 : lastItem.revision()) || lastItem == null) {
+        String[] refused = lastItem == null ? null : refusal(lastItem);
+        String[] now = refusal(item);
+        UnitInputs order = refused == null ? null : inputsNow();
+        if (refused != null && item.published() != null && (now == null || order.compare(now[0], now[1], refused[0], refused[1]) < 0)
+                && order.compare(item.input().key(), item.input().versionId(), refused[0], refused[1]) < 0) {
+            throw new AssertionError("S4: the refusal of " + refused[1] + " was dropped for a publish of the older " + item.input().versionId()
+                    + "\n  before: " + lastItem + "\n  after:  " + item + "\n  inbox:  " + inputsNow().all());
+        }
+        {
             assertNoPlanted("the ledger", item.toString());
             for (HistoryEntry h : history) {
                 assertNoPlanted("the ledger history", h.toString());
@@ -486,6 +506,17 @@ final class ProtocolModel implements Model {
             }
         }
         lastItem = item;
+    }
+
+    /** The key and version whose refusal the item records, or null. */
+    private static String[] refusal(LedgerItem item) {
+        if (item.status() == LedgerStatus.REFUSED && item.input() != null) {
+            return new String[] {item.input().key(), item.input().versionId()};
+        }
+        if (item.lastAttempt() != null && "REFUSED".equals(item.lastAttempt().outcome())) {
+            return new String[] {item.lastAttempt().inputKey(), item.lastAttempt().inputVersionId()};
+        }
+        return null;
     }
 
     private static boolean sameInput(LedgerItem a, LedgerItem b) {
@@ -542,15 +573,18 @@ final class ProtocolModel implements Model {
             check();
         }
         pending.clear();
+        // a fixpoint: a sweep whose re-drives (if any) change nothing, in the ledger or in published/
         DatasetReport report = null;
-        for (int round = 0; round < 3; round++) {
+        boolean changed = true;
+        for (int round = 0; round < 4 && changed; round++) {
+            long revision = dynamo.get(DATASET, UNIT).map(LedgerItem::revision).orElse(0L);
+            InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).orElse(null);
             report = sweep(rawStore, dynamo).sweep(withRedrive(current, true), UNIT, UNIT);
             check();
-            if (report.redrives().isEmpty()) {
-                break;
-            }
+            changed = revision != dynamo.get(DATASET, UNIT).map(LedgerItem::revision).orElse(0L)
+                    || object != s3.current(LAKE, PUBLISHED_KEY).orElse(null);
         }
-        if (!report.redrives().isEmpty()) {
+        if (changed) {
             throw new AssertionError("L2: the sweep's re-drive did not reach a fixpoint: " + report.redrives());
         }
         UnitInputs inputs = UnitInputs.of(s3.versions(INBOX, DATASET + "/"), k -> k.equals(KEY) || k.equals(GZ));
@@ -598,8 +632,11 @@ final class ProtocolModel implements Model {
             if (oracle(newestVersion.body(), 1).publishable() && oracle(newestVersion.body(), 2).publishable()) {
                 throw new AssertionError("L1: the ledger records a refusal of " + newest.versionId() + ", which validates");
             }
-            if (unit.status() != UnitStatus.REFUSED) {
-                throw new AssertionError("L2: the sweep says " + unit.status() + " " + unit.reason() + ", expected REFUSED");
+            InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).orElse(null);
+            boolean drift = item.published() != null && (object == null || !object.etag().equals(item.publishedEtag()));
+            UnitStatus want = drift ? UnitStatus.LEDGER_DRIFT : UnitStatus.REFUSED;
+            if (unit.status() != want) {
+                throw new AssertionError("L2: the sweep says " + unit.status() + " " + unit.reason() + ", expected " + want);
             }
         } else {
             throw new AssertionError("L1: the ledger (" + item.status() + ", input " + (item.input() == null ? null : item.input().versionId())

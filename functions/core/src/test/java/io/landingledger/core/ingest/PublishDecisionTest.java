@@ -128,6 +128,19 @@ class PublishDecisionTest {
         assertInstanceOf(PublishDecision.ListInputs.class, event("V2", refused("V2"), object("E1", "V1", "sha1", "r1"), null, null));
     }
 
+    /**
+     * Found by the simulator (random schedule, seed 20261201): with the standing publish's object gone (deleted out
+     * of band) and the newest input refused, the re-drive of that input recorded its refusal again and again (row 8,
+     * since row 2 wanted "consistent"), until it gave up after MAX_DECISIONS: the sweep's re-drive never reached a
+     * fixpoint.
+     */
+    @Test
+    void row4b_aRecordedRefusal_isNotRecordedAgain_evenWhenThePublishedObjectIsGone() {
+        LedgerItem item = withRefusal(published("V1", "sha1", "r1", "E1"), "V2");
+        PublishDecision.Decision d = event("V2", item, null, V2_NEWEST, new PublishDecision.Refused("shaX", "PROHIBITED_FIELD"));
+        assertInstanceOf(PublishDecision.Skip.class, d);
+    }
+
     // ---- row 4: record what S3 holds first ----
 
     @Test
