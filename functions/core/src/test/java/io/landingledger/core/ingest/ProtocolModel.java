@@ -450,7 +450,7 @@ final class ProtocolModel implements Model {
         if (!Arrays.equals(bytes, expected.accepted())) {
             throw new AssertionError("S1: published/ does not hold the canonical accepted rows of " + meta.inputVersionId());
         }
-        if (lastPublishedBytes != null && !Arrays.equals(bytes, lastPublishedBytes)
+        if (lastPublishedBytes != null && !Arrays.equals(bytes, lastPublishedBytes) && inputsNow().holds(meta.inputKey(), meta.inputVersionId())
                 && inputsNow().compare(meta.inputKey(), meta.inputVersionId(), lastPublishedMeta.inputKey(), lastPublishedMeta.inputVersionId()) < 0) {
             throw new AssertionError("S4: published/'s rows of " + lastPublishedMeta.inputVersionId() + " were replaced by the rows of the older "
                     + meta.inputVersionId());
@@ -482,7 +482,10 @@ final class ProtocolModel implements Model {
             throw new AssertionError("S3: publish_count " + item.publishCount() + ", PUBLISHED history items " + published
                     + ", distinct publishes " + distinct);
         }
+        // S4 orders the versions the inbox holds: a version deleted between a run's decision and its write is not
+        // older, it is withdrawn (L1 then requires the unit to follow the inbox)
         if (lastItem != null && lastItem.published() != null && item.published() != null && !sameInput(lastItem, item)
+                && inputsNow().holds(item.input().key(), item.input().versionId())
                 && inputsNow().compare(item.input().key(), item.input().versionId(), lastItem.input().key(), lastItem.input().versionId()) < 0) {
             throw new AssertionError("S4: the ledger's publish moved from the input " + lastItem.input().versionId() + " to the older "
                     + item.input().versionId());
@@ -490,7 +493,8 @@ final class ProtocolModel implements Model {
         String[] refused = lastItem == null ? null : refusal(lastItem);
         String[] now = refusal(item);
         UnitInputs order = refused == null ? null : inputsNow();
-        if (refused != null && item.published() != null && (now == null || order.compare(now[0], now[1], refused[0], refused[1]) < 0)
+        if (refused != null && item.published() != null && order.holds(item.input().key(), item.input().versionId())
+                && (now == null || order.compare(now[0], now[1], refused[0], refused[1]) < 0)
                 && order.compare(item.input().key(), item.input().versionId(), refused[0], refused[1]) < 0) {
             throw new AssertionError("S4: the refusal of " + refused[1] + " was dropped for a publish of the older " + item.input().versionId()
                     + "\n  before: " + lastItem + "\n  after:  " + item + "\n  inbox:  " + inputsNow().all());
