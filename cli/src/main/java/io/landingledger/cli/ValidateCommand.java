@@ -28,12 +28,12 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code landing validate}: the validator on a local file, exactly as the function runs it. Producers check a
- * file before they drop it; operators see why a file was refused. Exit 0 publishable, 1 refused, 2 usage or I/O.
+ * file before they drop it; operators see why a file was refused. Exit 0 publishable, 1 refused, 2 usage, I/O or internal error.
  */
 @Command(name = "validate", mixinStandardHelpOptions = true,
         description = {"Validate one input file against its dataset contract, as the validator function would.",
                 "Prints one JSON object on stdout; logs on stderr carry no row content.",
-                "Exit status: 0 publishable, 1 refused, 2 usage or I/O error."})
+                "Exit status: 0 publishable, 1 refused, 2 usage, I/O or internal error."})
 final class ValidateCommand implements Callable<Integer> {
     static final int PUBLISHABLE = 0;
     static final int REFUSED = 1;
@@ -74,8 +74,36 @@ final class ValidateCommand implements Callable<Integer> {
         this.err = err;
     }
 
+    /**
+     * Exit 1 says "the function would refuse this file", so nothing else may end with it: an exception escaping
+     * here would reach picocli, which prints its stack trace and exits 1. The validator decides every input (a
+     * throw for some bytes is a bug, ValidatorFuzzTest), so whatever escapes is an internal error: exit 2 with one
+     * line naming the exception's class and where it was thrown, never its message, which can quote the input
+     * (NumberFormatException's does).
+     */
     @Override
     public Integer call() {
+        try {
+            return validate();
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+            err.println("landing validate: internal error validating " + input + ": " + e.getClass().getName() + where(e)
+                    + " (a bug: please report it; the file's content is not shown)");
+            return ERROR;
+        }
+    }
+
+    /** The innermost frame of Landing Ledger's own code that the exception passed (else its first): where to look. */
+    private static String where(Throwable e) {
+        StackTraceElement[] trace = e.getStackTrace();
+        if (trace.length == 0) {
+            return "";
+        }
+        StackTraceElement frame = java.util.Arrays.stream(trace).filter(f -> f.getClassName().startsWith("io.landingledger."))
+                .findFirst().orElse(trace[0]);
+        return " at " + frame.getClassName() + "." + frame.getMethodName() + (frame.getLineNumber() > 0 ? ":" + frame.getLineNumber() : "");
+    }
+
+    private int validate() {
         DatasetContract dataset;
         try {
             dataset = ContractLoader.load(resolveContract(contract));

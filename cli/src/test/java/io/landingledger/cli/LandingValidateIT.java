@@ -97,6 +97,26 @@ class LandingValidateIT {
     }
 
     @Test
+    void validate_whenAnAmountHasAnExponentBeyondBigDecimal_refusesWithExitOneAndNamesTheReason(@TempDir Path dir) throws Exception {
+        // 1e9999999999 used to throw out of the validator: a stack trace and exit 1, as if the file had been refused
+        Path input = dir.resolve("transactions-2026-10-04.csv");
+        Files.writeString(input, "txn_id,account_id,business_date,amount,batch_date\n"
+                + "T-0401,A-001,2026-10-04,12.50,2026-10-04\n"
+                + "T-0402,A-002,2026-10-04,1e9999999999,2026-10-04\n");
+        Path rejects = dir.resolve("rejects.jsonl");
+        Run run = landing("validate", "--contract", "transactions", "--rejects", rejects.toString(), input.toString());
+        assertEquals(1, run.exit(), run.stderr());
+        Map<String, Object> result = run.json();
+        assertEquals("refuse", result.get("decision"));
+        assertEquals("REJECT_CAP", ((Map<?, ?>) result.get("refusal")).get("code")); // the shipped cap is 0 rejected lines
+        assertEquals(Map.of("NUMBER_OVERFLOW", 1), result.get("reasons"));
+        assertEquals(1, ((Number) result.get("rejected")).intValue());
+        assertEquals(List.of("{\"line\":3,\"reason\":\"NUMBER_OVERFLOW\",\"field\":\"amount\"}"), Files.readAllLines(rejects));
+        assertFalse(run.stderr().contains("Exception"), run.stderr());
+        assertFalse((run.stdout() + run.stderr()).contains("1e9999999999"), "the value leaked");
+    }
+
+    @Test
     void validate_withAMalformedContract_exitsTwoNamingTheFileAndPath(@TempDir Path dir) throws Exception {
         Path contract = dir.resolve("broken.json");
         Files.writeString(contract, Files.readString(ROOT.resolve("datasets/progress_events.json"))

@@ -214,17 +214,29 @@ final class CsvLineParser {
         }
     }
 
+    /**
+     * A number cell meets the rules a JSON value of the same text meets in {@link JsonLineParser#putNumber}, in the
+     * same order, so that a row means the same in either format: text that is not a JSON number is TYPE_MISMATCH
+     * (JSON would not parse it), then more than {@link JsonLineParser#MAX_NUMBER_LENGTH} characters is
+     * NUMBER_OVERFLOW whatever the field, then the field's type decides.
+     */
     private ReasonCode typed(CanonicalRow row, int field, FieldSpec spec, int n) {
         switch (spec.type()) {
             case INTEGER: {
                 String text = new String(chars, 0, n);
-                if (!JSON_NUMBER.matcher(text).matches() || text.indexOf('.') >= 0 || text.indexOf('e') >= 0 || text.indexOf('E') >= 0) {
+                if (!JSON_NUMBER.matcher(text).matches()) {
+                    return ReasonCode.TYPE_MISMATCH;
+                }
+                if (n > JsonLineParser.MAX_NUMBER_LENGTH) {
+                    return ReasonCode.NUMBER_OVERFLOW;
+                }
+                if (text.indexOf('.') >= 0 || text.indexOf('e') >= 0 || text.indexOf('E') >= 0) {
                     return ReasonCode.TYPE_MISMATCH;
                 }
                 try {
                     return row.putInteger(field, Long.parseLong(text));
                 } catch (NumberFormatException e) {
-                    return ReasonCode.NUMBER_OVERFLOW;
+                    return ReasonCode.NUMBER_OVERFLOW; // the grammar is checked: only beyond int64 is left
                 }
             }
             case NUMBER: {
@@ -232,7 +244,18 @@ final class CsvLineParser {
                 if (!JSON_NUMBER.matcher(text).matches()) {
                     return ReasonCode.TYPE_MISMATCH;
                 }
-                return row.putNumber(field, new BigDecimal(text));
+                if (n > JsonLineParser.MAX_NUMBER_LENGTH) {
+                    return ReasonCode.NUMBER_OVERFLOW;
+                }
+                BigDecimal value;
+                try {
+                    value = new BigDecimal(text);
+                } catch (NumberFormatException e) {
+                    // the grammar is checked, so only an exponent beyond BigDecimal's int scale is left (1e9999999999,
+                    // 1e-9999999999): NUMBER_OVERFLOW, as JsonLineParser.decimal decides for the same text
+                    return ReasonCode.NUMBER_OVERFLOW;
+                }
+                return row.putNumber(field, value);
             }
             case BOOLEAN: {
                 if (n == 4 && chars[0] == 't' && chars[1] == 'r' && chars[2] == 'u' && chars[3] == 'e') {

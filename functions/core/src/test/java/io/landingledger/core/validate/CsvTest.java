@@ -135,6 +135,72 @@ class CsvTest {
     }
 
     @Test
+    void validate_whenAnAmountHasAnExponentBeyondBigDecimal_rejectsTheLineAsNumberOverflowLikeJson() {
+        // 1e9999999999 is a JSON number whose exponent no BigDecimal holds: it used to throw NumberFormatException out
+        // of the validator (a stack trace from landing validate, a poison record in the function) instead of a decision
+        Outcome outcome = Validation.validate(TRANSACTIONS_CAP, csv(HEADER,
+                "T1,A1,2026-10-01,1e9999999999,2026-10-02",
+                "T2,A1,2026-10-01,-1E+9999999999,2026-10-02",
+                "T3,A1,2026-10-01,1e-9999999999,2026-10-02",
+                "T4,A1,2026-10-01,1." + "0".repeat(JsonLineParser.MAX_NUMBER_LENGTH) + ",2026-10-02",
+                "T5,A1,2026-10-01,12.50,2026-10-02"));
+        assertNull(outcome.refusal());
+        assertEquals(List.of(
+                JsonLineRulesTest.record(2, ReasonCode.NUMBER_OVERFLOW, "amount"),
+                JsonLineRulesTest.record(3, ReasonCode.NUMBER_OVERFLOW, "amount"),
+                JsonLineRulesTest.record(4, ReasonCode.NUMBER_OVERFLOW, "amount"),
+                JsonLineRulesTest.record(5, ReasonCode.NUMBER_OVERFLOW, "amount")), outcome.rejectLines());
+        assertEquals(List.of(row("T5", "12.5")), outcome.acceptedLines());
+    }
+
+    @Test
+    void validate_whenTheTransactionsCapIsZero_refusesAnAmountBeyondBigDecimalAsRejectCap() {
+        // the shipped contract: the reject of line 2 is a refusal, a decision, not an exception
+        Outcome outcome = Validation.validate(TRANSACTIONS, csv(HEADER, "T1,A1,2026-10-01,1e9999999999,2026-10-02"));
+        assertEquals(RefusalCode.REJECT_CAP, outcome.refusalCode());
+        assertEquals(Map.of(ReasonCode.NUMBER_OVERFLOW, 1L), outcome.result().reasons());
+    }
+
+    /** A JSONL contract with csvTypes' fields, so a CSV cell and the same text as a JSON value meet the same rules. */
+    private static final DatasetContract TYPES_AS_JSONL = TestContracts.fromJson("csv_types_as_jsonl.json", """
+            {
+              "dataset": "csv_types", "version": 1, "format": "jsonl",
+              "unit": { "pattern": "t-(?<unit>\\\\d{4}-\\\\d{2}-\\\\d{2})\\\\.jsonl", "cadence": "daily", "first": "2026-01-01" },
+              "key": "id",
+              "fields": {
+                "id":    { "type": "integer", "required": true },
+                "qty":   { "type": "integer", "nullable": true },
+                "price": { "type": "number" },
+                "ok":    { "type": "boolean" },
+                "at":    { "type": "timestamp" },
+                "label": { "type": "string" }
+              },
+              "prohibited": ["email"],
+              "maxRejectedLines": 1000
+            }
+            """);
+
+    static Stream<Arguments> numberTexts() {
+        String longZeros = "0".repeat(JsonLineParser.MAX_NUMBER_LENGTH);
+        return Stream.of("1e9999999999", "-1e9999999999", "1E+9999999999", "1e-9999999999", "0e9999999999", "1e2147483647",
+                "1e-2147483647", "1e-2147483648", "10e2147483647", "1e400", "-1e400", "1e-400", "2.5E-3", "1e3", "-0", "0.0",
+                "9223372036854775808", "-9223372036854775809", "1" + longZeros, "1" + longZeros.substring(1),
+                "0." + longZeros.substring(3) + "1", "0." + longZeros.substring(2) + "1", "-1." + longZeros, "1." + longZeros + "e5"
+        ).flatMap(number -> Stream.of(Arguments.of("price", number), Arguments.of("qty", number)));
+    }
+
+    @ParameterizedTest(name = "{0} = {1}")
+    @MethodSource("numberTexts")
+    void validate_whenTheSameNumberIsACsvCellOrAJsonValue_decidesAlike(String field, String number) {
+        Outcome csv = Validation.validate(TYPES, csv("id," + field, "1," + number));
+        Outcome json = Validation.validate(TYPES_AS_JSONL, Events.lines("{\"id\":1,\"" + field + "\":" + number + "}"));
+        assertNull(csv.refusal());
+        assertNull(json.refusal());
+        assertEquals(json.result().reasons(), csv.result().reasons());
+        assertEquals(json.acceptedText(), csv.acceptedText());
+    }
+
+    @Test
     void validate_whenRequiredCellEmptyOrDateInvalid_rejectsLine() {
         Outcome outcome = Validation.validate(TRANSACTIONS_CAP, csv(HEADER,
                 ",A1,2026-10-01,1,2026-10-02",
