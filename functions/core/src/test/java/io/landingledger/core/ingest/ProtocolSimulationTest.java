@@ -26,12 +26,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * quiescence ({@link ProtocolModel}). A violation fails with its seed, its shortest schedule and a readable trace.
  *
  * <p>{@code -Dprotocol.schedules=N} runs N random schedules (default 20,000), {@code -Dprotocol.seed=S} another base
- * seed, {@code -Dprotocol.preemptions=P} a deeper exhaustive bound (default 2).
+ * seed, {@code -Dprotocol.preemptions=P} a deeper exhaustive bound (default 1: 95,833 schedules; 2 gives 860,327 in about ten minutes).
  */
 class ProtocolSimulationTest {
     static final long SCHEDULES = Long.getLong("protocol.schedules", 20_000);
     static final long SEED = Long.getLong("protocol.seed", 20261201L);
-    static final int PREEMPTIONS = Integer.getInteger("protocol.preemptions", 2);
+    static final int PREEMPTIONS = Integer.getInteger("protocol.preemptions", 1);
 
     /** The small configurations explored exhaustively, each named after what it races. */
     static Map<String, Consumer<ProtocolModel>> configurations() {
