@@ -26,6 +26,7 @@ final class CountingLedger implements Ledger {
     @Override
     public void write(LedgerItem item, long expectedRevision, HistoryEntry history) throws LedgerConflictException {
         model.countWrite();
+        model.writerView = model.viewOfCurrent();
         delegate.write(item, expectedRevision, history);
     }
 

@@ -9,10 +9,15 @@ import io.landingledger.core.store.StoredObject;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Counts every write a simulated run makes to S3 ({@link ProtocolModel#writes}): S5 says a replay makes none. */
+/**
+ * Counts every write a simulated run makes to S3 ({@link ProtocolModel#writes}: S5 says a replay makes none), and
+ * remembers the version listing each run decided on (S4 is judged by it).
+ */
 final class CountingStore implements ObjectStore {
     private final ObjectStore delegate;
     private final ProtocolModel model;
@@ -70,6 +75,7 @@ final class CountingStore implements ObjectStore {
     public String promote(String bucket, String sourceKey, String targetKey, Map<String, String> metadata, Precondition precondition)
             throws PreconditionFailedException, ConcurrentUpdateException {
         model.countWrite();
+        model.promoterView = model.viewOfCurrent();
         return delegate.promote(bucket, sourceKey, targetKey, metadata, precondition);
     }
 
@@ -86,6 +92,9 @@ final class CountingStore implements ObjectStore {
 
     @Override
     public Iterable<ListedVersion> versions(String bucket, String prefix) {
-        return delegate.versions(bucket, prefix);
+        List<ListedVersion> listing = new ArrayList<>();
+        delegate.versions(bucket, prefix).forEach(listing::add);
+        model.sawListing(listing);
+        return listing;
     }
 }

@@ -173,8 +173,10 @@ final class ProtocolModel implements Model {
 
     ProtocolModel(Scheduler sim, Consumer<ProtocolModel> script) {
         this.sim = sim;
-        this.store = new CountingStore(new SteppedObjectStore(sim, s3), this);
-        this.ledger = new CountingLedger(new SteppedLedger(sim, dynamo), this);
+        // counting inside stepping: what a call records happens when the call is performed, after its yield point
+        // (and its check) and only if it is performed
+        this.store = new SteppedObjectStore(sim, new CountingStore(s3, this));
+        this.ledger = new SteppedLedger(sim, new CountingLedger(dynamo, this));
         script.accept(this);
     }
 
@@ -410,6 +412,9 @@ final class ProtocolModel implements Model {
         }
         checkPublished();
         checkLedger();
+        // a write is followed by a check before anything else happens: the views belong to it, or to nothing
+        promoterView = null;
+        writerView = null;
         for (; messagesChecked < exceptionMessages.size(); messagesChecked++) {
             assertNoPlanted("an exception message", exceptionMessages.get(messagesChecked));
         }
@@ -420,6 +425,24 @@ final class ProtocolModel implements Model {
 
     private int messagesChecked;
     private int outcomesChecked;
+
+    /** Each run's last listing of the unit's versions, and the ones the last promote and ledger write decided on. */
+    private final Map<String, List<ObjectStore.ListedVersion>> listings = new HashMap<>();
+    List<ObjectStore.ListedVersion> promoterView;
+    List<ObjectStore.ListedVersion> writerView;
+
+    void sawListing(List<ObjectStore.ListedVersion> listing) {
+        listings.put(sim.current().name(), listing);
+    }
+
+    /** The listing the running actor last read (null when it read none: the drain, which runs alone). */
+    List<ObjectStore.ListedVersion> viewOfCurrent() {
+        return listings.get(sim.current().name());
+    }
+
+    private UnitInputs orderSeenBy(List<ObjectStore.ListedVersion> view) {
+        return view == null ? inputsNow() : UnitInputs.of(view, k -> k.equals(KEY) || k.equals(GZ));
+    }
 
     /** The unit's inbox versions as S3 lists them now (the order rule's input). */
     UnitInputs inputsNow() {
@@ -450,8 +473,9 @@ final class ProtocolModel implements Model {
         if (!Arrays.equals(bytes, expected.accepted())) {
             throw new AssertionError("S1: published/ does not hold the canonical accepted rows of " + meta.inputVersionId());
         }
-        if (lastPublishedBytes != null && !Arrays.equals(bytes, lastPublishedBytes) && inputsNow().holds(meta.inputKey(), meta.inputVersionId())
-                && inputsNow().compare(meta.inputKey(), meta.inputVersionId(), lastPublishedMeta.inputKey(), lastPublishedMeta.inputVersionId()) < 0) {
+        UnitInputs promoterOrder = orderSeenBy(promoterView);
+        if (lastPublishedBytes != null && !Arrays.equals(bytes, lastPublishedBytes)
+                && promoterOrder.compare(meta.inputKey(), meta.inputVersionId(), lastPublishedMeta.inputKey(), lastPublishedMeta.inputVersionId()) < 0) {
             throw new AssertionError("S4: published/'s rows of " + lastPublishedMeta.inputVersionId() + " were replaced by the rows of the older "
                     + meta.inputVersionId());
         }
@@ -482,22 +506,23 @@ final class ProtocolModel implements Model {
             throw new AssertionError("S3: publish_count " + item.publishCount() + ", PUBLISHED history items " + published
                     + ", distinct publishes " + distinct);
         }
-        // S4 orders the versions the inbox holds: a version deleted between a run's decision and its write is not
-        // older, it is withdrawn (L1 then requires the unit to follow the inbox)
+        // S4 by the order the writing run decided on: the inbox can change between a run's listing and its write (a
+        // producer's new version, a delete), and no S3 condition fences a ledger write against that; the newer
+        // input's own run then moves the unit on (L1)
+        UnitInputs order = orderSeenBy(writerView);
         if (lastItem != null && lastItem.published() != null && item.published() != null && !sameInput(lastItem, item)
-                && inputsNow().holds(item.input().key(), item.input().versionId())
-                && inputsNow().compare(item.input().key(), item.input().versionId(), lastItem.input().key(), lastItem.input().versionId()) < 0) {
-            throw new AssertionError("S4: the ledger's publish moved from the input " + lastItem.input().versionId() + " to the older "
-                    + item.input().versionId());
+                && order.compare(item.input().key(), item.input().versionId(), lastItem.input().key(), lastItem.input().versionId()) < 0) {
+            throw new AssertionError("S4: the ledger's publish moved from the input " + lastItem.input().key() + " "
+                    + lastItem.input().versionId() + " to the older " + item.input().key() + " " + item.input().versionId()
+                    + " (by the listing the write decided on: " + order.all() + ")");
         }
         String[] refused = lastItem == null ? null : refusal(lastItem);
         String[] now = refusal(item);
-        UnitInputs order = refused == null ? null : inputsNow();
-        if (refused != null && item.published() != null && order.holds(item.input().key(), item.input().versionId())
+        if (refused != null && item.published() != null
                 && (now == null || order.compare(now[0], now[1], refused[0], refused[1]) < 0)
                 && order.compare(item.input().key(), item.input().versionId(), refused[0], refused[1]) < 0) {
             throw new AssertionError("S4: the refusal of " + refused[1] + " was dropped for a publish of the older " + item.input().versionId()
-                    + "\n  before: " + lastItem + "\n  after:  " + item + "\n  inbox:  " + inputsNow().all());
+                    + "\n  before: " + lastItem + "\n  after:  " + item + "\n  inbox:  " + order.all());
         }
         {
             assertNoPlanted("the ledger", item.toString());
