@@ -398,18 +398,21 @@ public final class IngestService implements IngestPath {
             LastAttempt last = refusal != null ? refusal : new LastAttempt(now, built.runId(), built.runKind(), "PUBLISHED", null,
                     builtFrom.versionId(), builtFrom.sha256(), builtFrom.key());
             boolean ours = built.runId().equals(request.runId());
+            // the run asked to ingest this very input finishes it: its reason (an operator's, for a repair's rerun)
+            // is the publish's; a publish of another input it only records
+            boolean ofThisInput = builtFrom.key().equals(input.key()) && builtFrom.versionId() != null
+                    && builtFrom.versionId().equals(validatedOrRequestedVersion());
             LedgerItem next = new LedgerItem(dataset, unit, LedgerStatus.PUBLISHED, builtFrom, ref, built.runId(), built.runKind(),
                     built.contractVersion(), (item == null ? 0 : item.publishCount()) + 1,
                     item == null || item.firstPublishedAt() == null ? now : item.firstPublishedAt(), now, last, null);
             HistoryEntry history = new HistoryEntry(dataset, unit, now, built.runId(), built.runKind(), "PUBLISHED",
-                    ours ? request.reason() : null, builtFrom, ref, built.contractVersion());
+                    ours || ofThisInput ? request.reason() : null, builtFrom, ref, built.contractVersion());
             requireTimeFor("the ledger write", "the promoted object names its run and input, so the next run records it");
             if (write(next, history)) {
                 steps.after(Step.LEDGER_WRITTEN, unit);
                 if (ours) {
                     effect = Effect.PUBLISHED;
-                } else if (builtFrom.key().equals(input.key()) && builtFrom.versionId() != null
-                        && builtFrom.versionId().equals(validatedOrRequestedVersion())) {
+                } else if (ofThisInput) {
                     effect = Effect.FINISHED;
                 }
                 return true;

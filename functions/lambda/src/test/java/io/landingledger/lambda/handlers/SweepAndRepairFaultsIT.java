@@ -29,6 +29,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.ListObjectVersionsRequest;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
@@ -165,12 +166,15 @@ class SweepAndRepairFaultsIT {
     }
 
     enum SweepCall {
-        LIST_INBOX((p, r) -> r instanceof ListObjectsV2Request l && l.bucket().equals(p.inbox()), () -> s3Error(503, "SlowDown"), SweepOutcome.FAILS),
+        /** The version listing of the dataset's inbox prefix (the sweep reads no inbox object). */
+        LIST_INBOX((p, r) -> r instanceof ListObjectVersionsRequest l && l.bucket().equals(p.inbox()) && l.prefix().endsWith("/"),
+                () -> s3Error(503, "SlowDown"), SweepOutcome.FAILS),
         LIST_PUBLISHED((p, r) -> r instanceof ListObjectsV2Request l && l.bucket().equals(p.lake()), () -> s3Error(500, "InternalError"),
                 SweepOutcome.FAILS),
         QUERY_LEDGER((p, r) -> r instanceof QueryRequest, () -> dynamoError(400, "ThrottlingException"), SweepOutcome.FAILS),
-        /** The HEAD of the unprocessed input before its re-drive. */
-        HEAD_INBOX((p, r) -> r instanceof HeadObjectRequest h && h.bucket().equals(p.inbox()), () -> s3Error(503, "SlowDown"), SweepOutcome.FAILS),
+        /** The re-drive's own version listing of the unit's keys (the ingest path orders its input by it). */
+        LIST_UNIT_VERSIONS((p, r) -> r instanceof ListObjectVersionsRequest l && l.bucket().equals(p.inbox()) && !l.prefix().endsWith("/"),
+                () -> s3Error(503, "SlowDown"), SweepOutcome.REDRIVE_REPORTED_FAILED),
         /** The re-drive's own read of the ledger fails (reported), then the reclassification's GetItem fails the sweep. */
         GET_ITEM((p, r) -> r instanceof GetItemRequest, () -> dynamoError(500, "InternalServerError"), SweepOutcome.FAILS),
         /** The re-drive's HEAD of published/ fails (reported), then the reclassification's HEAD fails the sweep. */
@@ -281,12 +285,13 @@ class SweepAndRepairFaultsIT {
     }
 
     enum RepairCall {
-        /** The inbox listing, before any unit: the repair fails. */
-        LIST_INBOX((p, r) -> r instanceof ListObjectsV2Request, () -> s3Error(503, "SlowDown"), null),
+        /** The inbox's version listing, before any unit: the repair fails. */
+        LIST_INBOX((p, r) -> r instanceof ListObjectVersionsRequest l && l.prefix().endsWith("/"), () -> s3Error(503, "SlowDown"), null),
         /** The ledger read of the first unit's before-state: the repair fails. */
         GET_ITEM((p, r) -> r instanceof GetItemRequest, () -> dynamoError(400, "ThrottlingException"), null),
-        /** The HEAD that picks 03-03's latest input (no recorded one). */
-        HEAD_INBOX((p, r) -> r instanceof HeadObjectRequest h && h.bucket().equals(p.inbox()), () -> s3Error(503, "SlowDown"), UNPROCESSED),
+        /** The ingest path's version listing of a unit's keys (03-03 is the first unit that reads its input). */
+        LIST_UNIT_VERSIONS((p, r) -> r instanceof ListObjectVersionsRequest l && !l.prefix().endsWith("/"), () -> s3Error(503, "SlowDown"),
+                UNPROCESSED),
         PUT_STAGING((p, r) -> r instanceof PutObjectRequest put && put.key().startsWith(LakeLayout.STAGING_PREFIX),
                 () -> s3Error(500, "InternalError"), UNPROCESSED),
         COMPLETE_PUBLISHED((p, r) -> r instanceof CompleteMultipartUploadRequest c && c.key().startsWith(LakeLayout.PUBLISHED_PREFIX),
