@@ -16,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 /**
- * S3 and DynamoDB on this machine, as EMULATORS.md chose them: S3Proxy in-process with its transient (in-memory)
+ * S3 and DynamoDB on this machine, as docs/emulators.md chose them: S3Proxy in-process with its transient (in-memory)
  * blob store (correct If-None-Match / If-Match on CompleteMultipartUpload, versioning; {@link #startOnDisk} keeps
  * the same store's objects on disk) and moto's DynamoDB server as a child process (see {@link MotoServer}). Both on free 127.0.0.1 ports, started concurrently, credentials
  * {@value #ACCESS_KEY}/{@value #SECRET_KEY}.

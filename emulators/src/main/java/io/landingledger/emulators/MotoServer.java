@@ -15,7 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * moto 5's server (the DynamoDB emulator EMULATORS.md picked) as a child process on a free loopback port, started
+ * moto 5's server (the DynamoDB emulator docs/emulators.md picked) as a child process on a free loopback port, started
  * through {@code scripts/moto-server.py}, which serves moto's own application behind one lock: stock
  * {@code moto_server} lets two concurrent TransactWriteItems pass the same condition (measured 2 of 20 rounds of 8
  * writers), which DynamoDB never does and the ledger relies on. Stopped through its own {@link Process} handle.
@@ -91,7 +91,7 @@ public final class MotoServer implements AutoCloseable {
                 .findFirst();
         if (onPath.isEmpty()) {
             throw new IllegalStateException(EXECUTABLE + " is not on PATH. DynamoDB is emulated by moto's server "
-                    + "(EMULATORS.md). Install it with: pip install \"moto[server]\" (then check that `moto_server --help` "
+                    + "(docs/emulators.md). Install it with: pip install \"moto[server]\" (then check that `moto_server --help` "
                     + "runs), or set " + EXECUTABLE_VARIABLE + " to a server command, or point the run at LocalStack.");
         }
         return List.of("python3", launcher().toString());

@@ -10,7 +10,7 @@ import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
 /**
- * The one definition of the two ledger tables' keys (DESIGN.md section 4). The embedded emulators, the local run
+ * The one definition of the two ledger tables' keys (docs/design.md section 4). The embedded emulators, the local run
  * and the template test all build from here, so the tables the tests run against cannot drift from the ones
  * infra/template.yaml deploys.
  *

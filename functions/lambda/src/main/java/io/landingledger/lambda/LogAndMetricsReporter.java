@@ -12,7 +12,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * Each record's outcome as one structured JSON log line and one EMF metrics document for its dataset (DESIGN.md
+ * Each record's outcome as one structured JSON log line and one EMF metrics document for its dataset (docs/design.md
  * section 8). Names, hashes, counts and codes only: an {@link IngestOutcome} carries no row content, and a refusal's
  * detail is a sentence that names fields and line numbers, never a value (invariant 7).
  *
@@ -112,7 +112,7 @@ public final class LogAndMetricsReporter implements OutcomeReporter {
     }
 
     /**
-     * The dataset of a routed key: its first segment, the routing rule of DESIGN.md section 2 (the handler reports a
+     * The dataset of a routed key: its first segment, the routing rule of docs/design.md section 2 (the handler reports a
      * failure only for a record it routed).
      */
     private static String datasetOf(String key) {

@@ -11,7 +11,7 @@ import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
 import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 
-/** Pins DESIGN.md section 4's keys: changing one is a migration, not a refactoring. */
+/** Pins docs/design.md section 4's keys: changing one is a migration, not a refactoring. */
 class LedgerTablesTest {
 
     @Test

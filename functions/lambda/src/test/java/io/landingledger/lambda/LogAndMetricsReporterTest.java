@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * What an operator sees per record (DESIGN.md section 8): the JSON log line through the functions' own log4j
+ * What an operator sees per record (docs/design.md section 8): the JSON log line through the functions' own log4j
  * configuration, and the EMF document, both captured; and that no value from a file reaches either (invariant 7).
  */
 class LogAndMetricsReporterTest {

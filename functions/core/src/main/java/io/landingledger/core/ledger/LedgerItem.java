@@ -3,7 +3,7 @@ package io.landingledger.core.ledger;
 import java.time.Instant;
 
 /**
- * One unit's ledger item: what is published now and from what (DESIGN.md section 4).
+ * One unit's ledger item: what is published now and from what (docs/design.md section 4).
  *
  * @param input            the input of the current publish (or of the refusal, when never published)
  * @param published        the published object, or null when none

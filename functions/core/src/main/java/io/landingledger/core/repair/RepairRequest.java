@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * An operator's repair or omission request (DESIGN.md section 6), parsed from the invocation payload:
+ * An operator's repair or omission request (docs/design.md section 6), parsed from the invocation payload:
  * <pre>{"dataset": "progress_events", "units": ["2026-03-02"] | "from": "...", "to": "...",
  *  "mode": "targeted" | "forward", "dryRun": true, "force": false, "reason": "INC-4711 producer resent",
  *  "inputVersion": "recorded" | "latest", "action": "repair" | "omit"}</pre>

@@ -35,7 +35,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Operator repair (DESIGN.md section 6): each unit runs the same ingest path as a new file, with
+ * Operator repair (docs/design.md section 6): each unit runs the same ingest path as a new file, with
  * {@code run_kind=REPAIR} (invariant 8). A dry run reads and plans but writes nothing. Forward mode (and any
  * {@code dependsOnPrevious} dataset) expands to every expected unit from the first named one to the latest, in order,
  * and stops at the first failure. The run watches its remaining time and stops between units before the deadline,
@@ -190,7 +190,7 @@ public final class RepairService {
         IngestOutcome outcome = ingest.ingest(IngestService.Request.repair(contract, unit, ref, runId, request.force(), request.reason(),
                 deadline));
         if (outcome.action() == IngestAction.SKIPPED && before != null) {
-            // nothing changed: the audit trail still says an operator looked, and why (DESIGN.md section 4)
+            // nothing changed: the audit trail still says an operator looked, and why (docs/design.md section 4)
             Instant now = clock.instant();
             ledger.appendHistory(new HistoryEntry(contract.dataset(), unit, now, runId, RunKind.REPAIR, "REPAIR_SKIPPED",
                     request.reason(), before.input(), before.published(), contract.version()));

@@ -32,7 +32,7 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * The completeness sweep (DESIGN.md section 5): classifies every expected unit of a dataset, re-drives the inputs
+ * The completeness sweep (docs/design.md section 5): classifies every expected unit of a dataset, re-drives the inputs
  * the ledger never recorded when the contract enables {@code autoRedrive}, and writes the JSON and HTML reports.
  *
  * <p>Its reads are bulk reads: one ledger Query (paged) for the range, one version listing of the inbox under

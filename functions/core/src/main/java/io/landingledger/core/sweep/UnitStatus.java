@@ -3,7 +3,7 @@ package io.landingledger.core.sweep;
 import java.util.Locale;
 
 /**
- * What the completeness sweep says about one expected unit (DESIGN.md section 5). Several findings can apply to
+ * What the completeness sweep says about one expected unit (docs/design.md section 5). Several findings can apply to
  * one unit (a restated unit whose published object was deleted is RESTATED and LEDGER_DRIFT); the unit's status is
  * the one that comes first in this enum's order, the others are listed as its flags:
  *

@@ -2,7 +2,7 @@ package io.landingledger.core.validate;
 
 /**
  * RFC 3339 timestamps and ISO dates, read as ASCII bytes, without {@code java.time} on the hot path ({@code OffsetDateTime.parse} costs
- * about 1.9 us a line here, PERFORMANCE.md). A timestamp is {@code YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)};
+ * about 1.9 us a line here, docs/performance.md). A timestamp is {@code YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)};
  * {@code t} and {@code z} may be lower case, as RFC 3339 allows. It is published in UTC as
  * {@code YYYY-MM-DDTHH:MM:SS[.fraction]Z}, the text depending only on the instant (see {@link #putFraction}).
  * A leap second ({@code :60}) is rejected: no downstream engine here can hold it.

@@ -6,7 +6,7 @@ import java.io.InputStream;
 
 /**
  * Returns at most {@code maxPerRead} bytes per read and answers {@code available()} with 0, as a socket or an S3
- * response stream may, so chunk-boundary bugs in streaming code show up (STYLE.md: whole, 1-byte, 7-byte and
+ * response stream may, so chunk-boundary bugs in streaming code show up (the project runs streaming tests on whole, 1-byte, 7-byte and
  * 8 KiB reads).
  */
 public final class ThrottledInputStream extends FilterInputStream {

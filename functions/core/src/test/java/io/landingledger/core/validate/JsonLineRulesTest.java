@@ -23,7 +23,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Every line-level rule of seed 002 and DESIGN.md section 3: each {@link ReasonCode} a JSONL line can get, with the
+ * Every line-level rule of seed 002 and docs/design.md section 3: each {@link ReasonCode} a JSONL line can get, with the
  * quarantine record it produces. Each bad line sits between two good ones, so the test also pins the line number,
  * that the good neighbours are still accepted, and that the file is still published.
  */

@@ -25,7 +25,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * DESIGN.md invariant 7: no row content reaches the quarantine or an error message. Distinctive values are planted
+ * docs/design.md invariant 7: no row content reaches the quarantine or an error message. Distinctive values are planted
  * in rejected and refused lines; neither the rejects stream, nor a refusal's detail, nor the result as the CLI prints
  * it may contain them. (A JSON key that looks like a field name is reported as the UNKNOWN_FIELD's field: it is a
  * name, not a value. Keys that are not names, and CSV header cells that are not contract fields, are withheld.)

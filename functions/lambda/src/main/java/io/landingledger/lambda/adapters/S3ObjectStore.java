@@ -32,7 +32,7 @@ import java.util.concurrent.Future;
 /**
  * {@link ObjectStore} on S3 (SDK v2). The promote is CreateMultipartUpload + UploadPartCopy + CompleteMultipartUpload
  * under {@code If-None-Match: *} or {@code If-Match}: AWS honours those on CompleteMultipartUpload and so does every
- * emulator the tests use, so the test that proves the condition can fail (EMULATORS.md). S3 status codes are
+ * emulator the tests use, so the test that proves the condition can fail (docs/emulators.md). S3 status codes are
  * translated here, once: 412 (and 404 on If-Match: the target vanished) to {@link PreconditionFailedException},
  * 409 to {@link ConcurrentUpdateException}, 404 on reads (and 405 for a delete marker's version id, 400 for a version
  * id never issued) to {@link ObjectNotFoundException}.

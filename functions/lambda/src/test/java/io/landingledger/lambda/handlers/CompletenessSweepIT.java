@@ -68,7 +68,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The completeness sweep (DESIGN.md section 5) on S3Proxy and moto_server: the ledger, the inbox and published/
+ * The completeness sweep (docs/design.md section 5) on S3Proxy and moto_server: the ledger, the inbox and published/
  * built by the real ingest path (the handler Lambda runs), then swept. Every status has a scenario of its own.
  */
 class CompletenessSweepIT {

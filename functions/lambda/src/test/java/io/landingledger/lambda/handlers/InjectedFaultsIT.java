@@ -69,7 +69,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Faults injected at the SDK layer (issue 7, "Hostile events and faults"; DESIGN.md section 2): an
+ * Faults injected at the SDK layer (issue 7, "Hostile events and faults"; docs/design.md section 2): an
  * {@link ExecutionInterceptor} on the function's own S3 and DynamoDB clients fails chosen attempts before they are
  * transmitted (so the SDK's retry strategy sees them exactly as it would see a real 5xx or throttle, and the emulator
  * never executes them), or breaks a GetObject body mid-stream. For each fault the event is delivered, then redelivered
@@ -255,7 +255,7 @@ class InjectedFaultsIT {
 
         switch (call) {
             case TRANSACT_WRITE_ITEMS, TRANSACT_WRITE_ITEMS_500 -> {
-                // died between promote and ledger (crash table row 6): the object is ours, the ledger is not written
+                // died between promote and ledger (the crash table's promote row): the object is ours, the ledger is not written
                 assertTrue(pipeline.ledger.get(DATASET, unit).isEmpty());
                 assertEquals(List.of(LakeLayout.publishedKey(DATASET, unit)), pipeline.keys(LakeLayout.PUBLISHED_PREFIX));
                 assertEquals(List.of(), pipeline.keys(LakeLayout.STAGING_PREFIX));
@@ -418,7 +418,7 @@ class InjectedFaultsIT {
         if (lost == Lost.PUBLISHED_COMPLETE_MULTIPART_UPLOAD) {
             // the SDK retries the complete of an upload that already completed: AWS answers 200 (published); a 412
             // (the object now exists) converges through the metadata check (finished); NoSuchUpload fails the run
-            // and the redelivery finishes it (crash table row 6). All end in the same state.
+            // and the redelivery finishes it (the crash table's promote row). All end in the same state.
             assertTrue(List.of("[published, skipped]", "[finished, skipped]").contains(actions.toString())
                     || actions.get(0).startsWith("failed") && actions.get(1).equals("finished"), actions.toString());
         } else {
@@ -490,7 +490,7 @@ class InjectedFaultsIT {
                 assertEquals(1, pipeline.keys(LakeLayout.QUARANTINE_PREFIX).size());
             }
             case LEDGER_WRITE -> assertEquals(List.of(LakeLayout.publishedKey(DATASET, unit)), pipeline.keys(LakeLayout.PUBLISHED_PREFIX),
-                    "promoted, not recorded: crash table row 6");
+                    "promoted, not recorded: the crash table's promote row");
             case REFUSAL_LEDGER_WRITE -> assertEquals(List.of(), pipeline.keys(""), "a refusal writes nothing to the lake");
         }
         pipeline.failed.clear();

@@ -45,7 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Operator repair (DESIGN.md section 6) through RepairHandler, on the embedded emulators. */
+/** Operator repair (docs/design.md section 6) through RepairHandler, on the embedded emulators. */
 class RepairHandlerIT {
     @RegisterExtension
     static final AwsEmulators EMULATORS = new AwsEmulators();

@@ -186,7 +186,7 @@ class SweepAndRepairFaultsIT {
                 SweepOutcome.FAILS),
         /** The re-drive's GetObject of the input. */
         REDRIVE_READ((p, r) -> r instanceof GetObjectRequest, () -> s3Error(500, "InternalError"), SweepOutcome.REDRIVE_REPORTED_FAILED),
-        /** The re-drive's ledger write, after its promote (crash table row 6). */
+        /** The re-drive's ledger write, after its promote (the crash table's promote row). */
         REDRIVE_LEDGER_WRITE((p, r) -> r instanceof TransactWriteItemsRequest, () -> dynamoError(500, "InternalServerError"),
                 SweepOutcome.REDRIVE_REPORTED_FAILED);
 
@@ -296,7 +296,7 @@ class SweepAndRepairFaultsIT {
                 () -> s3Error(500, "InternalError"), UNPROCESSED),
         COMPLETE_PUBLISHED((p, r) -> r instanceof CompleteMultipartUploadRequest c && c.key().startsWith(LakeLayout.PUBLISHED_PREFIX),
                 () -> s3Error(500, "InternalError"), UNPROCESSED),
-        /** The publish's ledger transaction, after the promote (crash table row 6). */
+        /** The publish's ledger transaction, after the promote (the crash table's promote row). */
         LEDGER_WRITE((p, r) -> r instanceof TransactWriteItemsRequest, () -> dynamoError(500, "InternalServerError"), UNPROCESSED),
         /** The REPAIR_SKIPPED audit item of the unchanged unit. */
         PUT_HISTORY((p, r) -> r instanceof PutItemRequest, () -> dynamoError(500, "InternalServerError"), "2026-03-02");

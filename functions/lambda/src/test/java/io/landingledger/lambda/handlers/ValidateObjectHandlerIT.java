@@ -43,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The publish protocol end to end, through the handler Lambda runs, on S3Proxy and moto_server: idempotency,
- * the late row, the crash table, concurrency, refusals and the exact conditional requests (DESIGN.md section 2).
+ * the late row, the crash table, concurrency, refusals and the exact conditional requests (docs/design.md section 2).
  */
 class ValidateObjectHandlerIT {
     @RegisterExtension

@@ -25,7 +25,7 @@ import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
  * JUnit 5 extension: S3 and DynamoDB for the tests, through the same {@link DependencyFactory} clients the
  * functions use.
  *
- * <p>By default it starts the emulators EMULATORS.md chose: S3Proxy in-process (transient, in-memory blob store,
+ * <p>By default it starts the emulators docs/emulators.md chose: S3Proxy in-process (transient, in-memory blob store,
  * credentials test/test) and {@code moto_server} as a child process, each on a free 127.0.0.1 port. They start once
  * per test run (kept in the root {@link ExtensionContext.Store}, so every test class in the JVM shares the pair) and
  * stop when the run ends. With {@value #ENDPOINT_VARIABLE} set (e.g. {@code http://localhost:4566} for LocalStack)

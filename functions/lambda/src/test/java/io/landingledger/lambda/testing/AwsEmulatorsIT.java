@@ -32,7 +32,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * The emulator semantics the publish protocol relies on (DESIGN.md section 2, EMULATORS.md), called through the
+ * The emulator semantics the publish protocol relies on (docs/design.md section 2, docs/emulators.md), called through the
  * SDK the way the product calls it. If an emulator upgrade breaks one of these, every protocol test on top of it
  * would prove nothing: this class says which guarantee went.
  */
@@ -220,7 +220,7 @@ class AwsEmulatorsIT {
         assertFalse(latest.lastEvaluatedKey().isEmpty(), "limit 1 leaves more to page through");
     }
 
-    // --- the promote, as DESIGN.md section 2 step 6 calls it ---
+    // --- the promote, as docs/design.md section 2 step 6 calls it ---
 
     private static CompleteMultipartUploadResponse promote(String bucket, String source, String target,
                                                            Map<String, String> metadata, String ifNoneMatch,
@@ -251,7 +251,7 @@ class AwsEmulatorsIT {
                 .build());
     }
 
-    // --- the ledger write, as DESIGN.md section 2 step 7 describes it ---
+    // --- the ledger write, as docs/design.md section 2 step 7 describes it ---
 
     private static TransactWriteItem ledgerUpdate(String table, String newEtag, String expectedEtag) {
         return TransactWriteItem.builder().update(u -> u.tableName(table)
