@@ -474,7 +474,6 @@ public final class IngestService implements IngestPath {
 
         /** A new version of the published input's bytes: the ledger names it, nothing is republished. */
         private boolean recordSameInput() {
-            abortStaging();
             InputIdentity identity = validated.identity();
             Instant now = clock.instant();
             LastAttempt attempt = new LastAttempt(now, request.runId(), request.runKind(), "UNCHANGED", null, identity.versionId(),
@@ -487,6 +486,9 @@ public final class IngestService implements IngestPath {
             if (write(next, history)) {
                 steps.after(Step.LEDGER_WRITTEN, unit);
                 effect = Effect.UNCHANGED;
+                // only now: a lost race may instead end in a promote of what is staged (the simulator found the
+                // abort-then-complete on seed 7)
+                abortStaging();
                 return true;
             }
             return false;

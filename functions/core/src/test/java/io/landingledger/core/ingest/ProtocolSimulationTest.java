@@ -117,16 +117,23 @@ class ProtocolSimulationTest {
             m.sim.step("operator-repairs", () -> m.repairTask(m.randomRepair()));
         }
         if (m.sim.choose(4) == 0) {
-            m.sim.step("published-object-deleted-out-of-band", () -> m.s3.delete(ProtocolModel.LAKE, ProtocolModel.PUBLISHED_KEY));
+            m.sim.step("published-object-deleted-out-of-band", () -> {
+                m.s3.delete(ProtocolModel.LAKE, ProtocolModel.PUBLISHED_KEY);
+                m.countWrite();
+            });
         }
         if (m.sim.choose(4) == 0) {
             m.sim.step("lifecycle-expires-noncurrent-versions", () -> {
                 m.s3.expireNoncurrent(ProtocolModel.INBOX, ProtocolModel.KEY);
                 m.s3.expireNoncurrent(ProtocolModel.INBOX, ProtocolModel.GZ);
+                m.countWrite();
             });
         }
         if (m.sim.choose(4) == 0) {
-            m.sim.step("operator-deploys-contract-v2", () -> m.current = m.v2);
+            m.sim.step("operator-deploys-contract-v2", () -> {
+                m.current = m.v2;
+                m.countWrite();
+            });
         }
     }
 
