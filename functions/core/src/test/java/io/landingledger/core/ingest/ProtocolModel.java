@@ -644,7 +644,17 @@ final class ProtocolModel implements Model {
         boolean named = item.input() != null && item.input().key().equals(newest.key()) && newest.versionId().equals(item.input().versionId());
         boolean refusedNewest = item.lastAttempt() != null && "REFUSED".equals(item.lastAttempt().outcome())
                 && item.lastAttempt().read(newest.key(), newest.versionId());
-        if (item.status() == LedgerStatus.PUBLISHED && named) {
+        if (item.status() == LedgerStatus.PUBLISHED && named && refusedNewest) {
+            // the recorded input, refused under today's contract (a forced repair, or its re-delivery after a contract
+            // change): the publish stands if it is there; if it was deleted, nothing can rebuild it but a repair under
+            // a contract that accepts it, and the sweep says LEDGER_DRIFT
+            InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).orElse(null);
+            boolean drift = object == null || !object.etag().equals(item.publishedEtag());
+            UnitStatus want = drift ? UnitStatus.LEDGER_DRIFT : UnitStatus.REFUSED;
+            if (unit.status() != want) {
+                throw new AssertionError("L2: the sweep says " + unit.status() + " " + unit.reason() + ", expected " + want);
+            }
+        } else if (item.status() == LedgerStatus.PUBLISHED && named) {
             Oracle expected = oracle(newestVersion.body(), item.contractVersion());
             InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).orElseThrow(() -> new AssertionError("L1: published/ is empty"));
             if (!Arrays.equals(object.body(), expected.accepted()) || item.published().accepted() != expected.result().accepted()
@@ -658,8 +668,7 @@ final class ProtocolModel implements Model {
                     throw new AssertionError("L1: the quarantine the ledger names does not describe the newest input");
                 }
             }
-            // a forced repair that the current contract refused leaves the publish standing and says so
-            UnitStatus want = refusedNewest ? UnitStatus.REFUSED : expected.result().accepted() == 0 ? UnitStatus.EMPTY
+            UnitStatus want = expected.result().accepted() == 0 ? UnitStatus.EMPTY
                     : item.publishCount() > 1 ? UnitStatus.RESTATED : UnitStatus.OK;
             if (unit.status() != want) {
                 throw new AssertionError("L2: the sweep says " + unit.status() + " " + unit.reason() + ", expected " + want);
