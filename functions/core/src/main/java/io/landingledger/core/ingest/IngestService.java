@@ -189,8 +189,7 @@ public final class IngestService implements IngestPath {
                         }
                     }
                     case PublishDecision.Gone gone -> {
-                        return outcome(IngestAction.SKIPPED, null, input.size(), null, "INPUT_GONE",
-                                "the input version no longer exists (deleted before it was read)");
+                        return gone();
                     }
                     case PublishDecision.Stale stale -> {
                         return outcome(IngestAction.STALE, validated == null ? null : validated.result().sha256(),
@@ -198,8 +197,7 @@ public final class IngestService implements IngestPath {
                     }
                     case PublishDecision.Read read -> {
                         if (!read()) {
-                            return outcome(IngestAction.SKIPPED, null, input.size(), null, "INPUT_GONE",
-                                    "the input version no longer exists (deleted before it was read)");
+                            return gone();
                         }
                     }
                     case PublishDecision.RecordRefusal refusal -> {
@@ -217,6 +215,12 @@ public final class IngestService implements IngestPath {
             }
             throw new IllegalStateException("gave up after " + MAX_DECISIONS + " decisions on " + dataset + "/" + unit
                     + ": too much contention; Lambda's retry decides again");
+        }
+
+        /** The version is gone (from the listing, or between the listing and the read): nothing to publish or refuse. */
+        private IngestOutcome gone() {
+            return outcome(IngestAction.SKIPPED, null, input.size(), null, "INPUT_GONE",
+                    "the input version no longer exists (deleted before it was read)");
         }
 
         /** The run ends: what it reports is what it wrote (nothing, for a replay). */
@@ -237,13 +241,8 @@ public final class IngestService implements IngestPath {
                             refusal.code().name(), refusal.detail(), request.runId(), request.runKind().name(),
                             Duration.between(started, clock.instant()));
                 }
-                case NONE -> {
-                    boolean refused = item != null && (item.status() == LedgerStatus.REFUSED
-                            || (item.lastAttempt() != null && "REFUSED".equals(item.lastAttempt().outcome())
-                            && item.lastAttempt().read(input.key(), input.versionId())));
-                    String code = refused ? (item.status() == LedgerStatus.REFUSED ? item.reason() : item.lastAttempt().reason()) : null;
-                    yield outcome(IngestAction.SKIPPED, sha, bytes, item == null ? null : item.published(), code, why);
-                }
+                case NONE -> outcome(IngestAction.SKIPPED, sha, bytes, item == null ? null : item.published(),
+                        PublishDecision.recordedRefusal(item, input.key(), input.versionId()), why);
             };
         }
 

@@ -146,8 +146,9 @@ public final class PublishDecision {
             if (item.status() == LedgerStatus.PUBLISHED && sameVersion(item.input(), f)) {
                 return new Skip("already published from this input version");
             }
-            if (refusedThisVersion(item, f)) {
-                return new Skip("this input version was already refused (" + refusalCode(item) + ")");
+            String refused = recordedRefusal(item, f.candidateKey(), f.candidateVersion());
+            if (refused != null) {
+                return new Skip("this input version was already refused (" + refused + ")");
             }
         }
         // 3
@@ -167,8 +168,9 @@ public final class PublishDecision {
         }
         // 2 again, now that S3's publish is recorded: a refusal already recorded is not recorded again, whatever
         // published/ holds (a refused input can neither repair nor replace the standing publish)
-        if (!f.rebuild() && item != null && refusedThisVersion(item, f)) {
-            return new Skip("this input version was already refused (" + refusalCode(item) + ")");
+        String refused = f.rebuild() ? null : recordedRefusal(item, f.candidateKey(), f.candidateVersion());
+        if (refused != null) {
+            return new Skip("this input version was already refused (" + refused + ")");
         }
         // 5
         if (!inputs.holds(f.candidateKey(), f.candidateVersion())) {
@@ -205,16 +207,20 @@ public final class PublishDecision {
                 && f.candidateVersion().equals(input.versionId());
     }
 
-    private static boolean refusedThisVersion(LedgerItem item, Facts f) {
+    /**
+     * The refusal code the ledger recorded for this version of this key, or null when it recorded none: a
+     * never-published unit's input, or the last attempt over a standing publish.
+     */
+    static String recordedRefusal(LedgerItem item, String key, String versionId) {
+        if (item == null || versionId == null) {
+            return null;
+        }
         if (item.status() == LedgerStatus.REFUSED) {
-            return sameVersion(item.input(), f);
+            InputIdentity input = item.input();
+            return input != null && input.key().equals(key) && versionId.equals(input.versionId()) ? item.reason() : null;
         }
         LastAttempt last = item.lastAttempt();
-        return item.status() == LedgerStatus.PUBLISHED && last != null && "REFUSED".equals(last.outcome())
-                && last.read(f.candidateKey(), f.candidateVersion());
-    }
-
-    private static String refusalCode(LedgerItem item) {
-        return item.status() == LedgerStatus.REFUSED ? item.reason() : item.lastAttempt().reason();
+        return item.status() == LedgerStatus.PUBLISHED && last != null && "REFUSED".equals(last.outcome()) && last.read(key, versionId)
+                ? last.reason() : null;
     }
 }

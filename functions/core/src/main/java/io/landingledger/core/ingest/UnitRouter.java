@@ -3,7 +3,14 @@ package io.landingledger.core.ingest;
 import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.contract.DatasetContract;
 
+import io.landingledger.core.store.ObjectStore;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 
 /**
  * Routes an inbox key to its dataset (the first key segment) and unit (the contract's pattern on the rest).
@@ -25,6 +32,27 @@ public final class UnitRouter {
 
     /** @param reason FOLDER_MARKER, NO_DATASET_PREFIX, UNKNOWN_DATASET or PATTERN_MISMATCH */
     public record Unroutable(String reason, String detail) implements Route {
+    }
+
+    /**
+     * The newest input of each unit of {@code dataset} ({@link UnitInputs}' rule), from a version listing of its inbox
+     * prefix: what the sweep classifies and a repair of the latest input reads. A listed version whose key routes
+     * nowhere is handed to {@code unroutable} with the reason.
+     */
+    public Map<String, ObjectStore.ListedVersion> newestInputs(Iterable<ObjectStore.ListedVersion> listing, String dataset,
+                                                               BiConsumer<ObjectStore.ListedVersion, Unroutable> unroutable) {
+        Map<String, List<ObjectStore.ListedVersion>> byUnit = new HashMap<>();
+        for (ObjectStore.ListedVersion version : listing) {
+            Route route = route(version.key());
+            if (route instanceof Routed routed && routed.contract().dataset().equals(dataset)) {
+                byUnit.computeIfAbsent(routed.unit(), u -> new ArrayList<>()).add(version);
+            } else if (route instanceof Unroutable reason) {
+                unroutable.accept(version, reason);
+            }
+        }
+        Map<String, ObjectStore.ListedVersion> newest = new HashMap<>();
+        byUnit.forEach((unit, versions) -> UnitInputs.of(versions, key -> true).newest().ifPresent(v -> newest.put(unit, v)));
+        return newest;
     }
 
     /** Routes a key that is already URL-decoded. */

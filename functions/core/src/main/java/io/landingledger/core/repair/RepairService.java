@@ -27,7 +27,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -163,15 +162,7 @@ public final class RepairService {
      * dataset's prefix (a request per 1,000 versions).
      */
     private Map<String, ObjectStore.ListedVersion> inboxByUnit(DatasetContract contract) {
-        Map<String, List<ObjectStore.ListedVersion>> versions = new HashMap<>();
-        for (ObjectStore.ListedVersion version : store.versions(inboxBucket, contract.dataset() + "/")) {
-            if (router.route(version.key()) instanceof UnitRouter.Routed routed) {
-                versions.computeIfAbsent(routed.unit(), u -> new ArrayList<>()).add(version);
-            }
-        }
-        Map<String, ObjectStore.ListedVersion> byUnit = new HashMap<>();
-        versions.forEach((unit, listed) -> UnitInputs.of(listed, key -> true).newest().ifPresent(v -> byUnit.put(unit, v)));
-        return byUnit;
+        return router.newestInputs(store.versions(inboxBucket, contract.dataset() + "/"), contract.dataset(), (version, reason) -> { });
     }
 
     private RepairResult.UnitResult repair(RepairRequest request, DatasetContract contract, String unit, LedgerItem before,

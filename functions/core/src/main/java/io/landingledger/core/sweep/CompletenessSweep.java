@@ -11,7 +11,6 @@ import io.landingledger.core.ingest.Deadline;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.InputRef;
 import io.landingledger.core.ingest.LakeLayout;
-import io.landingledger.core.ingest.UnitInputs;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.ledger.Ledger;
 import io.landingledger.core.ledger.LedgerItem;
@@ -147,18 +146,14 @@ public final class CompletenessSweep {
             }
 
             // one version listing of the dataset's inbox prefix: every unit's newest input by the ingest path's rule
-            Map<String, List<ObjectStore.ListedVersion>> versionsByUnit = new HashMap<>();
-            for (ObjectStore.ListedVersion version : store.versions(inboxBucket, dataset + "/")) {
-                UnitRouter.Route route = router.route(version.key());
-                if (route instanceof UnitRouter.Routed routed && routed.contract().dataset().equals(dataset)) {
-                    versionsByUnit.computeIfAbsent(routed.unit(), u -> new ArrayList<>()).add(version);
-                } else if (route instanceof UnitRouter.Unroutable u && !"FOLDER_MARKER".equals(u.reason()) && version.latest()) {
-                    unroutable++;
-                }
-            }
+            int[] unroutableKeys = {0};
             Map<String, InboxObject> inbox = new HashMap<>();
-            versionsByUnit.forEach((unit, versions) -> UnitInputs.of(versions, key -> true).newest()
-                    .ifPresent(newest -> inbox.put(unit, InboxObject.listed(newest))));
+            router.newestInputs(store.versions(inboxBucket, dataset + "/"), dataset, (version, reason) -> {
+                if (!"FOLDER_MARKER".equals(reason.reason()) && version.latest()) {
+                    unroutableKeys[0]++;
+                }
+            }).forEach((unit, newest) -> inbox.put(unit, InboxObject.listed(newest)));
+            unroutable = unroutableKeys[0];
 
             Map<String, ObjectStore.ListedObject> published = new HashMap<>();
             String unitPrefix = LakeLayout.publishedDatasetPrefix(dataset);

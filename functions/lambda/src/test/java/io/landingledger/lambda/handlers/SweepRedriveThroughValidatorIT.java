@@ -107,18 +107,7 @@ class SweepRedriveThroughValidatorIT {
     void sweep_withALostEvent_redrivesItThroughTheValidatorAndTheUnitIsOk() throws Exception {
         pipeline.putExample("progress_events", "progress-2026-03-01.jsonl"); // its S3 event was lost
         List<String> invocations = new ArrayList<>();
-        ValidateObjectHandler validator = pipeline.handler();
-        LambdaIngestPath throughValidator = new LambdaIngestPath(eventJson -> {
-            invocations.add(eventJson);
-            Map<String, Object> response = validator.handleRequest(EVENTS.fromJson(eventJson), null);
-            try {
-                return JSON.std.asString(response);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }, "us-east-1");
-        CompletenessSweep sweep = new CompletenessSweep(pipeline.store, pipeline.ledger, throughValidator,
-                new UnitRouter(pipeline.contracts()), pipeline.inbox(), pipeline.lake(), Clock.systemUTC(), () -> UUID.randomUUID().toString());
+        CompletenessSweep sweep = throughValidator(invocations);
 
         DatasetReport report = sweep.sweep(pipeline.contracts().get("progress_events").orElseThrow(), "2026-03-01", "2026-03-01");
 
