@@ -4,6 +4,7 @@ import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.Ledger;
 import io.landingledger.core.ledger.LedgerConflictException;
 import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.store.KeyOrder;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -6,6 +6,7 @@ import io.landingledger.core.store.ObjectStore;
 import io.landingledger.core.store.Precondition;
 import io.landingledger.core.store.PreconditionFailedException;
 import io.landingledger.core.store.StoredObject;
+import io.landingledger.core.store.KeyOrder;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

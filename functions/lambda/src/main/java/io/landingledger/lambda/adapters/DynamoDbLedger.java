@@ -9,6 +9,7 @@ import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.ledger.PublishedRef;
 import io.landingledger.core.ledger.RunKind;
+import io.landingledger.core.store.KeyOrder;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -179,7 +180,7 @@ public final class DynamoDbLedger implements Ledger {
 
     @Override
     public List<LedgerItem> items(String dataset, String fromUnit, String toUnit) {
-        if (fromUnit != null && toUnit != null && compareUtf8(fromUnit, toUnit) > 0) {
+        if (fromUnit != null && toUnit != null && KeyOrder.compare(fromUnit, toUnit) > 0) {
             // nothing is within a reversed range, and DynamoDB answers BETWEEN with a reversed range with a
             // ValidationException (moto returns no items)
             return List.of();
@@ -216,22 +217,6 @@ public final class DynamoDbLedger implements Ledger {
             start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
         } while (start != null);
         return items;
-    }
-
-    /** DynamoDB's order of string keys: by their UTF-8 bytes, which is code point order. */
-    static int compareUtf8(String a, String b) {
-        int i = 0;
-        int j = 0;
-        while (i < a.length() && j < b.length()) {
-            int ca = a.codePointAt(i);
-            int cb = b.codePointAt(j);
-            if (ca != cb) {
-                return Integer.compare(ca, cb);
-            }
-            i += Character.charCount(ca);
-            j += Character.charCount(cb);
-        }
-        return Boolean.compare(i < a.length(), j < b.length());
     }
 
     // ---- mapping ----

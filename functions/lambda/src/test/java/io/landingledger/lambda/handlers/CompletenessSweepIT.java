@@ -577,7 +577,7 @@ class CompletenessSweepIT {
         assertEquals(0, dump.exitValue());
         String rendered = read(dom);
         for (String expected : List.of("progress_events", "INCOMPLETE", "LEDGER_DRIFT", "UNPROCESSED", "PROHIBITED_FIELD",
-                "source system retired for the day", "Re-drives (2)", "May 2026", "April 2026")) {
+                "source system retired for the day", "Re-drives (4)", "May 2026", "April 2026")) {
             assertTrue(rendered.contains(expected), "the rendered page lacks " + expected);
         }
     }
