@@ -38,14 +38,14 @@ class LandingLocalIT {
         Map<String, Object> summary = run.json();
         Map<String, String> statuses = statuses(summary);
         // round 2 re-sends 03-01's rows gzipped (the unit's other key), 03-02's reordered with another key order, and
-        // 03-06's as plain text with one rejected line: each is a new input, so a new publish (RESTATED), and the
+        // 03-06's again gzipped with one rejected line: each is a new input, so a new publish (RESTATED), and the
         // ledger names it (the ledger-truth issue's user report: it used to keep the old input, UNPROCESSED for ever)
         assertEquals("RESTATED", statuses.get("progress_events/2026-03-01"));
         assertEquals("RESTATED", statuses.get("progress_events/2026-03-02"), "the late row and the retried event publish, twice");
         assertEquals("OK", statuses.get("progress_events/2026-03-03"), "bad lines under the cap are quarantined");
         assertEquals("MISSING", statuses.get("progress_events/2026-03-04"), "a gap in the files shows as MISSING");
         assertEquals("OK", statuses.get("progress_events/2026-03-05"), "the producer's repaired re-delivery publishes");
-        assertEquals("RESTATED", statuses.get("progress_events/2026-03-06"), "the gzipped day publishes, then its plain re-send");
+        assertEquals("RESTATED", statuses.get("progress_events/2026-03-06"), "the gzipped day publishes, then its re-send with a bad line");
         assertEquals("REFUSED", statuses.get("progress_events/2026-03-07"));
         assertEquals("OK", statuses.get("transactions/2026-10-02"));
         assertEquals(false, summary.get("complete"));
@@ -56,10 +56,10 @@ class LandingLocalIT {
         assertEquals(13, outcomes.stream().filter(o -> List.of("published", "refused").contains(o.get("action"))).count(), outcomes.toString());
         assertEquals(13, outcomes.stream().filter(o -> "skipped".equals(o.get("action"))).count());
         String ledger = Files.readString(export.resolve("ledger.json"));
-        for (String newest : List.of("progress-2026-03-01.jsonl.gz", "progress-2026-03-02.jsonl", "progress-2026-03-06.jsonl\"")) {
+        for (String newest : List.of("progress-2026-03-01.jsonl.gz", "progress-2026-03-02.jsonl", "progress-2026-03-06.jsonl.gz")) {
             assertTrue(ledger.contains("progress_events/" + newest), "the ledger names the re-sent input " + newest);
         }
-        assertFalse(ledger.contains("progress_events/progress-2026-03-06.jsonl.gz"), "03-06's gzipped first input is no longer the unit's");
+        assertTrue(ledger.contains("\"rejected\" : 1"), "03-06's ledger counts the re-send's bad line");
 
         assertTrue(run.stderr().contains("PROHIBITED_FIELD"), "round 1 refuses 03-05 for its email field");
         assertFalse(run.stdout().contains("learner.1007@example.com") || run.stderr().contains("learner.1007@example.com"),
