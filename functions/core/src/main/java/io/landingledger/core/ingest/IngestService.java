@@ -158,6 +158,7 @@ public final class IngestService implements IngestPath {
         private boolean staged;
         private boolean quarantineWritten;
         private boolean rebuildPending;
+        private boolean promoted;
         private Effect effect = Effect.NONE;
 
         Run(Request request) {
@@ -210,7 +211,13 @@ public final class IngestService implements IngestPath {
                             return ended("unchanged");
                         }
                     }
-                    case PublishDecision.Promote promote -> promote(promote.precondition());
+                    case PublishDecision.Promote promote -> {
+                        if (promoted) {
+                            throw new RunSupersededException("run " + request.runId() + " promoted " + dataset + "/" + unit
+                                    + " and its publish was replaced while it ran; a run publishes once: the retry decides again");
+                        }
+                        promote(promote.precondition());
+                    }
                 }
             }
             throw new IllegalStateException("gave up after " + MAX_DECISIONS + " decisions on " + dataset + "/" + unit
@@ -379,6 +386,7 @@ public final class IngestService implements IngestPath {
                 String etag = store.promote(lakeBucket, stagingKey, publishedKey, metadata.toMap(), precondition);
                 steps.after(Step.PROMOTED, unit);
                 published = new PublishDecision.Published(etag, metadata);
+                promoted = true;
                 rebuildPending = false; // a forced rebuild is done once it is promoted
             } catch (PreconditionFailedException | ConcurrentUpdateException e) {
                 // 412: someone published between our HEAD and our commit; 409: a concurrent operation. Decide again.

@@ -332,7 +332,7 @@ final class ProtocolModel implements Model {
             }
             if (end.thrown() != null) {
                 exceptionMessages.add(String.valueOf(end.thrown().getMessage()));
-                if (!end.faulted()) {
+                if (!end.faulted() && !(end.thrown() instanceof RunSupersededException)) {
                     unexplained.add(end.thrown());
                 }
             }
@@ -394,7 +394,7 @@ final class ProtocolModel implements Model {
         }
         if (end.thrown() != null) {
             exceptionMessages.add(String.valueOf(end.thrown().getMessage()));
-            if (!end.faulted()) {
+            if (!end.faulted() && !(end.thrown() instanceof RunSupersededException)) {
                 unexplained.add(end.thrown());
             }
         }
@@ -457,7 +457,15 @@ final class ProtocolModel implements Model {
     /** S1, and S4 on published/'s rows: checked whenever the published object changed. */
     private void checkPublished() {
         InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).filter(v -> !v.deleteMarker()).orElse(null);
-        if (object == null || object == lastPublishedVersion) {
+        if (object == null) {
+            // only an out-of-band delete empties published/ (the protocol never deletes it): a later publish replaces
+            // nothing, so S4 on rows starts again from it; the sweep reports the drift and its re-drive repairs it (L1)
+            lastPublishedBytes = null;
+            lastPublishedMeta = null;
+            lastPublishedVersion = null;
+            return;
+        }
+        if (object == lastPublishedVersion) {
             return;
         }
         lastPublishedVersion = object;
