@@ -483,8 +483,10 @@ public final class IngestService implements IngestPath {
         private boolean recordSameInput() {
             InputIdentity identity = validated.identity();
             Instant now = clock.instant();
-            LastAttempt attempt = new LastAttempt(now, request.runId(), request.runKind(), "UNCHANGED", null, identity.versionId(),
-                    identity.sha256(), identity.key());
+            // the refusal of a newer input stays the unit's last word (an operator's repair can record an older version)
+            LastAttempt newer = newerRefusal(identity);
+            LastAttempt attempt = newer != null ? newer : new LastAttempt(now, request.runId(), request.runKind(), "UNCHANGED", null,
+                    identity.versionId(), identity.sha256(), identity.key());
             LedgerItem next = new LedgerItem(dataset, unit, item.status(), identity, item.published(), item.runId(), item.runKind(),
                     item.contractVersion(), item.publishCount(), item.firstPublishedAt(), item.publishedAt(), attempt, item.reason());
             HistoryEntry history = new HistoryEntry(dataset, unit, now, request.runId(), request.runKind(), "UNCHANGED", request.reason(),

@@ -29,7 +29,11 @@ final class CountingStore implements ObjectStore {
 
     @Override
     public Optional<StoredObject> head(String bucket, String key) {
-        return delegate.head(bucket, key);
+        Optional<StoredObject> head = delegate.head(bucket, key);
+        if (key.equals(ProtocolModel.PUBLISHED_KEY)) {
+            model.sawPublished(head.map(o -> o.metadata().get("run-id")).orElse(null));
+        }
+        return head;
     }
 
     @Override
@@ -76,6 +80,7 @@ final class CountingStore implements ObjectStore {
             throws PreconditionFailedException, ConcurrentUpdateException {
         model.countWrite();
         model.promoterView = model.viewOfCurrent();
+        model.promoterSawRunId = model.publishedSeenByCurrent();
         return delegate.promote(bucket, sourceKey, targetKey, metadata, precondition);
     }
 
