@@ -1,5 +1,6 @@
 package io.landingledger.lambda.handlers;
 
+import com.amazonaws.services.lambda.runtime.events.S3Event;
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.core.contract.ContractRegistry;
@@ -27,12 +28,16 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.GZIPOutputStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -196,6 +201,165 @@ class LedgerTruthIT {
                 "reason", "restore 03-01")), io.landingledger.core.ingest.Deadline.NONE, () -> UUID.randomUUID().toString());
 
         assertFalse(result.succeeded(), result.units().toString());
+    }
+
+    /** The object readers read and the ledger's record of it are one publish (invariant S2: the ledger never leads S3). */
+    private void assertLedgerNamesWhatS3Holds(LedgerItem item) {
+        var head = pipeline.s3.headObject(r -> r.bucket(pipeline.lake()).key(item.published().key()));
+        assertEquals(PipelineFixture.unquote(head.eTag()), item.published().etag(), "the ledger vouches for the object S3 holds");
+        assertEquals(head.metadata().get("run-id"), item.runId(), "and for the run that built it");
+    }
+
+    /**
+     * Finding 1: with the ledger at V1, V2 (other rows) promotes and pauses before its ledger write; V3 (V1's rows,
+     * other bytes) promotes over V2 and gets V1's ETag back, which the old code took for "already recorded".
+     */
+    @Test
+    void newerInputWithTheRecordedRows_promotedOverAnUnrecordedPublish_isRecorded() throws Exception {
+        deliverPut(KEY, day());
+        PipelineFixture.Uploaded v2 = pipeline.put(KEY, dropLastLine(day()));
+        byte[] v1RowsOtherBytes = reorderKeys(day());
+        AtomicBoolean paused = new AtomicBoolean();
+        AtomicReference<PipelineFixture.Uploaded> v3 = new AtomicReference<>();
+        pipeline.handler((step, unit) -> {
+            if (step == IngestService.Step.PROMOTED && paused.compareAndSet(false, true)) {
+                v3.set(deliverNow(KEY, v1RowsOtherBytes)); // V3 runs whole while V2's run is between promote and ledger
+            }
+        }).handleRequest(pipeline.eventFor(v2), null);
+
+        LedgerItem item = pipeline.ledgerItem(DATASET, UNIT);
+        assertEquals(v3.get().versionId(), item.input().versionId(), "the ledger names the newest input");
+        assertLedgerNamesWhatS3Holds(item);
+        assertEquals(UnitStatus.RESTATED, sweptStatus());
+    }
+
+    /**
+     * Finding 3: an operator repairs the recorded V1 while a newer V2 is published; the repair's promote meets a 412,
+     * and the old code, with ordering switched off for repairs, promoted V1 over V2 on the re-read.
+     */
+    @Test
+    void repairOfTheRecordedVersion_neverOverwritesANewerPublishThatLandsDuringIt() throws Exception {
+        deliverPut(KEY, day());
+        byte[] otherRows = dropLastLine(day());
+        AtomicBoolean landed = new AtomicBoolean();
+        AtomicReference<PipelineFixture.Uploaded> v2 = new AtomicReference<>();
+        IngestService repairing = pipeline.service((step, unit) -> {
+            if (step == IngestService.Step.STAGED && landed.compareAndSet(false, true)) {
+                v2.set(deliverNow(KEY, otherRows)); // published while the repair validates V1
+            }
+        });
+        RepairService repair = new RepairService(pipeline.contracts(), pipeline.ledger, pipeline.store, repairing, pipeline.inbox(),
+                pipeline.lake(), Clock.systemUTC(), Duration.ZERO);
+        RepairResult result = repair.run(RepairRequest.fromPayload(Map.of("dataset", DATASET, "units", List.of(UNIT), "force", true,
+                "reason", "rebuild 03-01")), io.landingledger.core.ingest.Deadline.NONE, () -> UUID.randomUUID().toString());
+
+        assertEquals(true, landed.get(), "V2 landed during the repair");
+        LedgerItem item = pipeline.ledgerItem(DATASET, UNIT);
+        assertEquals(v2.get().versionId(), item.input().versionId(), "the ledger keeps the newer input");
+        var head = pipeline.s3.headObject(r -> r.bucket(pipeline.lake()).key(item.published().key()));
+        assertEquals(v2.get().versionId(), head.metadata().get("input-version-id"), "readers keep reading the newer input");
+        assertLedgerNamesWhatS3Holds(item);
+        assertFalse(result.succeeded(), "a repair that did not restore the unit says so: " + result.units());
+    }
+
+    /**
+     * Finding 6: S3 event times have milliseconds, LastModified only seconds. V2 lands in V1's second and its event
+     * is lost; the sweep's re-drive must still take V2 as the newer (the old code compared V2's LastModified with
+     * V1's event time, called V2 older and never published it).
+     */
+    @Test
+    void newerVersionInTheSameSecondWithALostEvent_isPublishedByTheRedrive() throws Exception {
+        PipelineFixture.Uploaded v1;
+        PipelineFixture.Uploaded v2;
+        Instant v1Completed;
+        do { // both versions in one second of LastModified, V1's completion late enough in it to be after V2's truncated time
+            while (Instant.now().getNano() > 100_000_000) {
+                Thread.sleep(5);
+            }
+            Thread.sleep(300);
+            v1 = pipeline.put(KEY, day());
+            v1Completed = Instant.now();
+            v2 = pipeline.put(KEY, dropLastLine(day()));
+        } while (!lastModified(v1).equals(lastModified(v2)));
+        pipeline.deliver(eventWithTime(v1, v1Completed)); // V2's event is lost
+
+        UnitStatus first = sweptStatus(); // re-drives V2
+        LedgerItem item = pipeline.ledgerItem(DATASET, UNIT);
+        assertEquals(v2.versionId(), item.input().versionId(), "the re-drive published the newer version (sweep said " + first + ")");
+        assertLedgerNamesWhatS3Holds(item);
+        // V1's event found V2 already in the inbox, so V1 was stale and only V2 was ever published
+        assertEquals(UnitStatus.OK, sweptStatus(), "not UNPROCESSED for ever");
+    }
+
+    /**
+     * Finding 8: V1's run promotes and pauses before its ledger write; V2 promotes over it and dies before its own;
+     * V3 is refused. V1's ledger write must not record V1's ETag, which S3 no longer holds: readers read V2.
+     */
+    @Test
+    void ledgerWriteAfterOthersMoved_recordsThePublishS3Holds() throws Exception {
+        PipelineFixture.Uploaded v1 = pipeline.put(KEY, day());
+        byte[] otherRows = dropLastLine(day());
+        byte[] prohibited = (new String(day(), StandardCharsets.UTF_8)
+                + "{\"event_id\": \"x\", \"email\": \"someone@example.com\"}\n").getBytes(StandardCharsets.UTF_8);
+        AtomicBoolean paused = new AtomicBoolean();
+        AtomicReference<PipelineFixture.Uploaded> v2 = new AtomicReference<>();
+        AtomicReference<PipelineFixture.Uploaded> v3 = new AtomicReference<>();
+        pipeline.handler((step, unit) -> {
+            if (step == IngestService.Step.PROMOTED && paused.compareAndSet(false, true)) {
+                v2.set(pipeline.put(KEY, otherRows));
+                ValidateObjectHandler dies = pipeline.handler((s, u) -> {
+                    if (s == IngestService.Step.PROMOTED) {
+                        throw new IllegalStateException("V2's function died after its promote");
+                    }
+                });
+                assertThrows(RuntimeException.class, () -> dies.handleRequest(eventNow(v2.get()), null));
+                v3.set(deliverNow(KEY, prohibited));
+            }
+        }).handleRequest(pipeline.eventFor(v1), null);
+
+        LedgerItem item = pipeline.ledgerItem(DATASET, UNIT);
+        assertEquals(LedgerStatus.PUBLISHED, item.status());
+        assertEquals(v2.get().versionId(), item.input().versionId(), "readers read V2's publish: the ledger records it");
+        assertLedgerNamesWhatS3Holds(item);
+        assertEquals("REFUSED", item.lastAttempt().outcome());
+        assertEquals(v3.get().versionId(), item.lastAttempt().inputVersionId(), "and keeps the newest input's refusal");
+        assertEquals(UnitStatus.REFUSED, sweptStatus());
+    }
+
+    /** {@link #deliverPut} from inside a step listener, which cannot throw checked exceptions. */
+    private PipelineFixture.Uploaded deliverNow(String key, byte[] body) {
+        PipelineFixture.Uploaded upload = pipeline.put(key, body);
+        pipeline.deliver(eventNow(upload));
+        return upload;
+    }
+
+    private S3Event eventNow(PipelineFixture.Uploaded upload) {
+        try {
+            return pipeline.eventFor(upload);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private Instant lastModified(PipelineFixture.Uploaded upload) {
+        return pipeline.s3.headObject(r -> r.bucket(pipeline.inbox()).key(upload.key()).versionId(upload.versionId())).lastModified();
+    }
+
+    /** The notification S3 sends for one upload, with its event time in milliseconds as S3 writes it. */
+    private S3Event eventWithTime(PipelineFixture.Uploaded upload, Instant time) throws IOException {
+        var record = pipeline.eventFor(upload).getRecords().get(0);
+        return new S3Event(List.of(new com.amazonaws.services.lambda.runtime.events.models.s3.S3EventNotification.S3EventNotificationRecord(
+                record.getAwsRegion(), record.getEventName(), record.getEventSource(), time.truncatedTo(ChronoUnit.MILLIS).toString(),
+                record.getEventVersion(), record.getRequestParameters(), record.getResponseElements(), record.getS3(),
+                record.getUserIdentity())));
+    }
+
+    /** Other rows: the day without its last line. */
+    private static byte[] dropLastLine(byte[] text) {
+        List<String> lines = new ArrayList<>(List.of(new String(text, StandardCharsets.UTF_8).split("\n")));
+        lines.removeIf(String::isBlank);
+        lines.remove(lines.size() - 1);
+        return (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
     }
 
     private static byte[] gzip(byte[] text) throws IOException {
