@@ -43,6 +43,7 @@ import java.util.zip.GZIPOutputStream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The ledger-truth issue's user reports and findings, each as the producer or operator meets it: through the handler
@@ -338,6 +339,58 @@ class LedgerTruthIT {
             return pipeline.eventFor(upload);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Finding 2: a forced repair after a contract change republishes under the new contract (the old code returned
+     * early because the published object carried the same input SHA-256, leaving the old contract's output).
+     */
+    @Test
+    void forcedRepairAfterAContractChange_republishesUnderTheNewContract() throws Exception {
+        deliverPut(KEY, day());
+        java.nio.file.Path changed = java.nio.file.Files.createTempDirectory("contracts");
+        try (var files = java.nio.file.Files.list(PipelineFixture.REPOSITORY.resolve("datasets"))) {
+            for (java.nio.file.Path file : files.toList()) {
+                String text = java.nio.file.Files.readString(file);
+                if (file.getFileName().toString().equals(DATASET + ".json")) {
+                    assertTrue(text.contains("\"version\": 1,"), "the bundled contract is version 1");
+                    text = text.replace("\"version\": 1,", "\"version\": 2,");
+                }
+                java.nio.file.Files.writeString(changed.resolve(file.getFileName()), text);
+            }
+        }
+        RepairService repair = new RepairService(ContractRegistry.fromDirectory(changed), pipeline.ledger, pipeline.store,
+                pipeline.service(IngestService.StepListener.NONE), pipeline.inbox(), pipeline.lake(), Clock.systemUTC(), Duration.ZERO);
+        RepairResult result = repair.run(RepairRequest.fromPayload(Map.of("dataset", DATASET, "units", List.of(UNIT), "force", true,
+                "reason", "contract 2")), io.landingledger.core.ingest.Deadline.NONE, () -> UUID.randomUUID().toString());
+
+        assertTrue(result.succeeded(), result.units().toString());
+        LedgerItem item = pipeline.ledgerItem(DATASET, UNIT);
+        var head = pipeline.s3.headObject(r -> r.bucket(pipeline.lake()).key(item.published().key()));
+        assertEquals("2", head.metadata().get("contract-version"), "published/ holds the new contract's output");
+        assertEquals(2, item.publishCount(), "a forced rebuild is a publish");
+        assertLedgerNamesWhatS3Holds(item);
+    }
+
+    /**
+     * Finding 9: an omit whose ledger transaction is cancelled for a TransactionConflict (another transaction on the
+     * item at that moment) omits on the retry; the old code reported "it was published".
+     */
+    @Test
+    void omitMeetingATransactionConflict_omits() throws Exception {
+        InjectedFaultsIT.FaultInjector faults = new InjectedFaultsIT.FaultInjector();
+        try (PipelineFixture faulty = new PipelineFixture(EMULATORS, List.of(faults), InjectedFaultsIT.fastRetries())) {
+            faults.fail(software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest.class::isInstance, 1,
+                    () -> InjectedFaultsIT.transactionCanceled("TransactionConflict"));
+            RepairService repair = new RepairService(faulty.contracts(), faulty.ledger, faulty.store,
+                    faulty.service(IngestService.StepListener.NONE), faulty.inbox(), faulty.lake(), Clock.systemUTC(), Duration.ZERO);
+            RepairResult result = repair.run(RepairRequest.fromPayload(Map.of("dataset", DATASET, "units", List.of(UNIT), "action", "omit",
+                    "reason", "no export that day")), io.landingledger.core.ingest.Deadline.NONE, () -> UUID.randomUUID().toString());
+
+            assertEquals(1, faults.injected(), "the conflict happened");
+            assertEquals(LedgerStatus.OMITTED, faulty.ledgerItem(DATASET, UNIT).status(), result.units().toString());
+            assertTrue(result.succeeded(), result.units().toString());
         }
     }
 
