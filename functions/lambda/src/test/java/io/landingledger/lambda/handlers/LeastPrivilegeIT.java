@@ -1,0 +1,516 @@
+package io.landingledger.lambda.handlers;
+
+import com.amazonaws.services.lambda.runtime.events.S3Event;
+import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
+import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
+import com.fasterxml.jackson.jr.ob.JSON;
+import com.sun.net.httpserver.HttpServer;
+
+import io.landingledger.core.contract.ContractRegistry;
+import io.landingledger.core.ingest.IngestOutcome;
+import io.landingledger.core.ingest.IngestPath;
+import io.landingledger.core.ingest.IngestService;
+import io.landingledger.core.ingest.LakeLayout;
+import io.landingledger.core.ingest.UnitRouter;
+import io.landingledger.core.repair.RepairService;
+import io.landingledger.core.sweep.CompletenessSweep;
+import io.landingledger.lambda.AwsConnection;
+import io.landingledger.lambda.DatasetMetrics;
+import io.landingledger.lambda.DependencyFactory;
+import io.landingledger.lambda.FunctionConfig;
+import io.landingledger.lambda.OutcomeReporter;
+import io.landingledger.lambda.adapters.DynamoDbLedger;
+import io.landingledger.lambda.adapters.LambdaIngestPath;
+import io.landingledger.lambda.adapters.MultipartStreamingUpload;
+import io.landingledger.lambda.adapters.S3ObjectStore;
+import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.TestResources;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.lambda.LambdaClient;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.UnaryOperator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Least privilege from recorded calls (issue 13): each function is driven through every code path that calls AWS, on
+ * the embedded emulators, with its own SDK clients and a {@link RecordedCalls} on them; each recorded request is
+ * mapped to the IAM actions and resources it needs ({@link LeastPrivilege#needs}) and checked against that function's
+ * role in the template as {@code sam deploy} transforms it. A call the role does not allow fails the test naming its
+ * call site; a grant no recorded call used fails it naming the grant, unless the Lambda service uses it
+ * ({@link LeastPrivilege#SERVICE_GRANTS}). Each test prints its function's calls and the grants they used.
+ *
+ * <p>The functions are wired as {@link DependencyFactory} wires them (the same adapters and services), but each with
+ * clients of its own, so a request is attributed to the function whose code made it, on whatever thread (the
+ * upload executor's too). The sweep re-drives through a stub Lambda endpoint that runs the validator's handler on
+ * the validator's own clients, so the sweep records the Invoke and the validator records the re-drive's calls.
+ */
+class LeastPrivilegeIT {
+    @RegisterExtension
+    static final AwsEmulators EMULATORS = new AwsEmulators();
+    private static final PojoSerializer<S3Event> EVENTS =
+            LambdaEventSerializers.serializerFor(S3Event.class, LeastPrivilegeIT.class.getClassLoader());
+    private static final String DATASET = "progress_events";
+
+    private static IamModel template;
+    private PipelineFixture producer; // the producer's uploads and the test's own reads: never attributed to a function
+    private final List<Wiring> wirings = new ArrayList<>();
+
+    @BeforeAll
+    static void transformTemplate() throws Exception {
+        template = IamModel.transformed(PipelineFixture.REPOSITORY);
+    }
+
+    @BeforeEach
+    void setUp() {
+        producer = new PipelineFixture(EMULATORS);
+    }
+
+    @AfterEach
+    void tearDown() {
+        wirings.forEach(Wiring::close);
+        producer.close();
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+
+    @Test
+    void validatorFunction_everyCallIsAllowedAndEveryGrantIsUsed() throws Exception {
+        Wiring validator = wiring("validator");
+        ValidateObjectHandler handler = validator.validatorHandler();
+
+        // publish (first: If-None-Match), with quarantined rows
+        deliver(handler, producer.putExample(DATASET, "progress-2026-03-03.jsonl"), "published");
+        // a byte-identical re-upload (a new version, the same bytes): recorded, not republished
+        deliver(handler, producer.putExample(DATASET, "progress-2026-03-03.jsonl"), "unchanged");
+        // the other dataset (its own inbox prefix)
+        deliver(handler, producer.putExample("transactions", "transactions-2026-10-01.csv"), "published");
+        // refuse (a prohibited field): the previous publish stands
+        String key = DATASET + "/progress-2026-03-05.jsonl";
+        deliver(handler, producer.put(key, bytes(event("e1", "2026-03-05T01:00:00Z"))), "published");
+        deliver(handler, producer.put(key, producer.putExampleBytes(DATASET, "progress-2026-03-05.jsonl")), "refused");
+        // a replacement publish (If-Match)
+        deliver(handler, producer.put(key, bytes(event("e1", "2026-03-05T01:00:00Z") + event("e2", "2026-03-05T02:00:00Z"))), "published");
+        // a stale input: an older version delivered after the newer one
+        String staleKey = DATASET + "/progress-2026-03-09.jsonl";
+        PipelineFixture.Uploaded older = producer.put(staleKey, bytes(event("e1", "2026-03-09T01:00:00Z")));
+        PipelineFixture.Uploaded newer = producer.put(staleKey, bytes(event("e1", "2026-03-09T02:00:00Z") + event("e2", "2026-03-09T03:00:00Z")));
+        deliver(handler, newer, "published");
+        deliver(handler, older, "stale");
+        // an input deleted before the validator read it (its version is gone: a 404)
+        PipelineFixture.Uploaded gone = producer.put(DATASET + "/progress-2026-03-10.jsonl", bytes(event("e1", "2026-03-10T01:00:00Z")));
+        producer.s3.deleteObject(r -> r.bucket(producer.inbox()).key(gone.key()).versionId(gone.versionId()));
+        handler.handleRequest(producer.eventFor(gone), null);
+        // and one deleted between the validator's listing and its read (the GetObject answers 404)
+        PipelineFixture.Uploaded vanishing = producer.put(DATASET + "/progress-2026-03-13.jsonl", bytes(event("e1", "2026-03-13T01:00:00Z")));
+        deleteBeforeRead(validator, vanishing);
+        handler.handleRequest(producer.eventFor(vanishing), null);
+        validator.beforeCall = r -> { };
+        assertTrue(validator.calls.calls().stream().anyMatch(c -> c.operation().equals("GetObject") && Integer.valueOf(404).equals(c.status())),
+                "the read of the vanished version answered 404: " + validator.calls.calls().stream()
+                        .filter(c -> c.operation().equals("GetObject")).map(RecordedCalls.Call::status).toList());
+        // the ledger points at a published object that is missing: republished
+        producer.s3.deleteObject(r -> r.bucket(producer.lake()).key(LakeLayout.publishedKey(DATASET, "2026-03-03")));
+        handler.handleRequest(producer.eventFor(producer.putExample(DATASET, "progress-2026-03-03.jsonl")), null);
+        // a gzipped input and a multipart one: the staging upload's parts and the promote's ranges go out on the
+        // upload executor's threads
+        deliver(handler, producer.putExample(DATASET, "progress-2026-03-06.jsonl.gz"), "published");
+        deliver(handler, producer.put(DATASET + "/progress-2026-03-04.jsonl", largeDay()), "published");
+        // a multipart input refused after its first parts were staged: the staging upload is aborted
+        deliver(handler, producer.put(DATASET + "/progress-2026-03-12.jsonl", leakingLargeDay()), "refused");
+        // a concurrent writer publishes the unit between staging and promote: the promote's If-None-Match fails and the
+        // multipart promote is aborted
+        S3Event racing = producer.eventFor(producer.put(DATASET + "/progress-2026-03-11.jsonl", bytes(event("e1", "2026-03-11T01:00:00Z"))));
+        raceThePromote(validator, "2026-03-11", () -> handler.handleRequest(racing, null));
+        // an unroutable key: no AWS call
+        handler.handleRequest(producer.eventFor(producer.put(DATASET + "/notes.txt", bytes("x"))), null);
+
+        assertLeastPrivilege("ValidatorFunction", validator);
+    }
+
+    @Test
+    void completenessSweepFunction_everyCallIsAllowedAndEveryGrantIsUsed() throws Exception {
+        Wiring sweep = wiring("sweep");
+        Wiring validator = wiring("validator");
+        IamModel.Function function = template.function("CompletenessSweepFunction");
+        ValidateObjectHandler validatorHandler = validator.validatorHandler();
+        deliver(validatorHandler, producer.putExample(DATASET, "progress-2026-03-01.jsonl"), "published");
+        deliver(validatorHandler, producer.putExample(DATASET, "progress-2026-03-03.jsonl"), "published");
+        validator.calls = new RecordedCalls(); // the setup's calls are the validator test's business
+
+        try (StubLambda lambda = new StubLambda(validatorHandler)) {
+            CompletenessSweepHandler handler = sweep.sweepHandler(function.environment().get(FunctionConfig.VALIDATOR_FUNCTION), lambda);
+            // without a re-drive: OK and MISSING units, the reports written
+            handler.handleRequest(Map.of("datasets", List.of(DATASET), "from", "2026-03-01", "to", "2026-03-04"), null);
+            // with a re-drive: a file whose S3 event was lost
+            producer.putExample(DATASET, "progress-2026-03-02.jsonl");
+            handler.handleRequest(Map.of("datasets", List.of(DATASET), "from", "2026-03-01", "to", "2026-03-04"), null);
+            assertEquals(1, lambda.invocations.size(), "one re-drive, through the validator's endpoint: " + lambda.invocations);
+            // the schedule's payload: every dataset over its default range
+            handler.handleRequest(Map.of(), null);
+        }
+
+        // the re-drive's own calls ran with the validator's role: each must be allowed there too
+        LeastPrivilege.Report redrive = LeastPrivilege.check(template, template.function("ValidatorFunction"), validator.calls.calls(),
+                deployedNames("ValidatorFunction"));
+        List<String> redriveMissing = redrive.findings().stream().filter(f -> !f.contains("unused grant") && !f.contains("managed policy"))
+                .map(f -> "(re-drive) " + f).toList();
+        assertLeastPrivilege("CompletenessSweepFunction", sweep, redriveMissing);
+    }
+
+    @Test
+    void repairFunction_everyCallIsAllowedAndEveryGrantIsUsed() throws Exception {
+        Wiring repair = wiring("repair");
+        Wiring validator = wiring("validator");
+        ValidateObjectHandler validatorHandler = validator.validatorHandler();
+        deliver(validatorHandler, producer.putExample(DATASET, "progress-2026-03-01.jsonl"), "published");
+        deliver(validatorHandler, producer.putExample(DATASET, "progress-2026-03-02.jsonl"), "published");
+        producer.putExample(DATASET, "progress-2026-03-03.jsonl"); // its event was lost
+        producer.putExample("transactions", "transactions-2026-10-01.csv"); // and this one's
+        RepairHandler handler = repair.repairHandler();
+
+        // dry-run, targeted: reads only
+        handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-01", "2026-03-03"), "mode", "targeted",
+                "dryRun", true, "reason", "LeastPrivilegeIT dry run", "inputVersion", "latest"), null);
+        // targeted, latest input: the lost event's unit is published
+        handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-03"), "mode", "targeted",
+                "dryRun", false, "reason", "LeastPrivilegeIT lost event", "inputVersion", "latest"), null);
+        handler.handleRequest(Map.of("dataset", "transactions", "units", List.of("2026-10-01"), "mode", "targeted",
+                "dryRun", false, "reason", "LeastPrivilegeIT lost event", "inputVersion", "latest"), null);
+        // targeted, the recorded input, forced (republished from the version the ledger recorded)
+        handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-01"), "mode", "targeted",
+                "dryRun", false, "force", true, "reason", "LeastPrivilegeIT forced", "inputVersion", "recorded"), null);
+        // forward from a unit, forced
+        handler.handleRequest(Map.of("dataset", DATASET, "from", "2026-03-02", "mode", "forward",
+                "dryRun", false, "force", true, "reason", "LeastPrivilegeIT forward", "inputVersion", "recorded"), null);
+        // omit a unit that has no input
+        handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-04"), "action", "omit",
+                "reason", "LeastPrivilegeIT omit"), null);
+        // a unit whose published object vanished: republished (HEAD 404)
+        producer.s3.deleteObject(r -> r.bucket(producer.lake()).key(LakeLayout.publishedKey(DATASET, "2026-03-02")));
+        handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-02"), "mode", "targeted",
+                "dryRun", false, "reason", "LeastPrivilegeIT missing publish", "inputVersion", "recorded"), null);
+
+        // a large file refused after its first parts were staged (the staging upload is aborted)
+        producer.put(DATASET + "/progress-2026-03-12.jsonl", leakingLargeDay());
+        handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-12"), "mode", "targeted",
+                "dryRun", false, "reason", "LeastPrivilegeIT refused", "inputVersion", "latest"), null);
+        // a concurrent publish between staging and promote (the promote is aborted)
+        producer.put(DATASET + "/progress-2026-03-11.jsonl", bytes(event("e1", "2026-03-11T01:00:00Z")));
+        raceThePromote(repair, "2026-03-11", () -> handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-11"),
+                "mode", "targeted", "dryRun", false, "reason", "LeastPrivilegeIT race", "inputVersion", "latest"), null));
+        // an input deleted between the repair's listing and its read (404)
+        PipelineFixture.Uploaded vanishing = producer.put(DATASET + "/progress-2026-03-13.jsonl", bytes(event("e1", "2026-03-13T01:00:00Z")));
+        deleteBeforeRead(repair, vanishing);
+        handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-13"), "mode", "targeted",
+                "dryRun", false, "reason", "LeastPrivilegeIT vanished", "inputVersion", "latest"), null);
+        repair.beforeCall = r -> { };
+
+        assertLeastPrivilege("RepairFunction", repair);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+
+    private void assertLeastPrivilege(String functionId, Wiring wiring) {
+        assertLeastPrivilege(functionId, wiring, List.of());
+    }
+
+    private void assertLeastPrivilege(String functionId, Wiring wiring, List<String> moreFindings) {
+        IamModel.Function function = template.function(functionId);
+        LeastPrivilege.Report report = LeastPrivilege.check(template, function, wiring.calls.calls(), deployedNames(functionId));
+        System.out.println("[least-privilege] " + report.text().replace("\n", "\n[least-privilege] ").stripTrailing());
+        moreFindings.forEach(f -> System.out.println("[least-privilege]     " + f));
+        assertTrue(!wiring.calls.calls().isEmpty(), functionId + " made no calls: the scenarios did not run");
+        List<String> findings = new ArrayList<>(report.findings());
+        findings.addAll(moreFindings);
+        assertEquals(List.of(), findings, functionId + "'s role against its recorded calls (the report above lists them)");
+    }
+
+    /** The emulators' bucket and table names -> the deployed ones, from the function's environment in the template. */
+    private UnaryOperator<String> deployedNames(String functionId) {
+        Map<String, String> environment = template.function(functionId).environment();
+        TestResources resources = producer.resources;
+        Map<String, String> names = new HashMap<>();
+        names.put(resources.inboxBucket(), environment.get(FunctionConfig.INBOX_BUCKET));
+        names.put(resources.lakeBucket(), environment.get(FunctionConfig.LAKE_BUCKET));
+        names.put(resources.ledgerTable(), environment.get(FunctionConfig.LEDGER_TABLE));
+        names.put(resources.ledgerHistoryTable(), environment.get(FunctionConfig.LEDGER_HISTORY_TABLE));
+        return name -> names.get(name) == null ? "{not in " + functionId + "'s environment: " + name + "}" : names.get(name);
+    }
+
+    private void deliver(ValidateObjectHandler handler, PipelineFixture.Uploaded upload, String expected) throws IOException {
+        Map<String, Object> response = handler.handleRequest(producer.eventFor(upload), null);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> record = ((List<Map<String, Object>>) response.get("records")).get(0);
+        assertEquals(expected, record.get("action"), record.toString());
+    }
+
+    private Wiring wiring(String name) {
+        Wiring wiring = new Wiring(name, producer.resources);
+        wirings.add(wiring);
+        return wiring;
+    }
+
+    /** {@link #largeDay()} and then a row with a prohibited field: refused after the staging upload's first parts. */
+    private static byte[] leakingLargeDay() {
+        return concat(largeDay(), bytes("{\"attempt_number\":1,\"checkpoint\":1,\"email\":\"learner@example.com\",\"event_id\":\"evt_x\","
+                + "\"event_time\":\"2026-03-12T10:00:00.001Z\",\"event_type\":\"checkpoint\",\"learner_id\":\"lrn_1\",\"lesson_id\":\"les_1\"}\n"));
+    }
+
+    /** A concurrent writer (the producer's client) creates the unit's published object right after {@code wiring} staged it. */
+    private void raceThePromote(Wiring wiring, String unit, Runnable run) {
+        String raced = LakeLayout.publishedKey(DATASET, unit);
+        wiring.steps = (step, staged) -> {
+            if (step == IngestService.Step.STAGED && staged.equals(unit)) {
+                producer.s3.putObject(r -> r.bucket(producer.lake()).key(raced), software.amazon.awssdk.core.sync.RequestBody.fromString("{}\n"));
+            }
+        };
+        try {
+            run.run();
+        } catch (RuntimeException lostTheRace) {
+            // whatever the run decides after losing the race, its calls are what is recorded
+        } finally {
+            wiring.steps = IngestService.StepListener.NONE;
+        }
+        assertTrue(wiring.calls.calls().stream().anyMatch(c -> c.request() instanceof software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest a
+                && a.key().equals(raced)), "the lost race aborted the promote");
+    }
+
+    /** The producer deletes {@code upload}'s version just before {@code wiring}'s GetObject of it is sent. */
+    private void deleteBeforeRead(Wiring wiring, PipelineFixture.Uploaded upload) {
+        wiring.beforeCall = request -> {
+            if (request instanceof software.amazon.awssdk.services.s3.model.GetObjectRequest get && get.key().equals(upload.key())) {
+                producer.s3.deleteObject(r -> r.bucket(producer.inbox()).key(upload.key()).versionId(upload.versionId()));
+            }
+        };
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] joined = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, joined, a.length, b.length);
+        return joined;
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String event(String id, String time) {
+        return "{\"event_id\":\"" + id + "\",\"learner_id\":\"lrn_1\",\"lesson_id\":\"les_1\",\"event_type\":\"checkpoint\","
+                + "\"attempt_number\":1,\"event_time\":\"" + time + "\",\"checkpoint\":2}\n";
+    }
+
+    /** 17 MiB of canonical rows: a two-part staging upload (16 MiB parts) and a promote of three parallel ranges. */
+    private static byte[] largeDay() {
+        StringBuilder day = new StringBuilder();
+        for (int i = 0; day.length() < 17 << 20; i++) {
+            day.append("{\"attempt_number\":1,\"checkpoint\":").append(i % 90).append(",\"event_id\":\"evt_").append(i)
+                    .append("\",\"event_time\":\"2026-03-04T10:").append(String.format("%02d:%02d", i / 60 % 60, i % 60))
+                    .append(String.format(".%03dZ", 1 + i % 999))
+                    .append("\",\"event_type\":\"checkpoint\",\"learner_id\":\"lrn_")
+                    .append(i % 5000).append("\",\"lesson_id\":\"les_").append(i % 40).append("\"}\n");
+        }
+        return bytes(day.toString());
+    }
+
+    private static final OutcomeReporter QUIET = new OutcomeReporter() {
+        @Override
+        public void outcome(IngestOutcome outcome) {
+        }
+
+        @Override
+        public void unroutable(String bucket, String key, String versionId, String reason, String detail) {
+        }
+
+        @Override
+        public void failed(String bucket, String key, String versionId, String runId, RuntimeException fault) {
+        }
+    };
+
+    /** One function's clients, adapters and services, wired as DependencyFactory wires them, recorded. */
+    private static final class Wiring implements AutoCloseable {
+        volatile RecordedCalls calls = new RecordedCalls();
+        final TestResources resources;
+        final S3Client s3;
+        final DynamoDbClient dynamo;
+        final ExecutorService uploads;
+        final S3ObjectStore store;
+        final DynamoDbLedger ledger;
+        final IngestService ingest;
+        final ContractRegistry contracts = ContractRegistry.fromDirectory(PipelineFixture.REPOSITORY.resolve("datasets"));
+        /** The ingest path's step listener (a test hook of IngestService): a test makes a concurrent writer here. */
+        volatile IngestService.StepListener steps = IngestService.StepListener.NONE;
+        /** Runs before each request of this function is sent (a test simulates a concurrent producer here). */
+        volatile java.util.function.Consumer<software.amazon.awssdk.core.SdkRequest> beforeCall = r -> { };
+        LambdaClient lambda;
+
+        Wiring(String name, TestResources resources) {
+            this.resources = resources;
+            AwsConnection connection = resources.config().aws();
+            // the interceptor reads the current recorder, so a test can set the setup's calls aside
+            software.amazon.awssdk.core.interceptor.ExecutionInterceptor recorder = new DelegatingRecorder(this);
+            this.s3 = DependencyFactory.forEmulator(S3Client.builder())
+                    .region(connection.region())
+                    .credentialsProvider(StaticCredentialsProvider.create(AwsConnection.EMULATOR_CREDENTIALS))
+                    .endpointOverride(connection.s3Endpoint().orElseThrow())
+                    .httpClientBuilder(UrlConnectionHttpClient.builder())
+                    .overrideConfiguration(c -> c.addExecutionInterceptor(recorder))
+                    .build();
+            this.dynamo = DynamoDbClient.builder()
+                    .region(connection.region())
+                    .credentialsProvider(StaticCredentialsProvider.create(AwsConnection.EMULATOR_CREDENTIALS))
+                    .endpointOverride(connection.dynamoDbEndpoint().orElseThrow())
+                    .httpClientBuilder(UrlConnectionHttpClient.builder())
+                    .overrideConfiguration(c -> c.addExecutionInterceptor(recorder))
+                    .build();
+            this.uploads = Executors.newFixedThreadPool(MultipartStreamingUpload.Settings.DEFAULT.maxPartsInFlight(), r -> {
+                Thread t = new Thread(r, name + "-part-upload");
+                t.setDaemon(true);
+                return t;
+            });
+            this.store = new S3ObjectStore(s3, uploads, MultipartStreamingUpload.Settings.DEFAULT);
+            this.ledger = new DynamoDbLedger(dynamo, resources.ledgerTable(), resources.ledgerHistoryTable());
+            this.ingest = new IngestService(store, ledger, resources.lakeBucket(), Clock.systemUTC(),
+                    resources.config().validationLimits(), (step, unit) -> steps.after(step, unit));
+        }
+
+        ValidateObjectHandler validatorHandler() {
+            return new ValidateObjectHandler(new UnitRouter(contracts), ingest, QUIET, () -> UUID.randomUUID().toString());
+        }
+
+        /**
+         * As DependencyFactory.sweep(environment): re-drives through the validator function the template names in
+         * VALIDATOR_FUNCTION (here: the stub endpoint), in process when the template sets none.
+         */
+        CompletenessSweepHandler sweepHandler(String validatorFunction, StubLambda endpoint) {
+            IngestPath redrive = ingest;
+            if (validatorFunction != null && !validatorFunction.isBlank()) {
+                lambda = LambdaClient.builder()
+                        .region(resources.config().aws().region())
+                        .credentialsProvider(StaticCredentialsProvider.create(AwsConnection.EMULATOR_CREDENTIALS))
+                        .endpointOverride(endpoint.uri())
+                        .httpClientBuilder(UrlConnectionHttpClient.builder())
+                        .overrideConfiguration(c -> c.addExecutionInterceptor(new DelegatingRecorder(this)))
+                        .build();
+                redrive = new LambdaIngestPath(() -> lambda, validatorFunction.strip(), resources.config().aws().region().id());
+            }
+            CompletenessSweep sweep = new CompletenessSweep(store, ledger, redrive, new UnitRouter(contracts), resources.inboxBucket(),
+                    resources.lakeBucket(), Clock.systemUTC(), () -> UUID.randomUUID().toString());
+            return new CompletenessSweepHandler(contracts, sweep, DatasetMetrics.to(new PrintStream(new ByteArrayOutputStream(), true,
+                    StandardCharsets.UTF_8)), QUIET);
+        }
+
+        RepairHandler repairHandler() {
+            RepairService service = new RepairService(contracts, ledger, store, ingest, resources.inboxBucket(), resources.lakeBucket(),
+                    Clock.systemUTC(), Duration.ZERO);
+            return new RepairHandler(service, () -> UUID.randomUUID().toString());
+        }
+
+        @Override
+        public void close() {
+            uploads.shutdownNow();
+            s3.close();
+            dynamo.close();
+            if (lambda != null) {
+                lambda.close();
+            }
+        }
+    }
+
+    /** Forwards to the wiring's current recorder. */
+    private record DelegatingRecorder(Wiring wiring) implements software.amazon.awssdk.core.interceptor.ExecutionInterceptor {
+        @Override
+        public void beforeExecution(software.amazon.awssdk.core.interceptor.Context.BeforeExecution context,
+                                    software.amazon.awssdk.core.interceptor.ExecutionAttributes attributes) {
+            wiring.calls.beforeExecution(context, attributes);
+            wiring.beforeCall.accept(context.request());
+        }
+
+        @Override
+        public void afterExecution(software.amazon.awssdk.core.interceptor.Context.AfterExecution context,
+                                   software.amazon.awssdk.core.interceptor.ExecutionAttributes attributes) {
+            wiring.calls.afterExecution(context, attributes);
+        }
+
+        @Override
+        public void onExecutionFailure(software.amazon.awssdk.core.interceptor.Context.FailedExecution context,
+                                       software.amazon.awssdk.core.interceptor.ExecutionAttributes attributes) {
+            wiring.calls.onExecutionFailure(context, attributes);
+        }
+    }
+
+    /**
+     * Lambda's Invoke endpoint ({@code POST /2015-03-31/functions/<name>/invocations}) in front of the validator's
+     * handler: a RequestResponse invocation answers the handler's response, an Event one 202 after the handler ran.
+     */
+    private static final class StubLambda implements AutoCloseable {
+        final HttpServer server;
+        final List<String> invocations = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        StubLambda(ValidateObjectHandler validator) throws IOException {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+            server.createContext("/2015-03-31/functions/", exchange -> {
+                String path = exchange.getRequestURI().getRawPath();
+                String function = URLDecoder.decode(path.substring("/2015-03-31/functions/".length(), path.lastIndexOf("/invocations")),
+                        StandardCharsets.UTF_8);
+                String type = exchange.getRequestHeaders().getFirst("X-Amz-Invocation-Type");
+                invocations.add(function + " " + type);
+                String event = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+                byte[] body;
+                int status;
+                try {
+                    Map<String, Object> response = validator.handleRequest(EVENTS.fromJson(event), null);
+                    body = "Event".equals(type) ? new byte[0] : JSON.std.asString(response).getBytes(StandardCharsets.UTF_8);
+                    status = "Event".equals(type) ? 202 : 200;
+                } catch (RuntimeException e) {
+                    body = ("{\"errorType\":\"" + e.getClass().getSimpleName() + "\"}").getBytes(StandardCharsets.UTF_8);
+                    status = 200;
+                    exchange.getResponseHeaders().add("X-Amz-Function-Error", "Unhandled");
+                }
+                exchange.getResponseHeaders().add("Content-Type", "application/json");
+                exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(body);
+                }
+            });
+            server.start();
+        }
+
+        URI uri() {
+            return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+        }
+
+        @Override
+        public void close() {
+            server.stop(0);
+        }
+    }
+}

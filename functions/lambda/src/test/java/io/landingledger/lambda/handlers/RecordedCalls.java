@@ -1,0 +1,96 @@
+package io.landingledger.lambda.handlers;
+
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Records every SDK request one function's clients make, with the call site that made it and the HTTP status it got
+ * (LeastPrivilegeIT). One recorder per function, on that function's own clients: a request is attributed to the
+ * function whose clients sent it, whichever thread sent it (the staging upload's parts and the promote's ranges go
+ * out on the upload executor's threads).
+ */
+final class RecordedCalls implements ExecutionInterceptor {
+    /** A request, where in the code it was made, and the status it got (null: no response, e.g. an I/O fault). */
+    record Call(SdkRequest request, String site, Integer status) {
+        String operation() {
+            String name = request.getClass().getSimpleName();
+            return name.endsWith("Request") ? name.substring(0, name.length() - "Request".length()) : name;
+        }
+    }
+
+    private static final ExecutionAttribute<String> SITE = new ExecutionAttribute<>("LeastPrivilegeIT.site");
+    /** The request as the code made it: the SDK's own interceptors rewrite some (UploadPartCopy's source becomes a header). */
+    private static final ExecutionAttribute<SdkRequest> REQUEST = new ExecutionAttribute<>("LeastPrivilegeIT.request");
+    /** Test classes that also live in io.landingledger packages: never a call site of the function's code. */
+    private static final Set<String> NOT_FUNCTION_CODE = Set.of(RecordedCalls.class.getName(), "io.landingledger.lambda.handlers.LeastPrivilegeIT",
+            "io.landingledger.lambda.handlers.PipelineFixture");
+
+    private final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
+
+    @Override
+    public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+        attributes.putAttribute(SITE, site(Thread.currentThread().getStackTrace()));
+        attributes.putAttribute(REQUEST, context.request());
+    }
+
+    @Override
+    public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
+        calls.add(new Call(attributes.getAttribute(REQUEST), attributes.getAttribute(SITE), context.httpResponse().statusCode()));
+    }
+
+    @Override
+    public void onExecutionFailure(Context.FailedExecution context, ExecutionAttributes attributes) {
+        Integer status = context.exception() instanceof AwsServiceException service ? service.statusCode()
+                : context.httpResponse().map(r -> r.statusCode()).orElse(null);
+        calls.add(new Call(attributes.getAttribute(REQUEST), attributes.getAttribute(SITE), status));
+    }
+
+    List<Call> calls() {
+        synchronized (calls) {
+            return List.copyOf(calls);
+        }
+    }
+
+    /**
+     * The first io.landingledger frame (the adapter that called the SDK, e.g. {@code S3ObjectStore.head}) and, when
+     * there is one, the first frame of another class after it (who asked, e.g. {@code IngestService$Run.headPublished}).
+     */
+    static String site(StackTraceElement[] stack) {
+        String first = null;
+        String firstClass = null;
+        for (StackTraceElement frame : stack) {
+            String type = frame.getClassName();
+            if (!type.startsWith("io.landingledger.") || NOT_FUNCTION_CODE.stream().anyMatch(type::startsWith)) {
+                continue;
+            }
+            String outer = type.contains("$") ? type.substring(0, type.indexOf('$')) : type;
+            if (first == null) {
+                first = name(frame);
+                firstClass = outer;
+            } else if (!outer.equals(firstClass)) {
+                return first + " <- " + name(frame);
+            }
+        }
+        return first == null ? "(no io.landingledger frame)" : first;
+    }
+
+    private static String name(StackTraceElement frame) {
+        String type = frame.getClassName().substring(frame.getClassName().lastIndexOf('.') + 1);
+        type = type.replaceAll("\\$\\$Lambda.*$", "").replaceAll("\\$\\d+$", "");
+        String method = frame.getMethodName();
+        if (method.startsWith("lambda$")) { // lambda$submitPart$2 -> submitPart
+            method = method.substring("lambda$".length());
+            method = method.contains("$") ? method.substring(0, method.indexOf('$')) : method;
+        }
+        return type + "." + method;
+    }
+}
