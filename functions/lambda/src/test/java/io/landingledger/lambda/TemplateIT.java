@@ -568,6 +568,7 @@ public class TemplateIT {
                             .map(s -> transformedResolver.string(Map.of("Fn::GetAtt", List.of(referenced(s.get("GroupName"), "GroupName"), "Arn"))))
                             .distinct().toList();
                     assertEquals(1, groups.size(), role + ": schedules using it must share one schedule group: " + groups);
+                    assertNotNull(equals.get("aws:SourceArn"), role + ": no aws:SourceArn (the schedule group's ARN) in its trust");
                     assertEquals(groups.get(0), transformedResolver.string(equals.get("aws:SourceArn")), role + ": aws:SourceArn");
                 }
             }
