@@ -59,10 +59,12 @@ import software.amazon.awssdk.services.dynamodb.model.CreateTableRequest;
  * lake's bucket policy refuses an unconditional publish, and the template agrees with {@code datasets/} and
  * {@code events/}. {@code cfn-lint infra/template.yaml} (.ci/run) checks the rest of the template's shape.
  *
- * <p>IAM is evaluated on the template's own statements, with their ARNs resolved for the template's default
- * parameters. SAM adds two managed policies to each function role (AWSLambdaBasicExecutionRole,
- * AWSXrayWriteOnlyAccess: logs and traces only) and the on-failure destination's sqs:SendMessage; those are not in
- * the template and are not checked here.
+ * <p>IAM is evaluated on the template as {@code sam deploy} transforms it ({@code scripts/sam-transform.py}, the
+ * samtranslator that ships with cfn-lint, run into a temporary file): the roles, permissions, schedules and
+ * event-invoke configs CloudFormation would receive, with their ARNs resolved for the template's default parameters.
+ * Each function has its own explicit role, so nothing SAM would add (AWSLambdaBasicExecutionRole,
+ * AWSXrayWriteOnlyAccess, a destination's sqs:SendMessage) escapes the checks: they fail if any managed policy
+ * appears. The docs check at the end fails on any documented {@code aws lambda invoke} that could retry a repair.
  */
 public class TemplateIT {
     private static final Path ROOT = Path.of("..", "..");
@@ -88,18 +90,55 @@ public class TemplateIT {
     private static Map<String, Object> template;
     private static Map<String, Object> resources;
     private static Resolver resolver;
+    /** The template as {@code sam deploy} transforms it (scripts/sam-transform.py). */
+    private static Map<String, Object> transformed;
+    private static Map<String, Object> transformedResources;
+    private static Resolver transformedResolver;
     private static List<String> datasets;
+
+    /** X-Ray has no resource-level permissions: the only actions a role may grant on "*". */
+    private static final Set<String> XRAY_WRITE_ACTIONS = Set.of("xray:PutTraceSegments", "xray:PutTelemetryRecords");
+    /** Actions that take no resource ARN: granted on a scoped ARN they allow nothing. */
+    private static final List<String> UNSCOPABLE_ACTIONS = List.of("dynamodb:ListStreams", "dynamodb:ListTables",
+            "s3:ListAllMyBuckets", "lambda:ListFunctions", "sqs:ListQueues", "logs:DescribeLogGroups", "sns:ListTopics");
+    /** A fresh account's Lambda memory quota (Lambda quotas: new accounts have reduced memory quotas). */
+    private static final int FRESH_ACCOUNT_MEMORY_MB = 3008;
 
     @BeforeAll
     static void load() throws IOException {
         template = parseTemplate(TEMPLATE);
         resources = map(template.get("Resources"));
         resolver = new Resolver(template);
+        transformed = transform();
+        transformedResources = map(transformed.get("Resources"));
+        transformedResolver = new Resolver(transformed);
         try (Stream<Path> files = Files.list(ROOT.resolve("datasets"))) {
             datasets = files.map(path -> path.getFileName().toString()).filter(name -> name.endsWith(".json"))
                     .map(name -> name.substring(0, name.length() - ".json".length())).sorted().toList();
         }
         assertFalse(datasets.isEmpty(), "no contracts in datasets/");
+    }
+
+    /** Runs scripts/sam-transform.py (as .ci/run does) into a temporary file and reads its JSON. */
+    private static Map<String, Object> transform() throws IOException {
+        Path out = Files.createTempFile("template-transformed", ".json");
+        try {
+            Process process = new ProcessBuilder("python3", "scripts/sam-transform.py", "infra/template.yaml", out.toString())
+                    .directory(ROOT.toFile()).redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int exit;
+            try {
+                exit = process.waitFor();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while transforming the template", e);
+            }
+            assertEquals(0, exit, "python3 scripts/sam-transform.py infra/template.yaml failed (it needs cfn-lint 1.51+ with "
+                    + "the SAM translator, as .ci/run does): " + output);
+            return map(readJson(Files.readString(out)));
+        } finally {
+            Files.deleteIfExists(out);
+        }
     }
 
     // ---- functions ----------------------------------------------------------------------------------------------
@@ -168,7 +207,8 @@ public class TemplateIT {
         for (String function : functions()) {
             assertEquals("java21", property(function, "Runtime"), function + ": Runtime (java17 can no longer be created)");
             assertEquals(List.of("arm64"), property(function, "Architectures"), function + ": Architectures");
-            assertEquals(Map.of("ApplyOn", "PublishedVersions"), property(function, "SnapStart"), function + ": SnapStart");
+            assertEquals("PublishedVersions", resolver.string(map(property(function, "SnapStart")).get("ApplyOn")),
+                    function + ": SnapStart by default (SnapStartApplyOn None only where the Region has none)");
             assertNotNull(property(function, "AutoPublishAlias"), function + ": SnapStart needs a published version (AutoPublishAlias)");
         }
     }
@@ -213,9 +253,28 @@ public class TemplateIT {
                 assertFalse("*".equals(action), "Action \"*\" in " + statement);
             }
             for (Object resource : values(statement.get("Resource"))) {
-                assertFalse("*".equals(resource), "Resource \"*\" in " + statement);
+                boolean xrayOnly = values(statement.get("Action")).stream().allMatch(XRAY_WRITE_ACTIONS::contains);
+                assertFalse("*".equals(resource) && !xrayOnly, "Resource \"*\" in " + statement
+                        + " (only X-Ray's trace writes, which have no resource-level permissions, may use it)");
             }
         }
+    }
+
+    @Test
+    void iam_transformedTemplateHasNoWildcardButXRayAndNoManagedPolicy() {
+        List<Map<String, Object>> statements = new ArrayList<>();
+        collectStatements(transformed, statements);
+        for (Map<String, Object> statement : statements) {
+            for (Object resource : values(statement.get("Resource"))) {
+                boolean xrayOnly = values(statement.get("Action")).stream().allMatch(XRAY_WRITE_ACTIONS::contains);
+                assertFalse("*".equals(resource) && !xrayOnly, "Resource \"*\" in the transformed template: " + statement);
+            }
+        }
+        for (String role : transformedResourcesOfType("AWS::IAM::Role")) {
+            assertFalse(transformedProperties(role).containsKey("ManagedPolicyArns"), role + ": "
+                    + transformedProperties(role).get("ManagedPolicyArns"));
+        }
+        assertFalse(String.valueOf(transformed).contains("AWSLambdaBasicExecutionRole"), "AWSLambdaBasicExecutionRole in the transformed template");
     }
 
     @Test
@@ -225,6 +284,9 @@ public class TemplateIT {
             for (Statement statement : role.getValue()) {
                 assertNotNull(statement.sid(), role.getKey() + ": a statement without a Sid: " + statement);
                 assertTrue(sids.add(statement.sid()), role.getKey() + ": Sid " + statement.sid() + " twice");
+                if (statement.actions().stream().allMatch(XRAY_WRITE_ACTIONS::contains) && statement.resources().equals(List.of("*"))) {
+                    continue; // X-Ray: no resource-level permissions (iam_functionsWriteOnlyTheirOwnLogsAndTraces)
+                }
                 for (String resource : statement.resources()) {
                     assertTrue(resource.startsWith("arn:aws:") && !resource.matches("arn:aws:[a-z0-9-]+:[^:]*:[^:]*:\\*"),
                             role.getKey() + " " + statement.sid() + ": resource " + resource + " is not scoped");
@@ -263,12 +325,18 @@ public class TemplateIT {
         List<Statement> sweep = role(CompletenessSweepHandler.class);
         Lake lake = lake();
         assertTrue(allows(sweep, "s3:PutObject", lake.report()), "sweep cannot write " + lake.report());
-        assertTrue(allows(sweep, "s3:ListBucket", inboxBucketArn()), "sweep cannot list the inbox");
+        assertTrue(allows(sweep, "s3:ListBucketVersions", inboxBucketArn()), "sweep cannot ListObjectVersions the inbox");
         assertTrue(allows(sweep, "s3:ListBucket", lake.bucket()), "sweep cannot list the lake");
         assertTrue(allows(sweep, "s3:GetObject", lake.published()), "sweep cannot HEAD published/");
+        // the sweep takes version ids and ETags from ListObjectVersions (CompletenessSweepIT: 0 HEADs on the inbox)
         for (String dataset : datasets) {
-            assertTrue(allows(sweep, "s3:GetObject", inboxObject(dataset)), "sweep cannot HEAD the " + dataset + " inbox");
+            for (String action : List.of("s3:GetObject", "s3:GetObjectVersion", "s3:GetObjectAttributes")) {
+                assertFalse(allows(sweep, action, inboxObject(dataset)), "sweep may " + action + " " + inboxObject(dataset)
+                        + ": it reads no inbox object, only the version listing");
+            }
         }
+        assertFalse(allows(sweep, "s3:ListBucket", inboxBucketArn()), "sweep may ListObjectsV2 the inbox: it lists versions only");
+        assertTrue(allows(sweep, "dynamodb:GetItem", tableArn(FunctionConfig.LEDGER_TABLE)), "sweep cannot GetItem the ledger");
         assertTrue(allows(sweep, "dynamodb:Query", tableArn(FunctionConfig.LEDGER_TABLE)), "sweep cannot Query the ledger");
         for (String action : OBJECT_WRITE_ACTIONS) {
             assertFalse(allows(sweep, action, lake.published()), "sweep may " + action + " " + lake.published());
@@ -320,6 +388,7 @@ public class TemplateIT {
             assertTrue(allows(role, "s3:GetObject", inboxObject(dataset)), name + " cannot HEAD/GET the " + dataset + " inbox");
         }
         assertTrue(allows(role, "s3:ListBucket", inboxBucketArn()), name + ": a missing inbox object would be 403, not 404");
+        assertTrue(allows(role, "s3:ListBucketVersions", inboxBucketArn()), name + " cannot ListObjectVersions the inbox (UnitInputs)");
         assertTrue(allows(role, "s3:ListBucket", lake.bucket()), name + ": a missing publish would be 403, not 404");
         for (String action : List.of("s3:PutObject", "s3:AbortMultipartUpload", "s3:GetObject", "s3:DeleteObject")) {
             assertTrue(allows(role, action, lake.staging()), name + " cannot " + action + " " + lake.staging());
@@ -388,15 +457,20 @@ public class TemplateIT {
     @Test
     void inbox_notifiesTheValidatorUnderEachDatasetPrefixAndNothingElse() {
         String inbox = bucketResource(FunctionConfig.INBOX_BUCKET);
-        List<String> prefixes = new ArrayList<>();
-        for (Object event : map(property(function(ValidateObjectHandler.class), "Events")).values()) {
-            Map<String, Object> e = map(event);
-            if (!"S3".equals(e.get("Type"))) {
-                continue;
+        String validator = function(ValidateObjectHandler.class);
+        for (String function : functions()) {
+            for (Object event : map(properties(function).getOrDefault("Events", Map.of())).values()) {
+                assertFalse("S3".equals(map(event).get("Type")), function + ": an S3 event source (SAM's permission for it has no "
+                        + "SourceArn); write the notification on the bucket with an explicit AWS::Lambda::Permission");
             }
-            Map<String, Object> p = map(e.get("Properties"));
-            assertEquals(Map.of("Ref", inbox), p.get("Bucket"), "S3 event on another bucket");
-            assertEquals("s3:ObjectCreated:*", p.get("Events"));
+        }
+        Map<String, Object> notifications = map(transformedProperties(inbox).get("NotificationConfiguration"));
+        assertEquals(Set.of("LambdaConfigurations"), notifications.keySet(), "the inbox notifies Lambda only");
+        List<String> prefixes = new ArrayList<>();
+        for (Object configuration : values(notifications.get("LambdaConfigurations"))) {
+            Map<String, Object> p = map(configuration);
+            assertEquals(Map.of("Ref", alias(validator)), p.get("Function"), "the inbox notifies the validator's live alias");
+            assertEquals("s3:ObjectCreated:*", p.get("Event"));
             List<Object> rules = list(map(map(p.get("Filter")).get("S3Key")).get("Rules"));
             assertEquals(1, rules.size(), "one prefix rule per event: " + rules);
             assertEquals("prefix", map(rules.get(0)).get("Name"));
@@ -404,6 +478,282 @@ public class TemplateIT {
         }
         assertEquals(datasets.stream().map(d -> d + "/").toList(), prefixes.stream().sorted().toList(),
                 "one S3 notification per datasets/*.json");
+    }
+
+    // ---- a real account: roles, trust, retention, quotas, retries (issue 13) -------------------------------------
+
+    @Test
+    void iam_eachFunctionHasItsOwnRoleAndWritesOnlyItsOwnLogsAndTraces() {
+        Map<String, List<Statement>> roles = roles();
+        for (String function : functions()) {
+            List<Statement> role = roles.get(function);
+            String logGroup = logGroupName(function);
+            String ownStream = logGroupArn(logGroup) + ":log-stream:2026/03/01/[1]0123456789abcdef";
+            for (String action : List.of("logs:CreateLogStream", "logs:PutLogEvents")) {
+                assertTrue(allows(role, action, ownStream), function + " cannot " + action + " in its own log group " + logGroup);
+            }
+            for (String function2 : functions()) {
+                if (!function2.equals(function)) {
+                    String other = logGroupArn(logGroupName(function2)) + ":log-stream:x";
+                    assertFalse(allows(role, "logs:PutLogEvents", other), function + " may write " + function2 + "'s logs");
+                }
+            }
+            assertFalse(allows(role, "logs:PutLogEvents", logGroupArn("/aws/lambda/elsewhere") + ":log-stream:x"),
+                    function + " may write another log group");
+            for (Statement statement : role) {
+                if (statement.actions().stream().anyMatch(a -> a.toLowerCase(Locale.ROOT).startsWith("logs:"))) {
+                    assertEquals(Set.of("logs:CreateLogStream", "logs:PutLogEvents"), new HashSet<>(statement.actions()),
+                            function + " " + statement.sid() + ": logs actions (no CreateLogGroup: the template creates the group)");
+                }
+                if (statement.resources().contains("*")) {
+                    assertEquals(XRAY_WRITE_ACTIONS, new HashSet<>(statement.actions()), function + " " + statement.sid() + " on \"*\"");
+                }
+            }
+            if ("Active".equals(property(function, "Tracing"))) {
+                for (String action : XRAY_WRITE_ACTIONS) {
+                    assertTrue(allows(role, action, "*"), function + " traces (Tracing Active) but cannot " + action);
+                }
+            }
+        }
+    }
+
+    @Test
+    void iam_noGrantOfAnActionThatTakesNoResourceArn() {
+        for (Map.Entry<String, List<Statement>> role : roles().entrySet()) {
+            for (Statement statement : role.getValue()) {
+                for (String action : UNSCOPABLE_ACTIONS) {
+                    assertFalse(statement.actions().stream().anyMatch(a -> globMatches(a, action, true)) && !statement.resources().contains("*"),
+                            role.getKey() + " " + statement.sid() + ": " + action + " takes no resource ARN, so a grant on "
+                            + statement.resources() + " allows nothing");
+                }
+            }
+        }
+    }
+
+    @Test
+    void s3InvokePermissions_carryTheInboxArnSpelledOutAndTheAccount() {
+        List<String> permissions = transformedResourcesOfType("AWS::Lambda::Permission");
+        assertFalse(permissions.isEmpty(), "no AWS::Lambda::Permission");
+        for (String permission : permissions) {
+            Map<String, Object> p = transformedProperties(permission);
+            assertEquals(Map.of("Ref", "AWS::AccountId"), p.get("SourceAccount"), permission + ": SourceAccount (confused deputy)");
+            assertNotNull(p.get("SourceArn"), permission + ": SourceArn (confused deputy)");
+            if ("s3.amazonaws.com".equals(p.get("Principal"))) {
+                assertTrue(map(p.get("SourceArn")).containsKey("Fn::Sub"), permission
+                        + ": spell the inbox ARN out with !Sub (a GetAtt of the bucket is a cycle): " + p.get("SourceArn"));
+                assertEquals(inboxBucketArn(), transformedResolver.string(p.get("SourceArn")), permission + ": SourceArn");
+                assertEquals(Map.of("Ref", alias(function(ValidateObjectHandler.class))), p.get("FunctionName"), permission);
+            }
+        }
+    }
+
+    @Test
+    void serviceRoles_trustOnlyTheirSourceInThisAccount() {
+        for (String role : transformedResourcesOfType("AWS::IAM::Role")) {
+            for (Object trust : values(map(transformedProperties(role).get("AssumeRolePolicyDocument")).get("Statement"))) {
+                Map<String, Object> statement = map(trust);
+                List<String> services = values(map(statement.get("Principal")).get("Service")).stream().map(String::valueOf).toList();
+                assertEquals(1, services.size(), role + ": one service per trust statement: " + statement);
+                String service = services.get(0);
+                if (service.equals("lambda.amazonaws.com")) {
+                    continue; // a function's execution role: Lambda assumes it for that function only
+                }
+                Map<String, Object> equals = map(map(statement.getOrDefault("Condition", Map.of("StringEquals", Map.of())))
+                        .getOrDefault("StringEquals", Map.of()));
+                assertEquals(Map.of("Ref", "AWS::AccountId"), equals.get("aws:SourceAccount"), role + " (" + service + "): aws:SourceAccount");
+                if (service.equals("scheduler.amazonaws.com")) {
+                    // the Scheduler user guide: aws:SourceArn is the schedule group's ARN
+                    List<String> groups = transformedResourcesOfType("AWS::Scheduler::Schedule").stream().map(TemplateIT::transformedProperties)
+                            .filter(s -> Map.of("Fn::GetAtt", List.of(role, "Arn")).equals(map(s.get("Target")).get("RoleArn")))
+                            .map(s -> transformedResolver.string(Map.of("Fn::GetAtt", List.of(referenced(s.get("GroupName"), "GroupName"), "Arn"))))
+                            .distinct().toList();
+                    assertEquals(1, groups.size(), role + ": schedules using it must share one schedule group: " + groups);
+                    assertNotNull(equals.get("aws:SourceArn"), role + ": no aws:SourceArn (the schedule group's ARN) in its trust");
+                    assertEquals(groups.get(0), transformedResolver.string(equals.get("aws:SourceArn")), role + ": aws:SourceArn");
+                }
+            }
+        }
+        assertTrue(transformedResourcesOfType("AWS::IAM::Role").stream().anyMatch(r -> String.valueOf(transformedProperties(r)
+                .get("AssumeRolePolicyDocument")).contains("scheduler.amazonaws.com")), "no Scheduler role");
+    }
+
+    @Test
+    void tables_areRetainedOnStackDeleteAndReplacement() {
+        for (String variable : List.of(FunctionConfig.LEDGER_TABLE, FunctionConfig.LEDGER_HISTORY_TABLE)) {
+            String table = referencedResource(environment(function(ValidateObjectHandler.class)).get(variable), variable);
+            Map<String, Object> resource = map(transformedResources.get(table));
+            assertEquals("Retain", resource.get("DeletionPolicy"), table + ": the system of record");
+            assertEquals("Retain", resource.get("UpdateReplacePolicy"), table + ": a replacement would start empty");
+        }
+    }
+
+    @Test
+    void inbox_currentVersionsExpireAfterTheSweepsLookbackPlusARepairWindow() throws IOException {
+        int lookbackDays = 0;
+        for (String dataset : datasets) {
+            Map<String, Object> unit = map(map(readJson(Files.readString(ROOT.resolve("datasets/" + dataset + ".json")))).get("unit"));
+            int grace = ((Number) unit.getOrDefault("graceHours", 0)).intValue();
+            lookbackDays = Math.max(lookbackDays, ((Number) unit.getOrDefault("lookbackDays", 35)).intValue() + (grace + 23) / 24);
+        }
+        Map<String, Object> parameter = map(map(template.get("Parameters")).get("InboxRetentionDays"));
+        int retention = ((Number) parameter.get("Default")).intValue();
+        assertTrue(retention >= lookbackDays + 14, "InboxRetentionDays " + retention + " < the sweep's lookback and grace ("
+                + lookbackDays + " days) plus two weeks to repair");
+        assertTrue(((Number) parameter.get("MinValue")).intValue() > lookbackDays, "InboxRetentionDays MinValue must exceed "
+                + lookbackDays + " days, or the sweep sees inputs vanish while it still watches their units");
+        List<Map<String, Object>> rules = list(map(properties(bucketResource(FunctionConfig.INBOX_BUCKET)).get("LifecycleConfiguration"))
+                .get("Rules")).stream().map(TemplateIT::map).filter(r -> "Enabled".equals(r.get("Status"))).toList();
+        assertTrue(rules.stream().anyMatch(r -> Map.of("Ref", "InboxRetentionDays").equals(r.get("ExpirationInDays"))
+                && !r.containsKey("Prefix") && !r.containsKey("Filter")), "no whole-bucket rule expiring current versions: " + rules);
+        assertTrue(rules.stream().anyMatch(r -> r.get("NoncurrentVersionExpiration") instanceof Map<?, ?> n
+                && Map.of("Ref", "InboxNoncurrentVersionDays").equals(n.get("NoncurrentDays"))), "no noncurrent-version expiry: " + rules);
+        assertTrue(rules.stream().anyMatch(r -> Boolean.TRUE.equals(r.get("ExpiredObjectDeleteMarker"))), "expired delete markers stay");
+    }
+
+    @Test
+    void memory_defaultsDeployOnAFreshAccount() {
+        Map<String, Object> parameters = map(template.get("Parameters"));
+        for (String function : transformedResourcesOfType("AWS::Lambda::Function")) {
+            int memory = Integer.parseInt(transformedResolver.string(transformedProperties(function).get("MemorySize")));
+            assertTrue(memory <= FRESH_ACCOUNT_MEMORY_MB, function + ": MemorySize " + memory + " by default; a fresh account's "
+                    + "quota is " + FRESH_ACCOUNT_MEMORY_MB + " MB and the stack would roll back");
+        }
+        Map<String, Object> validatorMemory = map(parameters.get("ValidatorMemorySize"));
+        int memory = ((Number) validatorMemory.get("Default")).intValue();
+        assertTrue(((Number) validatorMemory.get("MinValue")).intValue() <= memory && memory <= FRESH_ACCOUNT_MEMORY_MB, "ValidatorMemorySize default");
+        assertEquals(10240, ((Number) validatorMemory.get("MaxValue")).intValue(), "ValidatorMemorySize MaxValue: Lambda's 10,240 MB");
+        int keyIndex = ((Number) map(parameters.get("KeyIndexMemoryMB")).get("Default")).intValue();
+        assertTrue(2 * keyIndex <= memory, "KeyIndexMemoryMB default " + keyIndex + " is more than half of ValidatorMemorySize " + memory);
+    }
+
+    @Test
+    void sweep_asynchronousInvocationsRetryOnceThenGoToAnAlarmedQueue() {
+        Map<String, Object> config = eventInvokeConfig(function(CompletenessSweepHandler.class));
+        assertTrue(((Number) config.get("MaximumRetryAttempts")).intValue() <= 1, "the sweep retries at most once: " + config);
+        assertEquals("SweepFailureQueue", assertFailureDestination(function(CompletenessSweepHandler.class), config));
+    }
+
+    @Test
+    void redrive_theValidatorsRetriesAndFailureQueueCoverTheAliasTheSweepAndS3Invoke() {
+        String validator = function(ValidateObjectHandler.class);
+        String sweep = function(CompletenessSweepHandler.class);
+        String alias = alias(validator);
+        Map<String, Object> config = eventInvokeConfig(validator);
+        assertEquals(map(transformedResources.get(alias)).get("Properties") instanceof Map<?, ?> a ? a.get("Name") : null,
+                config.get("Qualifier"), "the validator's EventInvokeConfig is on the alias the sweep and S3 invoke");
+        assertEquals("ValidatorFailureQueue", assertFailureDestination(validator, config));
+        Object target = map(map(transformedProperties(sweep).get("Environment")).get("Variables")).get(FunctionConfig.VALIDATOR_FUNCTION);
+        assertEquals(Map.of("Ref", alias), target, "the sweep re-drives through the validator's live alias");
+        assertTrue(allows(roles().get(sweep), "lambda:InvokeFunction", transformedResolver.string(Map.of("Ref", alias))),
+                "the sweep cannot invoke " + transformedResolver.string(Map.of("Ref", alias)));
+    }
+
+    /** The function's one EventInvokeConfig in the transformed template. */
+    private static Map<String, Object> eventInvokeConfig(String function) {
+        List<Map<String, Object>> configs = transformedResourcesOfType("AWS::Lambda::EventInvokeConfig").stream()
+                .map(TemplateIT::transformedProperties).filter(c -> Map.of("Ref", function).equals(c.get("FunctionName"))).toList();
+        assertEquals(1, configs.size(), function + ": EventInvokeConfigs");
+        return configs.get(0);
+    }
+
+    /** Checks the on-failure queue (encrypted, 14 days, alarmed, writable by the function's role); returns its id. */
+    private static String assertFailureDestination(String function, Map<String, Object> config) {
+        Object destination = map(map(map(config.get("DestinationConfig")).get("OnFailure"))).get("Destination");
+        List<Object> att = list(map(destination).get("Fn::GetAtt"));
+        String queue = (String) att.get(0);
+        assertEquals("AWS::SQS::Queue", map(transformedResources.get(queue)).get("Type"), function + ": on-failure destination");
+        Map<String, Object> q = transformedProperties(queue);
+        assertEquals(true, q.get("SqsManagedSseEnabled"), queue + " is encrypted");
+        assertEquals(1209600, ((Number) q.get("MessageRetentionPeriod")).intValue(), queue + " keeps 14 days");
+        assertTrue(allows(roles().get(function), "sqs:SendMessage", transformedResolver.string(destination)), function
+                + "'s role cannot send to " + queue + " (Lambda sends destination records with the function's role)");
+        boolean alarmed = transformedResourcesOfType("AWS::CloudWatch::Alarm").stream().map(TemplateIT::transformedProperties)
+                .anyMatch(a -> "AWS/SQS".equals(a.get("Namespace")) && "ApproximateNumberOfMessagesVisible".equals(a.get("MetricName"))
+                        && values(a.get("Dimensions")).stream().map(TemplateIT::map).anyMatch(d -> "QueueName".equals(d.get("Name"))
+                        && Map.of("Fn::GetAtt", List.of(queue, "QueueName")).equals(d.get("Value"))));
+        assertTrue(alarmed, "no alarm on " + queue + "'s visible messages");
+        return queue;
+    }
+
+    @Test
+    void inboxBucketPolicy_refusesKmsAndCustomerKeyUploadsAndTheBucketEncryptsWithSseS3() {
+        String object = inboxObject(datasets.get(0));
+        List<Statement> policy = bucketPolicy(FunctionConfig.INBOX_BUCKET);
+        boolean kms = policy.stream().anyMatch(s -> s.effect().equals("Deny") && "*".equals(s.principal())
+                && s.actions().stream().anyMatch(a -> globMatches(a, "s3:PutObject", true))
+                && s.resources().stream().anyMatch(r -> globMatches(r, object, false))
+                && s.condition().get("StringEquals") instanceof Map<?, ?> m
+                && values(m.get("s3:x-amz-server-side-encryption")).containsAll(List.of("aws:kms", "aws:kms:dsse")));
+        assertTrue(kms, "no Deny of s3:PutObject with s3:x-amz-server-side-encryption aws:kms / aws:kms:dsse on the inbox: " + policy);
+        boolean sseC = policy.stream().anyMatch(s -> s.effect().equals("Deny") && "*".equals(s.principal())
+                && s.actions().stream().anyMatch(a -> globMatches(a, "s3:PutObject", true))
+                && s.resources().stream().anyMatch(r -> globMatches(r, object, false))
+                && Map.of("s3:x-amz-server-side-encryption-customer-algorithm", "false").equals(s.condition().get("Null")));
+        assertTrue(sseC, "no Deny of SSE-C uploads on the inbox: " + policy);
+        Object encryption = list(map(properties(bucketResource(FunctionConfig.INBOX_BUCKET)).get("BucketEncryption"))
+                .get("ServerSideEncryptionConfiguration")).get(0);
+        assertEquals(Map.of("SSEAlgorithm", "AES256"), map(encryption).get("ServerSideEncryptionByDefault"),
+                "the inbox's default encryption stays SSE-S3 (the validator holds no kms:Decrypt)");
+        for (List<Statement> role : roles().values()) {
+            assertFalse(role.stream().anyMatch(s -> s.actions().stream().anyMatch(a -> a.toLowerCase(Locale.ROOT).startsWith("kms:"))),
+                    "a role grants kms:*; uploads under KMS are refused at the bucket instead");
+        }
+    }
+
+    /** {@code AWS_MAX_ATTEMPTS=1 aws lambda invoke ... --cli-read-timeout N}, N above the repair function's timeout. */
+    @Test
+    void docs_everyDocumentedLambdaInvokeNeitherRetriesNorStopsReadingBeforeTheFunctionEnds() throws IOException {
+        int timeout = Integer.parseInt(resolver.string(property(function(RepairHandler.class), "Timeout")));
+        Pattern readTimeout = Pattern.compile("--cli-read-timeout[ =](\\d+)");
+        List<String> unsafe = new ArrayList<>();
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(ROOT)) {
+            files = walk.filter(Files::isRegularFile).filter(f -> {
+                String relative = ROOT.relativize(f).toString().replace('\\', '/');
+                String name = f.getFileName().toString();
+                return !relative.startsWith(".git/") && !relative.contains("/target/") && !relative.startsWith("target/")
+                        && !relative.contains("/src/") && !relative.contains("node_modules/")
+                        && (name.endsWith(".md") || relative.startsWith("events/") || relative.startsWith("docs/")
+                        || relative.startsWith("infra/"));
+            }).sorted().toList();
+        }
+        int seen = 0;
+        for (Path file : files) {
+            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            for (int i = 0; i < lines.size(); i++) {
+                int first = i;
+                StringBuilder logical = new StringBuilder(lines.get(i));
+                while (logical.toString().endsWith("\\") && i + 1 < lines.size()) { // a shell continuation
+                    logical.setLength(logical.length() - 1);
+                    logical.append(' ').append(lines.get(++i));
+                }
+                String text = logical.toString();
+                int at = text.indexOf("aws lambda invoke");
+                while (at >= 0) {
+                    seen++;
+                    Matcher read = readTimeout.matcher(text);
+                    boolean longEnough = read.find() && Integer.parseInt(read.group(1)) > timeout;
+                    boolean noRetry = text.substring(0, at).contains("AWS_MAX_ATTEMPTS=1");
+                    if (!longEnough || !noRetry) {
+                        unsafe.add(ROOT.relativize(file) + ":" + (first + 1) + ": " + text.strip());
+                    }
+                    at = text.indexOf("aws lambda invoke", at + 1);
+                }
+            }
+        }
+        assertTrue(seen > 0, "no documented aws lambda invoke found (the README's repair commands)");
+        assertTrue(unsafe.isEmpty(), "an aws lambda invoke that reads for 60 s and retries runs a long repair two or three times at "
+                + "once; write AWS_MAX_ATTEMPTS=1 aws lambda invoke --cli-read-timeout " + (timeout + 10) + " ... on one line (or "
+                + "continued with \\):\n" + String.join("\n", unsafe));
+    }
+
+    private static String logGroupName(String function) {
+        String group = referencedResource(map(properties(function).get("LoggingConfig")).get("LogGroup"), function + " LoggingConfig.LogGroup");
+        return resolver.string(properties(group).get("LogGroupName"));
+    }
+
+    private static String logGroupArn(String name) {
+        return "arn:aws:logs:" + REGION + ":" + ACCOUNT + ":log-group:" + name;
     }
 
     // ---- schedule, alarms, events, dashboard --------------------------------------------------------------------
@@ -500,6 +850,32 @@ public class TemplateIT {
 
     private static List<String> resourcesOfType(String type) {
         return resources.entrySet().stream().filter(e -> type.equals(map(e.getValue()).get("Type"))).map(Map.Entry::getKey).toList();
+    }
+
+    private static List<String> transformedResourcesOfType(String type) {
+        return transformedResources.entrySet().stream().filter(e -> type.equals(map(e.getValue()).get("Type"))).map(Map.Entry::getKey).toList();
+    }
+
+    private static Map<String, Object> transformedProperties(String resource) {
+        Object r = transformedResources.get(resource);
+        assertNotNull(r, "no resource " + resource + " in the transformed template");
+        return map(map(r).get("Properties"));
+    }
+
+    /** The logical id of the AWS::Lambda::Alias SAM made for a function's AutoPublishAlias. */
+    private static String alias(String function) {
+        String name = resolver.string(property(function, "AutoPublishAlias"));
+        List<String> aliases = transformedResourcesOfType("AWS::Lambda::Alias").stream()
+                .filter(a -> Map.of("Ref", function).equals(transformedProperties(a).get("FunctionName"))
+                        && name.equals(transformedProperties(a).get("Name"))).toList();
+        assertEquals(1, aliases.size(), function + ": aliases named " + name);
+        return aliases.get(0);
+    }
+
+    /** The logical id a {@code Ref} names. */
+    private static String referenced(Object value, String what) {
+        assertTrue(value instanceof Map<?, ?> m && m.get("Ref") instanceof String, what + " is not a Ref: " + value);
+        return (String) map(value).get("Ref");
     }
 
     private static Map<String, Object> properties(String resource) {
@@ -604,35 +980,52 @@ public class TemplateIT {
     private static Statement statement(Map<String, Object> s) {
         return new Statement((String) s.get("Sid"), (String) s.get("Effect"), s.get("Principal"),
                 values(s.get("Action")).stream().map(String::valueOf).toList(),
-                values(s.get("Resource")).stream().map(resolver::string).toList(),
+                values(s.get("Resource")).stream().map(transformedResolver::string).toList(),
                 s.get("Condition") == null ? Map.of() : map(s.get("Condition")));
     }
 
-    /** Every role's permission statements: each function's Policies and each AWS::IAM::Role's inline policies. */
+    /**
+     * Every role's permission statements in the transformed template: each function's (keyed by the function's logical
+     * id, found through its Role) and every other AWS::IAM::Role's (keyed by the role's logical id).
+     */
     private static Map<String, List<Statement>> roles() {
         Map<String, List<Statement>> roles = new LinkedHashMap<>();
+        Set<String> functionRoles = new HashSet<>();
         for (String function : functions()) {
-            List<Statement> statements = new ArrayList<>();
-            for (Object policy : values(properties(function).get("Policies"))) {
-                assertTrue(policy instanceof Map<?, ?> m && m.containsKey("Statement"), function
-                        + ": write policies as inline statements (not managed policy names or SAM policy templates) so they can be checked: "
-                        + policy);
-                values(map(policy).get("Statement")).forEach(s -> statements.add(statement(map(s))));
-            }
-            assertFalse(properties(function).containsKey("Role"), function + ": its role must be SAM's, from Policies");
-            roles.put(function, statements);
+            String role = functionRole(function);
+            assertTrue(functionRoles.add(role), function + " shares its role " + role + " with another function");
+            roles.put(function, roleStatements(role));
         }
-        for (String role : resourcesOfType("AWS::IAM::Role")) {
-            List<Statement> statements = new ArrayList<>();
-            for (Object policy : values(properties(role).get("Policies"))) {
-                values(map(map(policy).get("PolicyDocument")).get("Statement")).forEach(s -> statements.add(statement(map(s))));
+        for (String role : transformedResourcesOfType("AWS::IAM::Role")) {
+            if (!functionRoles.contains(role)) {
+                roles.put(role, roleStatements(role));
             }
-            assertFalse(properties(role).containsKey("ManagedPolicyArns"), role + ": managed policies cannot be checked here");
-            roles.put(role, statements);
         }
-        assertTrue(resourcesOfType("AWS::IAM::Policy").isEmpty() && resourcesOfType("AWS::IAM::ManagedPolicy").isEmpty(),
+        assertTrue(transformedResourcesOfType("AWS::IAM::Policy").isEmpty() && transformedResourcesOfType("AWS::IAM::ManagedPolicy").isEmpty(),
                 "standalone IAM policies: keep permissions with their role");
         return roles;
+    }
+
+    /** The logical id of the AWS::IAM::Role a function runs with, in the transformed template. */
+    private static String functionRole(String function) {
+        Map<String, Object> lambda = transformedProperties(function);
+        Object role = lambda.get("Role");
+        assertTrue(role instanceof Map<?, ?> m && m.get("Fn::GetAtt") instanceof List<?> att && "Arn".equals(att.get(1)),
+                function + ": Role must be the GetAtt Arn of an AWS::IAM::Role in the template, not " + role);
+        String name = (String) list(map(role).get("Fn::GetAtt")).get(0);
+        assertEquals("AWS::IAM::Role", map(transformedResources.get(name)).get("Type"), function + ": Role " + name);
+        return name;
+    }
+
+    private static List<Statement> roleStatements(String role) {
+        Map<String, Object> properties = transformedProperties(role);
+        assertFalse(properties.containsKey("ManagedPolicyArns"), role + " carries managed policies " + properties.get("ManagedPolicyArns")
+                + " (SAM adds AWSLambdaBasicExecutionRole to every role it generates: give the function an explicit Role)");
+        List<Statement> statements = new ArrayList<>();
+        for (Object policy : values(properties.get("Policies"))) {
+            values(map(map(policy).get("PolicyDocument")).get("Statement")).forEach(s -> statements.add(statement(map(s))));
+        }
+        return statements;
     }
 
     private static List<Statement> role(Class<?> handler) {
@@ -764,8 +1157,11 @@ public class TemplateIT {
             Object declared = switch (String.valueOf(resource.get("Type"))) {
                 case "AWS::S3::Bucket" -> properties.get("BucketName");
                 case "AWS::DynamoDB::Table" -> properties.get("TableName");
-                case "AWS::Serverless::Function" -> properties.get("FunctionName");
-                case "AWS::Events::EventBus" -> properties.get("Name");
+                case "AWS::Serverless::Function", "AWS::Lambda::Function" -> properties.get("FunctionName");
+                case "AWS::Events::EventBus", "AWS::Scheduler::ScheduleGroup" -> properties.get("Name");
+                case "AWS::Logs::LogGroup" -> properties.get("LogGroupName");
+                case "AWS::Lambda::Alias" -> "arn:aws:lambda:" + REGION + ":" + ACCOUNT + ":function:"
+                        + string(properties.get("FunctionName")) + ":" + string(properties.get("Name"));
                 default -> null;
             };
             return declared == null ? "{Ref " + name + "}" : string(declared);
@@ -784,6 +1180,7 @@ public class TemplateIT {
                 case "AWS::SQS::Queue.Arn" -> "arn:aws:sqs:" + REGION + ":" + ACCOUNT + ":" + string(properties.get("QueueName"));
                 case "AWS::SQS::Queue.QueueName" -> string(properties.get("QueueName"));
                 case "AWS::Events::EventBus.Arn" -> "arn:aws:events:" + REGION + ":" + ACCOUNT + ":event-bus/" + ref(name);
+                case "AWS::Scheduler::ScheduleGroup.Arn" -> "arn:aws:scheduler:" + REGION + ":" + ACCOUNT + ":schedule-group/" + ref(name);
                 default -> "{GetAtt " + name + "." + attribute + "}";
             };
         }
