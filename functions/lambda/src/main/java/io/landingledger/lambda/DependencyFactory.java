@@ -25,6 +25,9 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
+import software.amazon.awssdk.services.lambda.LambdaClientBuilder;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
@@ -202,7 +205,9 @@ public final class DependencyFactory implements AutoCloseable {
 
     /**
      * The deployed sweep: re-drives go through the validator function named by {@value FunctionConfig#VALIDATOR_FUNCTION}
-     * when it is set (so the sweep's role never writes published/ or the ledger), in process otherwise.
+     * when it is set (so the sweep's role never writes published/ or the ledger), submitted asynchronously (Event
+     * invocations, one request each, reported {@code submitted}; the next sweep reads their results from the ledger);
+     * in process otherwise (the local run, tests), where each re-drive's outcome is reported by the sweep.
      */
     public io.landingledger.core.sweep.CompletenessSweep sweep(java.util.Map<String, String> environment) {
         String validator = environment.get(FunctionConfig.VALIDATOR_FUNCTION);
@@ -210,9 +215,37 @@ public final class DependencyFactory implements AutoCloseable {
             return sweep();
         }
         // built at the first re-drive, not at init: most sweeps find nothing to re-drive (~80 ms of init CPU saved)
-        Lazy<LambdaClient> lambda = new Lazy<>(() -> LambdaClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder())
-                .region(config.aws().region()).credentialsProvider(DefaultCredentialsProvider.builder().build()).build());
+        Lazy<LambdaClient> lambda = new Lazy<>(() -> redriveLambdaClient(config.aws().region(), InvokeTimeouts.DEFAULT).build());
         return sweep(new io.landingledger.lambda.adapters.LambdaIngestPath(lambda::getValue, validator.strip(), config.aws().region().id()));
+    }
+
+    /**
+     * The timeouts of the sweep's Lambda client ({@link #redriveLambdaClient}). Lambda answers an Event invoke as
+     * soon as it has queued the event (milliseconds), however long the validation then takes, so these only bound a
+     * Lambda that does not answer: the re-drive is then reported not submitted and left to the next sweep.
+     *
+     * @param connect the TCP connection's
+     * @param read    the socket read's (the old synchronous re-drive had the HTTP client's default, 30 s)
+     * @param apiCall the whole Invoke call's, signing and the one attempt included
+     */
+    public record InvokeTimeouts(java.time.Duration connect, java.time.Duration read, java.time.Duration apiCall) {
+        public static final InvokeTimeouts DEFAULT =
+                new InvokeTimeouts(java.time.Duration.ofSeconds(3), java.time.Duration.ofSeconds(10), java.time.Duration.ofSeconds(15));
+    }
+
+    /**
+     * The sweep's Lambda client, for its re-drives through the validator (Event invocations, {@link
+     * io.landingledger.lambda.adapters.LambdaIngestPath}): {@code timeouts} explicit, and no SDK retries, so a
+     * re-drive is exactly one Invoke request (a retried Event invoke whose first attempt did reach Lambda would
+     * queue a second validation of the file). Returned as a builder so a test can point it at a stub endpoint.
+     */
+    public static LambdaClientBuilder redriveLambdaClient(Region region, InvokeTimeouts timeouts) {
+        return LambdaClient.builder()
+                .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(timeouts.connect()).socketTimeout(timeouts.read()))
+                .region(region)
+                .credentialsProvider(DefaultCredentialsProvider.builder().build())
+                .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())
+                        .apiCallAttemptTimeout(timeouts.apiCall()).apiCallTimeout(timeouts.apiCall()));
     }
 
     private io.landingledger.core.sweep.CompletenessSweep sweep(io.landingledger.core.ingest.IngestPath redrive) {

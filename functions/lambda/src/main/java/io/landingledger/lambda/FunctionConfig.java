@@ -57,8 +57,9 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
     public static final String LEDGER_HISTORY_TABLE = "LEDGER_HISTORY_TABLE";
     public static final String AWS_REGION = "AWS_REGION";
     /**
-     * The validator function (its alias ARN) the sweep re-drives lost events through; set by infra/template.yaml for
-     * the sweep only. Unset (tests, the local run), the re-drive runs the ingest path in process.
+     * The validator function (its alias ARN) the sweep re-drives lost events through, asynchronously (Event
+     * invocations); set by infra/template.yaml for the sweep only. Unset (tests, the local run), the re-drive runs the
+     * ingest path in process.
      */
     public static final String VALIDATOR_FUNCTION = "VALIDATOR_FUNCTION";
     public static final String LANDING_AWS_ENDPOINT = "LANDING_AWS_ENDPOINT";

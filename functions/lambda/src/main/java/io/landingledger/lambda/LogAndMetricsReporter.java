@@ -58,6 +58,9 @@ public final class LogAndMetricsReporter implements OutcomeReporter {
 
         Map<String, Metric> values = new LinkedHashMap<>();
         for (IngestAction action : IngestAction.values()) {
+            if (!action.ran()) {
+                continue; // a submitted re-drive is no run: the run it starts reports itself
+            }
             values.put(filesMetric(action), Metric.count(action == outcome.action() ? 1 : 0));
         }
         // rows and bytes belong to the run that decided the file; see the class comment
@@ -108,6 +111,7 @@ public final class LogAndMetricsReporter implements OutcomeReporter {
             case FINISHED -> "FilesFinished";
             case UNCHANGED -> "FilesUnchanged";
             case STALE -> "FilesStale";
+            case SUBMITTED -> throw new IllegalArgumentException("a submitted re-drive is not a run; no file is counted under it");
         };
     }
 

@@ -19,5 +19,16 @@ public enum IngestAction {
      */
     UNCHANGED,
     /** Not the unit's newest input (or, for a repair, older than the standing publish's): nothing is written. */
-    STALE
+    STALE,
+    /**
+     * Not run here: the input was handed to an ingest path that runs it later, on its own (the deployed sweep's
+     * re-drive, an asynchronous invocation of the validator function). Nothing is known of the run yet; it reports
+     * its own outcome, and the next sweep reads what it did from the ledger. {@link IngestService} never returns it.
+     */
+    SUBMITTED;
+
+    /** False for {@link #SUBMITTED}, the one action that is not what a run did (no file is counted under it). */
+    public boolean ran() {
+        return this != SUBMITTED;
+    }
 }

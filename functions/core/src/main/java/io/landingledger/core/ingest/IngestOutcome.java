@@ -26,6 +26,16 @@ public record IngestOutcome(IngestAction action, String dataset, String unit, St
                 Duration.ofMillis(number(map, "duration_ms")));
     }
 
+    /**
+     * A {@link IngestAction#SUBMITTED} outcome: {@code request}'s input was handed to an asynchronous ingest path,
+     * which runs it under a run id of its own; {@code detail} says where it went (e.g. the invocation's request id).
+     */
+    public static IngestOutcome submitted(IngestService.Request request, String detail) {
+        InputRef input = request.input();
+        return new IngestOutcome(IngestAction.SUBMITTED, request.contract().dataset(), request.unit(), input.key(), input.versionId(),
+                null, input.size(), 0, 0, 0, null, null, null, detail, null, request.runKind().name(), Duration.ZERO);
+    }
+
     private static long number(Map<String, ?> map, String key) {
         Object value = map.get(key);
         return value instanceof Number n ? n.longValue() : 0;

@@ -5,12 +5,14 @@ import com.fasterxml.jackson.jr.ob.JSON;
 import io.landingledger.core.contract.Cadence;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.UnitCalendar;
+import io.landingledger.core.ingest.IngestAction;
 import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.ingest.IngestPath;
 import io.landingledger.core.ingest.Deadline;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.InputRef;
 import io.landingledger.core.ingest.LakeLayout;
+import io.landingledger.core.ingest.NotSubmittedException;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.ledger.Ledger;
 import io.landingledger.core.ledger.LedgerItem;
@@ -185,6 +187,12 @@ public final class CompletenessSweep {
      * decision does the repair: it records a publish the ledger missed (a run died after its promote) or republishes
      * a published object that is gone. A fault in one re-drive is reported and the next unit goes on; the next sweep
      * tries again.
+     *
+     * <p>Through an asynchronous ingest path (the deployed sweep: the validator function invoked with the Event
+     * invocation type) a re-drive is {@code submitted}: the run happens after this sweep, so the unit is usually
+     * still UNPROCESSED when classified again here, and the next sweep reads the run's result from the ledger. One
+     * the path could not hand over is {@code not_submitted}, with the reason, and is left to the next sweep: it is
+     * never retried within a sweep.
      */
     DatasetReport redrive(DatasetContract contract, DatasetReport report, Instant now) {
         List<UnitReport> units = new ArrayList<>(report.units().size());
@@ -210,12 +218,23 @@ public final class CompletenessSweep {
             Redrive redrive;
             try {
                 IngestOutcome outcome = ingest.ingest(IngestService.Request.event(contract, unit.unit(), input, runId, Deadline.NONE));
-                String action = "INPUT_GONE".equals(outcome.refusalCode()) ? "input_gone"
-                        : outcome.action().name().toLowerCase(java.util.Locale.ROOT);
-                redrive = new Redrive(unit.unit(), key, current.versionId(), runId, action, outcome.refusalCode(), outcome.detail(),
-                        unit.status(), null, outcome);
+                if (outcome.action() == IngestAction.SUBMITTED) {
+                    // queued for the validator, which runs it under a run id of its own and reports it; the next
+                    // sweep classifies the unit from the ledger and S3 as always
+                    redrive = new Redrive(unit.unit(), key, current.versionId(), null, Redrive.SUBMITTED, null, outcome.detail(),
+                            unit.status(), null, null);
+                } else {
+                    String action = "INPUT_GONE".equals(outcome.refusalCode()) ? "input_gone"
+                            : outcome.action().name().toLowerCase(java.util.Locale.ROOT);
+                    redrive = new Redrive(unit.unit(), key, current.versionId(), runId, action, outcome.refusalCode(), outcome.detail(),
+                            unit.status(), null, outcome);
+                }
+            } catch (NotSubmittedException e) {
+                // never retried here: a second hand-over of one that did arrive would start a second validation
+                redrive = new Redrive(unit.unit(), key, current.versionId(), null, Redrive.NOT_SUBMITTED, null, e.getMessage(),
+                        unit.status(), null, null);
             } catch (RuntimeException e) {
-                redrive = new Redrive(unit.unit(), key, current.versionId(), runId, "failed", null,
+                redrive = new Redrive(unit.unit(), key, current.versionId(), runId, Redrive.FAILED, null,
                         e.getClass().getSimpleName() + ": " + e.getMessage(), unit.status(), null, null);
             }
             UnitReport again = reclassify(contract, calendar, unit.unit(), current, now);

@@ -72,7 +72,8 @@ public record DatasetReport(String dataset, Cadence cadence, String from, String
 
     /**
      * The dataset's metrics, by EMF name: UnitsExpected, UnitsOk, one count per other status (UnitsMissing,
-     * UnitsRefused, ...), UnitsRedriven and OldestUnpublishedAgeSeconds.
+     * UnitsRefused, ...), UnitsRedriven (every re-drive: run in the sweep, submitted to the validator, or not
+     * submitted) and OldestUnpublishedAgeSeconds.
      */
     public Map<String, Long> metrics() {
         Map<String, Long> metrics = new LinkedHashMap<>();

@@ -8,17 +8,30 @@ import java.util.Map;
 /**
  * One UNPROCESSED input the sweep sent through the ingest path (autoRedrive), and what came of it.
  *
- * @param action       the ingest action in lower case (published, skipped, refused, finished, stale), or
- *                     {@code input_gone} (the key vanished before the re-drive) or {@code failed} (an
- *                     infrastructure fault; the next sweep tries again)
+ * @param runId        the run's id when it ran in the sweep, else null (a submitted run takes its own)
+ * @param action       the ingest action in lower case (published, skipped, refused, finished, unchanged, stale) when
+ *                     the run happened in the sweep; {@code input_gone} (the key vanished before the re-drive);
+ *                     {@value #SUBMITTED} (handed to the validator function asynchronously: its result is in the
+ *                     ledger for the next sweep); {@value #NOT_SUBMITTED} (the hand-over was refused or unanswered;
+ *                     the next sweep re-drives the unit if it is still unprocessed); or {@value #FAILED} (an
+ *                     infrastructure fault in a run in the sweep; the next sweep tries again)
  * @param refusal      the refusal code when refused, else null
- * @param detail       the outcome's detail or the fault's class and message, else null
+ * @param detail       the outcome's detail, where a submitted run went (the invocation's request id), why it was not
+ *                     submitted, or the fault's class and message; else null
  * @param statusBefore the unit's status when the sweep found it
- * @param statusAfter  the unit's status after the re-drive (the sweep classifies it again)
- * @param outcome      the ingest outcome (for the one log line per outcome), or null when the run did not happen
+ * @param statusAfter  the unit's status after the re-drive (the sweep classifies it again; after a submit the run has
+ *                     usually not happened yet)
+ * @param outcome      the ingest outcome (for the one log line per outcome), or null when the run did not happen in
+ *                     the sweep
  */
 public record Redrive(String unit, String key, String versionId, String runId, String action, String refusal,
                       String detail, UnitStatus statusBefore, UnitStatus statusAfter, IngestOutcome outcome) {
+    /** The action of a re-drive handed to the validator function (Event invocation): it runs after the sweep. */
+    public static final String SUBMITTED = "submitted";
+    /** The action of a re-drive whose hand-over failed (throttled, a server error, no answer in time). */
+    public static final String NOT_SUBMITTED = "not_submitted";
+    /** The action of a re-drive run in the sweep that hit an infrastructure fault. */
+    public static final String FAILED = "failed";
 
     Redrive withStatusAfter(UnitStatus after) {
         return new Redrive(unit, key, versionId, runId, action, refusal, detail, statusBefore, after, outcome);

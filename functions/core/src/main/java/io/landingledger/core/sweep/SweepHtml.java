@@ -338,6 +338,12 @@ public final class SweepHtml {
                     .append(chip(redrive.statusAfter())).append("</td><td><code>").append(esc(redrive.runId())).append("</code></td></tr>\n");
         }
         html.append("</table>\n");
+        if (report.redrives().stream().anyMatch(r -> Redrive.SUBMITTED.equals(r.action()) || Redrive.NOT_SUBMITTED.equals(r.action()))) {
+            html.append("<p class=\"muted\"><b>").append(Redrive.SUBMITTED).append("</b>: handed to the validator function, ")
+                    .append("which runs it after this sweep; the next sweep reads the result from the ledger. <b>")
+                    .append(Redrive.NOT_SUBMITTED).append("</b>: the hand-over failed (the reason is shown) and was not retried; ")
+                    .append("the next sweep re-drives the unit if it is still unprocessed.</p>\n");
+        }
     }
 
     private static void freshness(StringBuilder html, DatasetReport report) {

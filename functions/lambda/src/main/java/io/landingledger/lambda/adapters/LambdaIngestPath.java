@@ -1,33 +1,42 @@
 package io.landingledger.lambda.adapters;
 
-import com.fasterxml.jackson.jr.ob.JSON;
-
 import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.ingest.IngestPath;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.InputRef;
+import io.landingledger.core.ingest.NotSubmittedException;
 import io.landingledger.lambda.S3EventJson;
 
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.InvocationType;
 import software.amazon.awssdk.services.lambda.model.InvokeResponse;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.net.SocketTimeoutException;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The ingest path run by the validator function itself: the sweep's re-drive sends it the S3 notification S3 would
- * have sent (RequestResponse, so the sweep reports the outcome). The sweep's role then needs only
+ * The deployed sweep's re-drive: the S3 notification S3 would have sent, handed to the validator function with an
+ * asynchronous invocation ({@code InvocationType=Event}). Lambda answers 202 as soon as it has queued the event and
+ * runs the validator as it runs S3's own events: with the validator's EventInvokeConfig (its retries and its
+ * on-failure destination) and its own timeout, however long the file takes. The sweep reports the re-drive
+ * {@code submitted}; the next sweep reads the run's result from the ledger. The sweep's role needs only
  * {@code lambda:InvokeFunction} on the validator's alias, never a write to {@code published/} or the ledger.
+ *
+ * <p>One Invoke request per re-drive: the client comes without SDK retries
+ * ({@link io.landingledger.lambda.DependencyFactory#redriveLambdaClient}), because a retried Event invoke whose first
+ * attempt did reach Lambda would queue a second validation of the file. A request that fails (throttled, a server
+ * error, no answer in time) is reported {@code not_submitted} with the reason and left to the next sweep.
  */
 public final class LambdaIngestPath implements IngestPath {
-    private final Function<String, String> invoke;
+    private final Function<String, String> submit;
     private final String region;
 
     /**
@@ -35,20 +44,15 @@ public final class LambdaIngestPath implements IngestPath {
      * the first re-drive: most sweeps re-drive nothing, so the sweep's init does not build it (cold start, issue 6).
      */
     public LambdaIngestPath(Supplier<LambdaClient> lambda, String functionName, String region) {
-        this(payload -> {
-            InvokeResponse response = lambda.get().invoke(r -> r.functionName(functionName).invocationType(InvocationType.REQUEST_RESPONSE)
-                    .payload(SdkBytes.fromUtf8String(payload)));
-            if (response.functionError() != null) {
-                // the validator failed (an infrastructure fault after its retries): the re-drive is reported as failed
-                throw new IllegalStateException("the validator function failed (" + response.functionError() + ")");
-            }
-            return response.payload().asUtf8String();
-        }, region);
+        this(event -> submit(lambda.get(), functionName, event), region);
     }
 
-    /** With any transport from the S3 event JSON to the handler's JSON response (tests call the handler in process). */
-    public LambdaIngestPath(Function<String, String> invoke, String region) {
-        this.invoke = invoke;
+    /**
+     * With any hand-over of the S3 event JSON: {@code submit} queues it and returns where it went (for the report),
+     * or throws {@link NotSubmittedException}. Tests queue it and later run the validator's handler on it.
+     */
+    public LambdaIngestPath(Function<String, String> submit, String region) {
+        this.submit = submit;
         this.region = region;
     }
 
@@ -63,21 +67,47 @@ public final class LambdaIngestPath implements IngestPath {
         InputRef input = request.input();
         String event = S3EventJson.of(List.of(new S3EventJson.Created(input.bucket(), input.key(), input.versionId(), input.etag(),
                 input.size(), input.eventTime() == null ? Instant.now() : input.eventTime(), region, input.sequencer())));
-        Map<String, Object> response;
+        return IngestOutcome.submitted(request, submit.apply(event));
+    }
+
+    /** One Invoke request, Event type; its failure is a {@link NotSubmittedException}, never retried here. */
+    static String submit(LambdaClient lambda, String functionName, String event) {
+        InvokeResponse response;
         try {
-            response = JSON.std.mapFrom(invoke.apply(event));
-        } catch (IOException e) {
-            throw new UncheckedIOException("the validator's response is not JSON", e);
+            response = lambda.invoke(r -> r.functionName(functionName).invocationType(InvocationType.EVENT)
+                    .payload(SdkBytes.fromUtf8String(event)));
+        } catch (AwsServiceException e) {
+            String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+            throw new NotSubmittedException("Lambda refused the Invoke of " + functionName + " (HTTP " + e.statusCode()
+                    + (code == null ? "" : " " + code) + "): nothing was queued; the next sweep re-drives the unit", e);
+        } catch (ApiCallTimeoutException | ApiCallAttemptTimeoutException e) {
+            throw timedOut(functionName, e);
+        } catch (SdkException e) {
+            if (causedBy(e, SocketTimeoutException.class)) {
+                throw timedOut(functionName, e);
+            }
+            throw new NotSubmittedException("the Invoke of " + functionName + " did not complete (" + e.getClass().getSimpleName()
+                    + ": " + e.getMessage() + "); the next sweep re-drives the unit", e);
         }
-        Object records = response.get("records");
-        if (!(records instanceof List<?> list) || list.size() != 1 || !(list.get(0) instanceof Map<?, ?> record)) {
-            throw new IllegalStateException("the validator's response has no single record: " + response.keySet());
+        if (response.statusCode() != 202) {
+            throw new NotSubmittedException("Lambda answered the Invoke of " + functionName + " with HTTP " + response.statusCode()
+                    + ", not 202 Accepted; the next sweep re-drives the unit", null);
         }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> outcome = (Map<String, Object>) record;
-        if ("unroutable".equals(outcome.get("action"))) {
-            throw new IllegalStateException("the validator could not route " + input.key() + ": " + outcome.get("reason"));
+        return "queued for " + functionName + " (Lambda request id " + response.responseMetadata().requestId() + ")";
+    }
+
+    private static NotSubmittedException timedOut(String functionName, SdkException e) {
+        return new NotSubmittedException("no answer to the Invoke of " + functionName + " in time (" + e.getClass().getSimpleName()
+                + ": " + e.getMessage() + "): the event may or may not be queued; not retried, the next sweep re-drives the unit "
+                + "if it is still unprocessed", e);
+    }
+
+    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
         }
-        return IngestOutcome.fromMap(outcome);
+        return false;
     }
 }

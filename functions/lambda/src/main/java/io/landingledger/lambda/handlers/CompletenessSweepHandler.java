@@ -36,12 +36,28 @@ import org.apache.logging.log4j.Logger;
  * not OK (status, reason, detail), the re-drives and the report keys. A dataset is complete when every unit is OK,
  * PENDING or OMITTED: an omission is an operator's explicit, recorded decision, shown in the report but not a
  * failure. An incomplete dataset is a result, not an error: the invocation fails only on an invalid payload or an
- * infrastructure fault (after sweeping the other datasets), so the schedule's retry policy applies to faults only.
+ * infrastructure fault (after sweeping the other datasets), so retries apply to faults only.
+ *
+ * <p>Retries: EventBridge Scheduler invokes the sweep asynchronously, and the sweep's EventInvokeConfig (in
+ * infra/template.yaml) gives a failed invocation at most one retry ({@code MaximumRetryAttempts: 1}), after which
+ * the event goes to the on-failure destination, the SQS queue {@code SweepFailureQueue}. A retried sweep starts
+ * over and is idempotent: it classifies every unit afresh from S3 and the ledger (nothing carried over from the
+ * failed attempt), rewrites the reports under its own as-of (latest.json last), and re-drives only what is still
+ * UNPROCESSED or LEDGER_DRIFT, each re-drive an ordinary run of the publish protocol, which any number of runs of
+ * one input leave in one state.
+ *
+ * <p>Re-drives: the deployed sweep ({@value FunctionConfig#VALIDATOR_FUNCTION} set) hands each one to the validator
+ * function asynchronously (one Event invoke, no SDK retries, {@link io.landingledger.lambda.adapters.LambdaIngestPath})
+ * and reports it {@code submitted}; the validator runs it under its own EventInvokeConfig, and the next sweep reads
+ * the result from the ledger. A hand-over that fails (throttled, a server error, no answer in time) is reported
+ * {@code not_submitted} with the reason, is not retried, and does not fail the invocation: the next sweep
+ * re-drives the unit if it is still unprocessed. In process (the local run, tests) a re-drive runs the ingest path
+ * in the sweep and reports its outcome.
  *
  * <p>Per dataset it also writes one EMF document ({@link DatasetMetrics}): UnitsExpected, UnitsOk, one count per
  * other status (UnitsMissing, UnitsRefused, ...), UnitsRedriven and OldestUnpublishedAgeSeconds; and one log line.
- * Each re-drive's ingest outcome is reported like the validator's (one log line and its File* metrics), unless the
- * re-drive ran in the deployed validator function, which reported it itself.
+ * Each re-drive's ingest outcome is reported like the validator's (one log line and its File* metrics) when it ran
+ * in the sweep; a submitted re-drive is reported by the validator function when it runs there.
  */
 public final class CompletenessSweepHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
     /** The keys a payload may have; anything else is a mistake worth failing on (a typo would sweep everything). */
