@@ -15,7 +15,9 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
- * Operator repair: {@code aws lambda invoke --function-name <RepairFunction> --payload file://events/repair-dry-run.json out.json}.
+ * Operator repair: {@code AWS_MAX_ATTEMPTS=1 aws lambda invoke --cli-read-timeout 910
+ * --function-name <RepairFunction> --payload file://events/repair-dry-run.json out.json} (a read timeout above the
+ * function's 900 s and no CLI retries, so one repair never runs twice at once).
  * Maps the payload to a {@link RepairRequest}, runs {@link RepairService}, returns the per-unit table. A payload
  * error fails the invocation with a message that names the field.
  */
