@@ -98,7 +98,22 @@ public final class LocalCommand implements Callable<Integer> {
             }
             report(pipeline);
             if (watch) {
-                watch(pipeline, connection, dropped);
+                // where the stack listens, for landing status/explain/repair/sweep/history (removed on exit, SIGTERM too)
+                LocalStackRecord record = LocalStackRecord.of(connection.region().id(), connection.s3Endpoint().orElseThrow(),
+                        connection.dynamoDbEndpoint().orElseThrow(), EmbeddedAws.ACCESS_KEY, EmbeddedAws.SECRET_KEY);
+                Thread removal = new Thread(record::remove, "landing-local-record");
+                Runtime.getRuntime().addShutdownHook(removal);
+                err.println("landing local --watch: other landing commands find this stack through " + record.write());
+                try {
+                    watch(pipeline, connection, dropped);
+                } finally {
+                    record.remove();
+                    try {
+                        Runtime.getRuntime().removeShutdownHook(removal);
+                    } catch (IllegalStateException shuttingDown) {
+                        // the hook is running
+                    }
+                }
             }
             // the run worked: completeness is what the table (and --json's "complete") reports, not an error
             return 0;
