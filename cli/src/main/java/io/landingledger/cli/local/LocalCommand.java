@@ -61,6 +61,9 @@ public final class LocalCommand implements Callable<Integer> {
     @Option(names = "--watch", description = "Keep running: process new files dropped into the inbox folder or put into the inbox bucket, and sweep again.")
     boolean watch;
 
+    @Option(names = "--no-bucket-events", description = "With --watch: deliver no notification for objects put into the inbox bucket by other clients (a lost S3 event, to practise recovering from one).")
+    boolean noBucketEvents;
+
     private final PrintStream out = System.out;
     private final PrintStream err = System.err;
 
@@ -242,7 +245,7 @@ public final class LocalCommand implements Callable<Integer> {
                     changed = true;
                 }
             }
-            changed |= bucket.deliverNewVersions(replay);
+            changed |= !noBucketEvents && bucket.deliverNewVersions(replay);
             if (changed) {
                 report(pipeline);
             }
