@@ -61,7 +61,7 @@ public final class HistoryCommand extends OpsCommand {
             item.put("run_kind", entry.runKind() == null ? null : entry.runKind().name());
             item.put("run_id", entry.runId());
             item.put("reason", entry.reason());
-            item.put("input", entry.input() == null ? null : entry.input().key() + "@" + StatusCommand.shortVersion(entry.input().versionId()));
+            item.put("input", entry.input() == null ? null : StatusCommand.fileName(entry.input().key()) + "@" + entry.input().versionId());
             item.put("input_version", entry.input() == null ? null : entry.input().versionId());
             item.put("input_sha256", entry.input() == null ? null : entry.input().sha256());
             item.put("published_etag", entry.published() == null ? null : entry.published().etag());

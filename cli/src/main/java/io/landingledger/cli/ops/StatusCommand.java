@@ -130,9 +130,9 @@ public final class StatusCommand extends OpsCommand {
         row.put("rejected", item == null || item.published() == null ? null : item.published().rejected());
         String input = null;
         if (unit.inbox() != null) {
-            input = unit.inbox().key() + "@" + shortVersion(unit.inbox().versionId());
+            input = fileName(unit.inbox().key()) + "@" + unit.inbox().versionId();
         } else if (item != null && item.input() != null) {
-            input = item.input().key() + "@" + shortVersion(item.input().versionId());
+            input = fileName(item.input().key()) + "@" + item.input().versionId();
         }
         row.put("input", input);
         row.put("ledger_input_version", item == null || item.input() == null ? null : item.input().versionId());
@@ -145,6 +145,11 @@ public final class StatusCommand extends OpsCommand {
         row.put("unpublished_age_seconds", unit.unpublishedAgeSeconds());
         row.put("deadline", unit.deadline() == null ? null : unit.deadline().toString());
         return row;
+    }
+
+    /** The inbox key without its dataset prefix. */
+    static String fileName(String key) {
+        return key == null ? "-" : key.substring(key.lastIndexOf('/') + 1);
     }
 
     static String shortVersion(String version) {
