@@ -5,10 +5,12 @@ import picocli.CommandLine.Command;
 
 /** The {@code landing} command. Each subcommand is one class; this one only wires them. */
 @Command(name = "landing", mixinStandardHelpOptions = true, version = "landing 0.1.0",
-        description = "Landing Ledger: validate inbox files, run the pipeline locally, measure it.",
+        description = "Landing Ledger: validate inbox files, run the pipeline locally, operate a stack (status, explain, repair, sweep, history), measure it.",
         subcommands = {ValidateCommand.class, io.landingledger.cli.perf.GenerateCommand.class,
                 io.landingledger.cli.perf.BenchCommand.class, io.landingledger.cli.local.LocalCommand.class,
-                CommandLine.HelpCommand.class})
+                io.landingledger.cli.ops.StatusCommand.class, io.landingledger.cli.ops.ExplainCommand.class,
+                io.landingledger.cli.ops.RepairCommand.class, io.landingledger.cli.ops.SweepCommand.class,
+                io.landingledger.cli.ops.HistoryCommand.class, CommandLine.HelpCommand.class})
 public final class Landing {
 
     public static void main(String[] args) {
@@ -23,5 +25,10 @@ public final class Landing {
     /** Runs the command line and returns its exit code (tests call this instead of main). */
     public static int run(String... args) {
         return new CommandLine(new Landing()).execute(args);
+    }
+
+    /** Runs the command line with the operator commands' stdout and stderr going to these writers (tests). */
+    public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
+        return new CommandLine(new Landing()).setOut(out).setErr(err).execute(args);
     }
 }

@@ -61,6 +61,9 @@ public final class LocalCommand implements Callable<Integer> {
     @Option(names = "--watch", description = "Keep running: process new files dropped into the inbox folder or put into the inbox bucket, and sweep again.")
     boolean watch;
 
+    @Option(names = "--no-bucket-events", description = "With --watch: deliver no notification for objects put into the inbox bucket by other clients (a lost S3 event, to practise recovering from one).")
+    boolean noBucketEvents;
+
     private final PrintStream out = System.out;
     private final PrintStream err = System.err;
 
@@ -98,7 +101,22 @@ public final class LocalCommand implements Callable<Integer> {
             }
             report(pipeline);
             if (watch) {
-                watch(pipeline, connection, dropped);
+                // where the stack listens, for landing status/explain/repair/sweep/history (removed on exit, SIGTERM too)
+                LocalStackRecord record = LocalStackRecord.of(connection.region().id(), connection.s3Endpoint().orElseThrow(),
+                        connection.dynamoDbEndpoint().orElseThrow(), EmbeddedAws.ACCESS_KEY, EmbeddedAws.SECRET_KEY);
+                Thread removal = new Thread(record::remove, "landing-local-record");
+                Runtime.getRuntime().addShutdownHook(removal);
+                err.println("landing local --watch: other landing commands find this stack through " + record.write());
+                try {
+                    watch(pipeline, connection, dropped);
+                } finally {
+                    record.remove();
+                    try {
+                        Runtime.getRuntime().removeShutdownHook(removal);
+                    } catch (IllegalStateException shuttingDown) {
+                        // the hook is running
+                    }
+                }
             }
             // the run worked: completeness is what the table (and --json's "complete") reports, not an error
             return 0;
@@ -227,7 +245,7 @@ public final class LocalCommand implements Callable<Integer> {
                     changed = true;
                 }
             }
-            changed |= bucket.deliverNewVersions(replay);
+            changed |= !noBucketEvents && bucket.deliverNewVersions(replay);
             if (changed) {
                 report(pipeline);
             }

@@ -1,0 +1,348 @@
+package io.landingledger.cli.ops;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+
+import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.ingest.LakeLayout;
+import io.landingledger.core.ingest.UnitRouter;
+import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.repair.RepairResult;
+import io.landingledger.core.store.ObjectNotFoundException;
+import io.landingledger.core.store.ObjectStore;
+import io.landingledger.core.store.StoredObject;
+import io.landingledger.core.sweep.CompletenessSweep;
+import io.landingledger.core.sweep.DatasetReport;
+import io.landingledger.core.sweep.UnitReport;
+import io.landingledger.core.sweep.UnitStatus;
+import io.landingledger.core.validate.LineSet;
+import io.landingledger.core.validate.StreamingValidator;
+import io.landingledger.core.validate.ValidationResult;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * {@code landing explain DATASET UNIT}: the incident bundle in one answer, read-only. Names, versions, hashes, counts,
+ * codes and line numbers only: a refusal is re-derived by validating the refused version into discarding sinks
+ * (its detail names fields, limits and lines, never a value), quarantine objects are read for their reason codes and
+ * line numbers only, and published objects are HEADed (metadata), never read.
+ */
+@Command(name = "explain", mixinStandardHelpOptions = true,
+        description = {"One unit's incident bundle: the sweep's classification and why, the ledger item and its history, every inbox",
+                "version of the unit, the refusal code and detail with line numbers, quarantine reason counts, the published object's",
+                "metadata, and the exact repair command that would fix it, with its dry run. Never row content."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:explained (the unit is OK, PENDING or OMITTED)", "1:explained (the unit needs attention)",
+                "2:usage error, no stack found, or an internal error"})
+public final class ExplainCommand extends OpsCommand {
+    static final int MAX_LINES = 20;
+
+    @Parameters(index = "0", paramLabel = "DATASET")
+    String dataset;
+
+    @Parameters(index = "1", paramLabel = "UNIT")
+    String unit;
+
+    @Option(names = "--json", description = "One JSON document on stdout.")
+    boolean json;
+
+    @Override
+    @SuppressWarnings("unchecked")
+    int run() throws Exception {
+        DatasetContract contract = contract(dataset);
+        Instant now = Instant.now();
+        DatasetReport report = dependencies.sweep().classify(contract, CompletenessSweep.range(contract, unit, unit, now), now);
+        UnitReport classified = report.units().stream().filter(u -> u.unit().equals(unit)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("\"" + unit + "\" is not a unit of " + dataset));
+        LedgerItem item = classified.item();
+        Map<String, Object> unitMap = classified.toMap();
+
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("dataset", dataset);
+        doc.put("unit", unit);
+        doc.put("target", resources.source());
+        Map<String, Object> sweep = new LinkedHashMap<>();
+        sweep.put("status", classified.status().name());
+        sweep.put("flags", unitMap.get("flags"));
+        sweep.put("reason", classified.reason());
+        sweep.put("detail", classified.detail());
+        sweep.put("deadline", unitMap.get("deadline"));
+        sweep.put("age_seconds", classified.ageSeconds());
+        sweep.put("published_after_deadline_seconds", classified.publishedAfterDeadlineSeconds());
+        sweep.put("unpublished_age_seconds", classified.unpublishedAgeSeconds());
+        doc.put("sweep", sweep);
+        doc.put("ledger", unitMap.get("ledger"));
+        doc.put("history", HistoryCommand.items(dependencies.ledger().history(dataset, unit)));
+        doc.put("inbox_versions", inboxVersions(item));
+        doc.put("refusal", refusal(contract, item));
+        doc.put("quarantine", quarantine(item));
+        doc.put("published", published(contract));
+        Map<String, Object> fix = fix(classified);
+        doc.put("repair", fix);
+        if (json) {
+            printJson(doc);
+        } else {
+            print(doc);
+        }
+        return classified.status().failsCompleteness() ? 1 : 0;
+    }
+
+    private List<Map<String, Object>> inboxVersions(LedgerItem item) {
+        UnitRouter router = dependencies.router();
+        List<Map<String, Object>> versions = new ArrayList<>();
+        for (ObjectStore.ListedVersion version : dependencies.objectStore().versions(resources.inboxBucket(), dataset + "/")) {
+            if (!(router.route(version.key()) instanceof UnitRouter.Routed routed) || !routed.unit().equals(unit)
+                    || !routed.contract().dataset().equals(dataset)) {
+                continue;
+            }
+            Map<String, Object> v = new LinkedHashMap<>();
+            v.put("key", version.key());
+            v.put("version", version.versionId());
+            v.put("etag", version.etag());
+            v.put("size", version.size());
+            v.put("last_modified", version.lastModified() == null ? null : version.lastModified().toString());
+            v.put("latest", version.latest());
+            String role = null;
+            if (item != null && item.input() != null && version.versionId().equals(item.input().versionId())) {
+                role = item.published() != null ? "the publish's input" : "recorded (" + item.status().name() + ")";
+            }
+            if (item != null && item.lastAttempt() != null && item.lastAttempt().read(version.key(), version.versionId())) {
+                role = (role == null ? "" : role + "; ") + "last attempt: " + item.lastAttempt().outcome();
+            }
+            v.put("ledger", role);
+            versions.add(v);
+        }
+        return versions;
+    }
+
+    /** The refusal, re-derived from the refused version (nothing written): code, detail and line numbers. */
+    private Map<String, Object> refusal(DatasetContract contract, LedgerItem item) throws Exception {
+        if (item == null) {
+            return null;
+        }
+        String key;
+        String version;
+        if (item.lastAttempt() != null && "REFUSED".equals(item.lastAttempt().outcome())) {
+            key = item.lastAttempt().inputKey() != null ? item.lastAttempt().inputKey() : item.input() == null ? null : item.input().key();
+            version = item.lastAttempt().inputVersionId();
+        } else if (item.status() == io.landingledger.core.ledger.LedgerStatus.REFUSED && item.input() != null) {
+            key = item.input().key();
+            version = item.input().versionId();
+        } else {
+            return null;
+        }
+        Map<String, Object> refusal = new LinkedHashMap<>();
+        refusal.put("code", item.lastAttempt() != null && item.lastAttempt().reason() != null ? item.lastAttempt().reason() : item.reason());
+        refusal.put("input", key + "@" + version);
+        try (ObjectStore.OpenedObject opened = dependencies.objectStore().open(resources.inboxBucket(), key, version)) {
+            ValidationResult result = new StreamingValidator(contract, dependencies.config().validationLimits()).validate(opened.body(),
+                    opened.object().size(), OutputStream.nullOutputStream(), OutputStream.nullOutputStream(), LineSet.empty());
+            if (result.refusal() != null) {
+                refusal.put("code", result.refusal().code().name());
+                refusal.put("detail", result.refusal().detail());
+                refusal.put("lines", result.refusal().lines());
+            } else {
+                refusal.put("detail", "the contract in force (version " + contract.version() + ") accepts this input now: a repair would publish it");
+            }
+            refusal.put("rejected_lines", result.rejected());
+            refusal.put("reasons", result.reasons());
+        } catch (ObjectNotFoundException e) {
+            refusal.put("detail", "the refused version is no longer in the inbox");
+        }
+        return refusal;
+    }
+
+    /** The quarantine object's reason codes, counts and line numbers (never any other field of it). */
+    private Map<String, Object> quarantine(LedgerItem item) throws Exception {
+        if (item == null || item.published() == null || item.published().quarantineKey() == null) {
+            return null;
+        }
+        String key = item.published().quarantineKey();
+        Map<String, Object> quarantine = new LinkedHashMap<>();
+        quarantine.put("key", key);
+        Map<String, Long> counts = new TreeMap<>();
+        Map<String, List<Long>> lines = new TreeMap<>();
+        try (ObjectStore.OpenedObject opened = dependencies.objectStore().open(resources.lakeBucket(), key, null);
+             BufferedReader reader = new BufferedReader(new InputStreamReader(opened.body(), StandardCharsets.UTF_8))) {
+            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                Map<String, Object> record = JSON.std.mapFrom(line);
+                String reason = String.valueOf(record.get("reason"));
+                counts.merge(reason, 1L, Long::sum);
+                List<Long> at = lines.computeIfAbsent(reason, r -> new ArrayList<>());
+                if (at.size() < MAX_LINES && record.get("line") instanceof Number n) {
+                    at.add(n.longValue());
+                }
+            }
+        } catch (ObjectNotFoundException e) {
+            quarantine.put("missing", true);
+        }
+        quarantine.put("reasons", counts);
+        quarantine.put("lines", lines);
+        return quarantine;
+    }
+
+    /** HEAD of the published object: ETag, size, and the protocol's metadata (run, input, counts). */
+    private Map<String, Object> published(DatasetContract contract) {
+        String key = LakeLayout.publishedKey(dataset, unit);
+        Optional<StoredObject> head = dependencies.objectStore().head(resources.lakeBucket(), key);
+        Map<String, Object> published = new LinkedHashMap<>();
+        published.put("key", key);
+        if (head.isEmpty()) {
+            published.put("present", false);
+            return published;
+        }
+        published.put("present", true);
+        published.put("etag", head.get().etag());
+        published.put("size", head.get().size());
+        published.put("last_modified", head.get().lastModified() == null ? null : head.get().lastModified().toString());
+        published.put("metadata", new TreeMap<>(head.get().metadata()));
+        return published;
+    }
+
+    /** The repair that would fix the unit, as an exact command, and its dry run (which writes nothing). */
+    private Map<String, Object> fix(UnitReport classified) {
+        Map<String, Object> fix = new LinkedHashMap<>();
+        UnitStatus status = classified.status();
+        String why = status.name() + " " + (classified.reason() == null ? "" : classified.reason());
+        String inputVersion = "recorded";
+        boolean omit = false;
+        String advice;
+        switch (status) {
+            case OK, PENDING, OMITTED -> {
+                fix.put("advice", status == UnitStatus.OK ? "nothing to repair" : status == UnitStatus.PENDING
+                        ? "no input yet and the deadline has not passed: wait" : "omitted by an operator: nothing to repair");
+                return fix;
+            }
+            case EMPTY, RESTATED -> {
+                fix.put("advice", status == UnitStatus.EMPTY ? "published with 0 rows: if the producer sends the real file, "
+                        + "the ingest path publishes it; nothing to repair now" : "published more than once (each publish is in the history): "
+                        + "nothing to repair");
+                return fix;
+            }
+            case MISSING -> {
+                omit = true;
+                advice = "no input arrived after the deadline: ask the producer for the file (it publishes on arrival); "
+                        + "if the unit will never come, record the omission";
+            }
+            case UNPROCESSED -> {
+                inputVersion = "latest";
+                advice = "the inbox holds a newer input than the ledger recorded (a lost event): process it "
+                        + "(`landing sweep " + dataset + "` re-drives it too)";
+            }
+            case LEDGER_DRIFT -> advice = "the ledger and published/ disagree: repairing the recorded input restores the publish the ledger names";
+            case REFUSED -> {
+                boolean newer = classified.inbox() != null && classified.item() != null && classified.item().lastAttempt() != null
+                        && !classified.item().lastAttempt().read(classified.inbox().key(), classified.inbox().versionId());
+                inputVersion = "latest";
+                advice = newer ? "a newer input is in the inbox: process it"
+                        : "the newest input was refused: the producer must send a corrected file; once it is in the inbox this "
+                        + "command processes it (until then its dry run says refuse-again)";
+            }
+            default -> advice = "";
+        }
+        String command = RepairCommand.repairCommand(dataset, List.of(unit), null, null, why.strip(), true, false, false, inputVersion, omit);
+        fix.put("advice", advice);
+        fix.put("command", command);
+        Map<String, Object> payload = new LinkedHashMap<>();
+        payload.put("dataset", dataset);
+        payload.put("units", List.of(unit));
+        payload.put("dryRun", true);
+        payload.put("reason", why.strip());
+        payload.put("inputVersion", inputVersion);
+        payload.put("action", omit ? "omit" : "repair");
+        List<RepairResult> plan = repairJob(payload);
+        fix.put("dry_run", plan.stream().map(RepairResult::toMap).toList());
+        return fix;
+    }
+
+    @SuppressWarnings("unchecked")
+    private void print(Map<String, Object> doc) {
+        Map<String, Object> sweep = (Map<String, Object>) doc.get("sweep");
+        out.println(dataset + "/" + unit + ": " + sweep.get("status") + " " + text(sweep.get("reason")) + " (flags " + sweep.get("flags") + ")");
+        if (sweep.get("detail") != null) {
+            out.println("  why: " + sweep.get("detail"));
+        }
+        out.println("  deadline " + text(sweep.get("deadline")) + ", age " + duration((Long) sweep.get("age_seconds")) + ", late "
+                + duration((Long) sweep.get("published_after_deadline_seconds")) + ", owed for " + duration((Long) sweep.get("unpublished_age_seconds")));
+        out.println();
+        Map<String, Object> ledger = (Map<String, Object>) doc.get("ledger");
+        out.println("Ledger item:");
+        if (ledger == null) {
+            out.println("  none");
+        } else {
+            ledger.forEach((k, v) -> out.println("  " + k + ": " + text(v)));
+        }
+        out.println();
+        out.println("History (oldest first):");
+        List<Map<String, Object>> history = (List<Map<String, Object>>) doc.get("history");
+        if (history.isEmpty()) {
+            out.println("  none");
+        }
+        for (Map<String, Object> h : history) {
+            out.println("  " + h.get("at") + "  " + h.get("action") + "  " + h.get("run_kind") + "  " + text(h.get("input")) + "  "
+                    + text(h.get("reason")));
+        }
+        out.println();
+        out.println("Inbox versions (newest first per key):");
+        List<Map<String, Object>> versions = (List<Map<String, Object>>) doc.get("inbox_versions");
+        if (versions.isEmpty()) {
+            out.println("  none");
+        }
+        for (Map<String, Object> v : versions) {
+            out.println("  " + v.get("key") + "@" + v.get("version") + "  " + v.get("size") + " bytes  " + v.get("last_modified")
+                    + (Boolean.TRUE.equals(v.get("latest")) ? "  latest" : "") + (v.get("ledger") != null ? "  [" + v.get("ledger") + "]" : ""));
+        }
+        Map<String, Object> refusal = (Map<String, Object>) doc.get("refusal");
+        if (refusal != null) {
+            out.println();
+            out.println("Refusal: " + refusal.get("code") + " on " + refusal.get("input"));
+            out.println("  " + text(refusal.get("detail")));
+            if (refusal.get("lines") != null) {
+                out.println("  lines " + refusal.get("lines"));
+            }
+        }
+        Map<String, Object> quarantine = (Map<String, Object>) doc.get("quarantine");
+        if (quarantine != null) {
+            out.println();
+            out.println("Quarantine " + quarantine.get("key") + ":");
+            ((Map<String, Object>) quarantine.get("reasons")).forEach((reason, count) -> out.println("  " + reason + " x" + count + " at lines "
+                    + ((Map<String, Object>) quarantine.get("lines")).get(reason)));
+        }
+        Map<String, Object> published = (Map<String, Object>) doc.get("published");
+        out.println();
+        if (Boolean.TRUE.equals(published.get("present"))) {
+            out.println("Published " + published.get("key") + ": etag " + published.get("etag") + ", " + published.get("size") + " bytes, "
+                    + published.get("last_modified"));
+            ((Map<String, Object>) published.get("metadata")).forEach((k, v) -> out.println("  " + k + ": " + v));
+        } else {
+            out.println("Published " + published.get("key") + ": not present");
+        }
+        Map<String, Object> fix = (Map<String, Object>) doc.get("repair");
+        out.println();
+        out.println("Repair: " + fix.get("advice"));
+        if (fix.get("command") != null) {
+            out.println("  " + fix.get("command"));
+            for (Object plan : (List<Object>) fix.get("dry_run")) {
+                for (String line : String.valueOf(((Map<String, Object>) plan).get("table")).split("\n")) {
+                    out.println("    " + line);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,221 @@
+package io.landingledger.cli.ops;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+
+import io.landingledger.core.contract.Cadence;
+import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.ingest.IngestOutcome;
+import io.landingledger.core.ingest.LakeLayout;
+import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.repair.RepairRequest;
+import io.landingledger.core.repair.RepairResult;
+import io.landingledger.core.sweep.CompletenessSweep;
+import io.landingledger.lambda.DatasetMetrics;
+import io.landingledger.lambda.DependencyFactory;
+import io.landingledger.lambda.OutcomeReporter;
+import io.landingledger.lambda.handlers.CompletenessSweepHandler;
+
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+
+/**
+ * What the operator commands share: the target (a {@link TargetOptions} mixin), the SDK clients and services built
+ * exactly as the functions build theirs ({@link DependencyFactory}), stdout for the result and stderr for the rest,
+ * and one error rule: a usage, target or infrastructure problem prints one line and exits 2.
+ */
+abstract class OpsCommand implements Callable<Integer> {
+    static final int USAGE = 2;
+
+    @Mixin
+    TargetOptions target;
+
+    @Spec
+    CommandSpec spec;
+
+    PrintWriter out;
+    PrintWriter err;
+    Resources resources;
+    DependencyFactory dependencies;
+
+    @Override
+    public final Integer call() {
+        out = spec.commandLine().getOut();
+        err = spec.commandLine().getErr();
+        try {
+            resources = target.resolve();
+            try (DependencyFactory built = DependencyFactory.create(resources.config())) {
+                dependencies = built;
+                return run();
+            }
+        } catch (TargetOptions.TargetException | IllegalArgumentException e) {
+            err.println("landing " + spec.name() + ": " + e.getMessage());
+            return USAGE;
+        } catch (Exception e) {
+            // names and classes only: an SDK message can quote a request, never a row, but stay short
+            err.println("landing " + spec.name() + ": " + e.getClass().getSimpleName() + ": " + e.getMessage() + " (target: "
+                    + (resources == null ? "unresolved" : resources.source()) + ")");
+            return USAGE;
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    abstract int run() throws Exception;
+
+    DatasetContract contract(String dataset) {
+        return dependencies.contracts().get(dataset).orElseThrow(() -> new IllegalArgumentException("unknown dataset \"" + dataset
+                + "\" (known: " + String.join(", ", dependencies.contracts().all().keySet()) + ")"));
+    }
+
+    List<DatasetContract> datasets(String dataset) {
+        return dataset == null ? List.copyOf(dependencies.contracts().all().values()) : List.of(contract(dataset));
+    }
+
+    /**
+     * The range a command looks at when none is given: the first to the last unit the stack knows (a ledger item, an
+     * inbox input or a published object), as {@code landing local} sweeps it, so a gap shows as MISSING; an end given
+     * replaces its side. Null when the stack knows no unit of the dataset and no end is given.
+     */
+    CompletenessSweep.Range knownRange(DatasetContract contract, String from, String to) {
+        if (contract.unit().cadence() == Cadence.LIST) {
+            return CompletenessSweep.range(contract, from, to, java.time.Instant.now());
+        }
+        TreeSet<String> known = new TreeSet<>();
+        for (LedgerItem item : dependencies.ledger().items(contract.dataset(), null, null)) {
+            known.add(item.unit());
+        }
+        known.addAll(dependencies.router().newestInputs(dependencies.objectStore().versions(resources.inboxBucket(), contract.dataset() + "/"),
+                contract.dataset(), (version, reason) -> { }).keySet());
+        String prefix = LakeLayout.publishedDatasetPrefix(contract.dataset());
+        for (var object : dependencies.objectStore().list(resources.lakeBucket(), prefix)) {
+            int slash = object.key().indexOf('/', prefix.length());
+            if (slash > 0) {
+                known.add(object.key().substring(prefix.length(), slash));
+            }
+        }
+        if (known.isEmpty() && (from == null || to == null)) {
+            return null;
+        }
+        String start = from != null ? from : known.first();
+        String end = to != null ? to : known.last();
+        if (start.compareTo(end) > 0) {
+            end = start;
+        }
+        return CompletenessSweep.range(contract, start, end, java.time.Instant.now());
+    }
+
+    /**
+     * The repair job (docs/design.md section 6), run as the repair function runs it: {@code RepairRequest.fromPayload},
+     * {@code RepairService}, and its continuation followed until done. Locally in process; a deployed stack with
+     * {@link Resources#repairFunction()} set is where an invocation of that function goes (not built yet).
+     */
+    List<RepairResult> repairJob(Map<String, Object> payload) {
+        if (resources.repairFunction().isPresent()) {
+            throw new TargetOptions.TargetException("invoking the deployed repair function: not built yet");
+        }
+        List<RepairResult> results = new ArrayList<>();
+        Map<String, Object> next = payload;
+        while (next != null) {
+            RepairResult result = dependencies.repairService().run(RepairRequest.fromPayload(next),
+                    io.landingledger.core.ingest.Deadline.NONE, () -> UUID.randomUUID().toString());
+            results.add(result);
+            next = result.continuation();
+        }
+        return results;
+    }
+
+    /**
+     * The sweep job, as the scheduled sweep runs it (CompletenessSweepHandler over the payload): re-drives in process,
+     * reports written under {@code _reports/}. A deployed stack's {@link Resources#sweepFunction()} is where an
+     * invocation goes (not built yet).
+     */
+    Map<String, Object> sweepJob(Map<String, Object> payload) {
+        if (resources.sweepFunction().isPresent()) {
+            throw new TargetOptions.TargetException("invoking the deployed sweep function: not built yet");
+        }
+        CompletenessSweepHandler handler = new CompletenessSweepHandler(dependencies.contracts(), dependencies.sweep(),
+                DatasetMetrics.to(new java.io.PrintStream(java.io.OutputStream.nullOutputStream())), progressReporter());
+        return handler.handleRequest(payload, null);
+    }
+
+    /** Each re-drive's or repair's outcome as one line on stderr: names, counts and codes only. */
+    OutcomeReporter progressReporter() {
+        return new OutcomeReporter() {
+            @Override
+            public void outcome(IngestOutcome outcome) {
+                err.printf("  %-9s %s/%s  %s%n", outcome.action().name().toLowerCase(Locale.ROOT), outcome.dataset(), outcome.unit(),
+                        outcome.refusalCode() != null ? outcome.refusalCode()
+                                : outcome.accepted() + " rows, " + outcome.rejected() + " rejected");
+            }
+
+            @Override
+            public void unroutable(String bucket, String key, String versionId, String reason, String detail) {
+                err.printf("  unroutable %s  %s%n", key, reason);
+            }
+
+            @Override
+            public void failed(String bucket, String key, String versionId, String runId, RuntimeException fault) {
+                err.printf("  failed %s  %s%n", key, fault.getClass().getSimpleName());
+            }
+        };
+    }
+
+    void printJson(Object value) throws java.io.IOException {
+        out.println(JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT).asString(Plain.of(value)));
+    }
+
+    static String table(List<String[]> lines) {
+        int columns = lines.get(0).length;
+        int[] widths = new int[columns];
+        for (String[] line : lines) {
+            for (int i = 0; i < columns; i++) {
+                widths[i] = Math.max(widths[i], line[i].length());
+            }
+        }
+        StringBuilder text = new StringBuilder();
+        for (String[] line : lines) {
+            for (int i = 0; i < columns; i++) {
+                text.append(line[i]);
+                if (i < columns - 1) {
+                    text.append(" ".repeat(widths[i] - line[i].length() + 2));
+                }
+            }
+            text.append('\n');
+        }
+        return text.toString();
+    }
+
+    static String text(Object value) {
+        return value == null ? "-" : value.toString();
+    }
+
+    /** Seconds as 3d4h, 5h12m, 7m, 42s. */
+    static String duration(Long seconds) {
+        if (seconds == null) {
+            return "-";
+        }
+        long s = Math.abs(seconds);
+        String sign = seconds < 0 ? "-" : "";
+        if (s >= 86400) {
+            return sign + s / 86400 + "d" + (s % 86400) / 3600 + "h";
+        }
+        if (s >= 3600) {
+            return sign + s / 3600 + "h" + (s % 3600) / 60 + "m";
+        }
+        if (s >= 60) {
+            return sign + s / 60 + "m";
+        }
+        return sign + s + "s";
+    }
+}

@@ -1,0 +1,219 @@
+package io.landingledger.cli.ops;
+
+import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.repair.RepairResult;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.Console;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code landing repair}: the repair job (docs/design.md section 6), the payload the repair function takes, run by
+ * the same {@code RepairService} the RepairHandler runs, continuation followed. It always plans first (the dry run)
+ * and shows the blast radius; it goes ahead only with {@code --yes} or a "yes" typed on a terminal.
+ */
+@Command(name = "repair", mixinStandardHelpOptions = true,
+        description = {"Repair units (or record their omission) with the same job the repair function runs: each unit through the",
+                "ingest path with run_kind=REPAIR, ordering kept (an older version than the standing publish is `stale`).",
+                "It first shows the plan (the dry run) with its blast radius: per unit what it reads, what it may write and,",
+                "for a unit whose input changed, how many rows a republish would add, remove and change. Without --yes it asks",
+                "on the terminal, and refuses when there is none."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every unit was restored (or, with --dry-run, planned)", "1:some unit was not restored, or the operator said no",
+                "2:usage error, no terminal to confirm on without --yes, no stack found, or an internal error"})
+public final class RepairCommand extends OpsCommand {
+    @Parameters(index = "0", paramLabel = "DATASET")
+    String dataset;
+
+    @Parameters(index = "1..*", arity = "0..*", paramLabel = "UNIT", description = "Units to repair (or give --from/--to).")
+    List<String> units = new ArrayList<>();
+
+    @Option(names = "--from", paramLabel = "UNIT", description = "First unit of a range.")
+    String from;
+
+    @Option(names = "--to", paramLabel = "UNIT", description = "Last unit of a range (default: the latest known).")
+    String to;
+
+    @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "Why (an incident or ticket): recorded in the history.")
+    String reason;
+
+    @Option(names = "--dry-run", description = "Show the plan and its blast radius; write nothing.")
+    boolean dryRun;
+
+    @Option(names = "--yes", description = "Go ahead without asking.")
+    boolean yes;
+
+    @Option(names = "--force", description = "Republish under the current contract even when the input is unchanged.")
+    boolean force;
+
+    @Option(names = "--forward", description = "Repair from the first unit named to the latest, in order, stopping at the first failure.")
+    boolean forward;
+
+    @Option(names = "--input-version", paramLabel = "recorded|latest", description = "The version the ledger recorded (default) or the inbox's newest.")
+    String inputVersion = "recorded";
+
+    @Option(names = "--omit", description = "Record that the units are intentionally absent (only units with no publish).")
+    boolean omit;
+
+    @Option(names = "--json", description = "The plan, blast radius and result as one JSON document on stdout.")
+    boolean json;
+
+    @Override
+    int run() throws Exception {
+        DatasetContract contract = contract(dataset);
+        if (!units.isEmpty() && (from != null || to != null)) {
+            throw new IllegalArgumentException("give units or --from/--to, not both");
+        }
+        if (units.isEmpty() && from == null) {
+            throw new IllegalArgumentException("name the units (landing repair DATASET UNIT...) or a range (--from UNIT [--to UNIT])");
+        }
+        Map<String, LedgerItem> before = new LinkedHashMap<>();
+        List<RepairResult> plan = repairJob(payload(true));
+        BlastRadius blast = new BlastRadius(dependencies.objectStore(), resources.lakeBucket(), dependencies.config().validationLimits());
+        List<Map<String, Object>> radius = new ArrayList<>();
+        for (RepairResult result : plan) {
+            for (RepairResult.UnitResult unit : result.units()) {
+                LedgerItem item = dependencies.ledger().get(dataset, unit.unit()).orElse(null);
+                before.put(unit.unit(), item);
+                radius.add(blast.of(contract, unit, item, force));
+            }
+        }
+        boolean planned = plan.stream().allMatch(RepairResult::succeeded);
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("target", resources.source());
+        doc.put("command", commandLine());
+        doc.put("plan", plan.stream().map(RepairResult::toMap).toList());
+        doc.put("blast_radius", radius);
+        if (!json) {
+            out.println("Plan (dry run, nothing written yet): " + commandLine());
+            plan.forEach(r -> out.print(r.table()));
+            out.println();
+            out.print(radiusText(radius));
+        }
+        if (dryRun) {
+            if (json) {
+                printJson(doc);
+            } else {
+                out.println("Dry run: nothing was written. To go ahead: " + commandLine().replace(" --dry-run", "") + " --yes");
+            }
+            return planned ? 0 : 1;
+        }
+        if (!yes) {
+            Console console = System.console();
+            if (console == null) {
+                err.println("landing repair: no terminal to confirm on; read the plan (add --dry-run) and rerun with --yes");
+                return USAGE;
+            }
+            out.flush();
+            String answer = console.readLine("Repair %d unit(s) of %s as planned above? Type yes to go ahead: ", radius.size(), dataset);
+            if (answer == null || !answer.strip().equals("yes")) {
+                err.println("landing repair: not confirmed; nothing was written");
+                return 1;
+            }
+        }
+        List<RepairResult> results = repairJob(payload(false));
+        boolean succeeded = results.stream().allMatch(RepairResult::succeeded);
+        if (json) {
+            doc.put("result", results.stream().map(RepairResult::toMap).toList());
+            doc.put("succeeded", succeeded);
+            printJson(doc);
+        } else {
+            out.println();
+            out.println("Result:");
+            results.forEach(r -> out.print(r.table()));
+            out.println(succeeded ? "Repaired: every unit listed was restored. `landing history " + dataset + " UNIT` shows the reason."
+                    : "Not every unit was restored: see ACTION and REASON above.");
+        }
+        return succeeded ? 0 : 1;
+    }
+
+    private Map<String, Object> payload(boolean dry) {
+        Map<String, Object> payload = new LinkedHashMap<>();
+        payload.put("dataset", dataset);
+        if (!units.isEmpty()) {
+            payload.put("units", units);
+        } else {
+            payload.put("from", from);
+            if (to != null) {
+                payload.put("to", to);
+            }
+        }
+        payload.put("mode", forward ? "forward" : "targeted");
+        payload.put("dryRun", dry);
+        payload.put("force", force);
+        payload.put("reason", reason);
+        payload.put("inputVersion", inputVersion);
+        payload.put("action", omit ? "omit" : "repair");
+        return payload;
+    }
+
+    /** The command as typed (normalised), for the plan's header and the "go ahead" hint. */
+    String commandLine() {
+        return repairCommand(dataset, units, from, to, reason, dryRun, force, forward, inputVersion, omit);
+    }
+
+    static String repairCommand(String dataset, List<String> units, String from, String to, String reason, boolean dryRun, boolean force,
+                                boolean forward, String inputVersion, boolean omit) {
+        StringBuilder text = new StringBuilder("landing repair ").append(dataset);
+        units.forEach(u -> text.append(' ').append(u));
+        if (from != null) {
+            text.append(" --from ").append(from);
+        }
+        if (to != null) {
+            text.append(" --to ").append(to);
+        }
+        if (!"recorded".equals(inputVersion)) {
+            text.append(" --input-version ").append(inputVersion);
+        }
+        if (force) {
+            text.append(" --force");
+        }
+        if (forward) {
+            text.append(" --forward");
+        }
+        if (omit) {
+            text.append(" --omit");
+        }
+        text.append(" --reason ").append(quote(reason));
+        if (dryRun) {
+            text.append(" --dry-run");
+        }
+        return text.toString();
+    }
+
+    static String quote(String value) {
+        return value.matches("[A-Za-z0-9_./:-]+") ? value : "'" + value.replace("'", "'\\''") + "'";
+    }
+
+    @SuppressWarnings("unchecked")
+    static String radiusText(List<Map<String, Object>> radius) {
+        StringBuilder text = new StringBuilder("Blast radius:\n");
+        for (Map<String, Object> unit : radius) {
+            text.append("  ").append(unit.get("unit")).append(": ").append(unit.get("expect")).append('\n');
+            for (Object read : (List<Object>) unit.get("reads")) {
+                text.append("    reads      ").append(read).append('\n');
+            }
+            for (Object write : (List<Object>) unit.get("may_write")) {
+                text.append("    may write  ").append(write).append('\n');
+            }
+            Object rows = unit.get("rows");
+            if (rows instanceof Map<?, ?> counts) {
+                text.append("    rows       +").append(counts.get("add")).append(" added, -").append(counts.get("remove"))
+                        .append(" removed, ~").append(counts.get("change")).append(" changed, ").append(counts.get("unchanged"))
+                        .append(" unchanged (current ").append(counts.get("current_rows")).append(", republish ")
+                        .append(counts.get("candidate_rows")).append(")").append(counts.containsKey("note") ? "; " + counts.get("note") : "")
+                        .append('\n');
+            } else if (rows != null) {
+                text.append("    rows       ").append(rows).append('\n');
+            }
+        }
+        return text.toString();
+    }
+}

@@ -1,0 +1,161 @@
+package io.landingledger.cli.ops;
+
+import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.sweep.CompletenessSweep;
+import io.landingledger.core.sweep.DatasetReport;
+import io.landingledger.core.sweep.UnitReport;
+import io.landingledger.core.sweep.UnitStatus;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code landing status}: every unit classified live by the sweep's own classification ({@link CompletenessSweep#classify}),
+ * read-only: no re-drive, no report written.
+ */
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = {"Every unit's status, classified live and read-only (the sweep's classification: no re-drive, no report written),",
+                "with reason, publish count, input, age and lateness.",
+                "Range: --from/--to, by default the first to the last unit the stack knows (ledger, inbox or published/).",
+                "Filters answer seed 000's questions: --missing (no input after the deadline), --restated (published more than once),",
+                "--drift (present but EMPTY, LEDGER_DRIFT or UNPROCESSED, or built under another contract version than the dataset's other units)."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every unit is OK, PENDING or OMITTED (the set is complete)", "1:some unit is not (the set is not complete)",
+                "2:usage error, no stack found, or an internal error"})
+public final class StatusCommand extends OpsCommand {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "DATASET", description = "One dataset (default: every contract).")
+    String dataset;
+
+    @Option(names = "--from", paramLabel = "UNIT", description = "First unit.")
+    String from;
+
+    @Option(names = "--to", paramLabel = "UNIT", description = "Last unit.")
+    String to;
+
+    @Option(names = "--json", description = "One JSON document on stdout.")
+    boolean json;
+
+    @Option(names = "--missing", description = "Only units with no input after their deadline (MISSING).")
+    boolean missing;
+
+    @Option(names = "--restated", description = "Only units published more than once.")
+    boolean restated;
+
+    @Option(names = "--drift", description = "Only units present but empty, drifted from the ledger, unprocessed, or built under another contract version than their neighbours.")
+    boolean drift;
+
+    @Override
+    int run() throws Exception {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        boolean complete = true;
+        Instant now = Instant.now();
+        for (DatasetContract contract : datasets(dataset)) {
+            CompletenessSweep.Range range = knownRange(contract, from, to);
+            if (range == null) {
+                continue;
+            }
+            DatasetReport report = dependencies.sweep().classify(contract, range, now);
+            complete &= report.complete();
+            int modal = modalContractVersion(report);
+            for (UnitReport unit : report.units()) {
+                Map<String, Object> row = row(contract.dataset(), unit, modal);
+                if (selected(unit, row)) {
+                    rows.add(row);
+                }
+            }
+        }
+        if (json) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("target", resources.source());
+            doc.put("as_of", now.toString());
+            doc.put("complete", complete);
+            doc.put("units", rows);
+            printJson(doc);
+        } else {
+            List<String[]> lines = new ArrayList<>();
+            lines.add(new String[] {"DATASET", "UNIT", "STATUS", "REASON", "PUBLISHES", "ROWS", "INPUT", "AGE", "LATE"});
+            for (Map<String, Object> row : rows) {
+                lines.add(new String[] {text(row.get("dataset")), text(row.get("unit")), text(row.get("status")), text(row.get("reason")),
+                        text(row.get("publish_count")), text(row.get("rows")), text(row.get("input")),
+                        duration((Long) row.get("age_seconds")), duration((Long) row.get("late_seconds"))});
+            }
+            out.print(table(lines));
+            out.println(complete ? "Complete: every unit is OK, pending or omitted." : "Not complete: `landing explain DATASET UNIT` says why and how to repair.");
+        }
+        return complete ? 0 : 1;
+    }
+
+    private boolean selected(UnitReport unit, Map<String, Object> row) {
+        if (!missing && !restated && !drift) {
+            return true;
+        }
+        boolean isMissing = unit.status() == UnitStatus.MISSING;
+        boolean isRestated = unit.item() != null && unit.item().publishCount() > 1;
+        boolean isDrift = unit.flags().contains(UnitStatus.EMPTY) || unit.flags().contains(UnitStatus.LEDGER_DRIFT)
+                || unit.flags().contains(UnitStatus.UNPROCESSED) || Boolean.TRUE.equals(row.get("contract_version_differs"));
+        return (missing && isMissing) || (restated && isRestated) || (drift && isDrift);
+    }
+
+    /** The contract version most of the dataset's published units were built under (0 when none is published). */
+    static int modalContractVersion(DatasetReport report) {
+        Map<Integer, Integer> counts = new HashMap<>();
+        for (UnitReport unit : report.units()) {
+            if (unit.item() != null && unit.item().published() != null) {
+                counts.merge(unit.item().contractVersion(), 1, Integer::sum);
+            }
+        }
+        return counts.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(0);
+    }
+
+    static Map<String, Object> row(String dataset, UnitReport unit, int modalContractVersion) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        LedgerItem item = unit.item();
+        row.put("dataset", dataset);
+        row.put("unit", unit.unit());
+        row.put("status", unit.status().name());
+        row.put("flags", unit.flags().stream().map(Enum::name).toList());
+        row.put("reason", unit.reason());
+        row.put("detail", unit.detail());
+        row.put("publish_count", item == null ? null : item.publishCount());
+        row.put("rows", item == null || item.published() == null ? null : item.published().accepted());
+        row.put("rejected", item == null || item.published() == null ? null : item.published().rejected());
+        String input = null;
+        if (unit.inbox() != null) {
+            input = fileName(unit.inbox().key()) + "@" + unit.inbox().versionId();
+        } else if (item != null && item.input() != null) {
+            input = fileName(item.input().key()) + "@" + item.input().versionId();
+        }
+        row.put("input", input);
+        row.put("ledger_input_version", item == null || item.input() == null ? null : item.input().versionId());
+        row.put("inbox_version", unit.inbox() == null ? null : unit.inbox().versionId());
+        row.put("contract_version", item == null ? null : item.contractVersion());
+        row.put("contract_version_differs", item != null && item.published() != null && modalContractVersion != 0
+                && item.contractVersion() != modalContractVersion);
+        row.put("age_seconds", unit.ageSeconds());
+        row.put("late_seconds", unit.publishedAfterDeadlineSeconds());
+        row.put("unpublished_age_seconds", unit.unpublishedAgeSeconds());
+        row.put("deadline", unit.deadline() == null ? null : unit.deadline().toString());
+        return row;
+    }
+
+    /** The inbox key without its dataset prefix. */
+    static String fileName(String key) {
+        return key == null ? "-" : key.substring(key.lastIndexOf('/') + 1);
+    }
+
+    static String shortVersion(String version) {
+        if (version == null) {
+            return "-";
+        }
+        return version.length() > 12 ? version.substring(0, 12) : version;
+    }
+}

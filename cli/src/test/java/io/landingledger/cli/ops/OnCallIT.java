@@ -1,0 +1,291 @@
+package io.landingledger.cli.ops;
+
+import com.fasterxml.jackson.jr.ob.JSON;
+
+import io.landingledger.cli.Landing;
+import io.landingledger.cli.local.LocalStackRecord;
+import io.landingledger.lambda.AwsConnection;
+import io.landingledger.lambda.DependencyFactory;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The README's "On call" section, command for command (keep the two in step): `landing local --watch
+ * --no-bucket-events` runs in this JVM as a user starts it, and status, explain, repair, sweep and history find it
+ * through its record and walk a refused day, a lost event and a deleted publish. Every command's output is kept and
+ * checked at the end for values planted in a refused file and in quarantined lines: none may appear.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(value = 6, unit = TimeUnit.MINUTES)
+class OnCallIT {
+    static final String PLANTED_REFUSED = "PLANTED-7731@secret.example";
+    static final String PLANTED_QUARANTINED = "PLANTED-Q-9917";
+    static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    static final String DATASET = "progress_events";
+
+    Path work;
+    Thread stack;
+    final StringBuilder everything = new StringBuilder();
+    S3Client s3;
+    LocalStackRecord record;
+
+    record Run(int exit, String stdout, String stderr) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> json() throws Exception {
+            return JSON.std.mapFrom(stdout);
+        }
+    }
+
+    Run landing(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Landing.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+        everything.append(out).append(err);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    @BeforeAll
+    void startTheLocalStack() throws Exception {
+        work = Files.createTempDirectory("oncall-");
+        System.setProperty(LocalStackRecord.PROPERTY, work.resolve("state/local.json").toString());
+        Path inbox = work.resolve("inbox/" + DATASET);
+        Files.createDirectories(inbox);
+        Path examples = ROOT.resolve("examples/inbox/" + DATASET);
+        for (String day : List.of("01", "02", "05")) {
+            Files.copy(examples.resolve("progress-2026-03-" + day + ".jsonl"), inbox.resolve("progress-2026-03-" + day + ".jsonl"));
+        }
+        // 03-03's ordinary bad lines, plus one whose bad value is planted: quarantined by line number and reason only
+        Files.writeString(inbox.resolve("progress-2026-03-03.jsonl"), Files.readString(examples.resolve("progress-2026-03-03.jsonl"))
+                + "{\"event_id\": \"evt_20260303_0099\", \"learner_id\": \"lrn_1099\", \"lesson_id\": \"les_09\", \"event_type\": \"checkpoint\", "
+                + "\"attempt_number\": \"" + PLANTED_QUARANTINED + "\", \"event_time\": \"2026-03-03T18:00:00Z\", \"checkpoint\": 1}\n");
+        // 03-04: a producer sends a prohibited field, with a planted value: refused
+        Files.writeString(inbox.resolve("progress-2026-03-04.jsonl"),
+                "{\"event_id\": \"evt_20260304_0001\", \"learner_id\": \"lrn_2001\", \"lesson_id\": \"les_01\", \"event_type\": \"checkpoint\", "
+                        + "\"attempt_number\": 1, \"event_time\": \"2026-03-04T07:00:00Z\", \"checkpoint\": 1}\n"
+                        + "{\"event_id\": \"evt_20260304_0002\", \"learner_id\": \"lrn_2002\", \"lesson_id\": \"les_01\", \"event_type\": \"checkpoint\", "
+                        + "\"attempt_number\": 1, \"event_time\": \"2026-03-04T08:00:00Z\", \"checkpoint\": 1, \"email\": \"" + PLANTED_REFUSED + "\"}\n");
+        stack = new Thread(() -> Landing.run("local", "--watch", "--no-bucket-events", "--inbox", work.resolve("inbox").toString(),
+                "--export", work.resolve("out").toString()), "landing-local-watch");
+        stack.setDaemon(true);
+        stack.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
+        while (LocalStackRecord.read().isEmpty()) {
+            assertTrue(System.nanoTime() < deadline && stack.isAlive(), "landing local --watch did not record its stack");
+            Thread.sleep(200);
+        }
+        record = LocalStackRecord.read().orElseThrow();
+        s3 = DependencyFactory.forEmulator(S3Client.builder().region(Region.of(record.region())).endpointOverride(record.s3Endpoint())
+                .credentialsProvider(() -> AwsConnection.EMULATOR_CREDENTIALS)).build();
+    }
+
+    @AfterAll
+    void stopTheLocalStack() throws Exception {
+        if (s3 != null) {
+            s3.close();
+        }
+        stack.interrupt();
+        stack.join(TimeUnit.SECONDS.toMillis(60));
+        assertFalse(Files.exists(LocalStackRecord.path()), "the record is removed when landing local --watch exits");
+        System.clearProperty(LocalStackRecord.PROPERTY);
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Map<String, Object>> byUnit(Map<String, Object> status) {
+        Map<String, Map<String, Object>> units = new java.util.TreeMap<>();
+        for (Object u : (List<Object>) status.get("units")) {
+            Map<String, Object> unit = (Map<String, Object>) u;
+            units.put((String) unit.get("unit"), unit);
+        }
+        return units;
+    }
+
+    Map<String, Object> ledgerDump() throws Exception {
+        try (DynamoDbClient dynamo = DependencyFactory.dynamoDbClient(AwsConnection.endpoints(Region.of(record.region()), record.s3Endpoint(),
+                record.dynamoDbEndpoint()))) {
+            return Map.of("ledger", dynamo.scan(r -> r.tableName(record.ledgerTable())).items().toString(),
+                    "history", dynamo.scan(r -> r.tableName(record.historyTable())).items().toString());
+        }
+    }
+
+    @Test
+    @Order(1)
+    void status_findsTheRefusedDaysWithoutFlags_andExitsOneForAnIncompleteSet() throws Exception {
+        Run status = landing("status", DATASET, "--json");
+        assertEquals(1, status.exit(), status.stderr());
+        Map<String, Map<String, Object>> units = byUnit(status.json());
+        assertEquals("OK", units.get("2026-03-01").get("status"));
+        assertEquals("OK", units.get("2026-03-03").get("status"));
+        assertEquals("REFUSED", units.get("2026-03-04").get("status"));
+        assertEquals("REFUSED", units.get("2026-03-05").get("status"));
+        assertEquals(false, status.json().get("complete"));
+
+        Run table = landing("status", DATASET);
+        assertEquals(1, table.exit());
+        assertTrue(table.stdout().matches("(?s).*2026-03-05\\s+REFUSED.*"), table.stdout());
+        Run restated = landing("status", DATASET, "--restated", "--json");
+        assertTrue(byUnit(restated.json()).isEmpty(), restated.stdout());
+        Run help = landing("status", "--help");
+        assertTrue(help.stdout().contains("0") && help.stdout().contains("complete"), help.stdout());
+    }
+
+    @Test
+    @Order(2)
+    @SuppressWarnings("unchecked")
+    void explain_aRefusedDay_givesTheCodeLinesAndTheRepairCommand_andQuarantineByReason() throws Exception {
+        Run explain = landing("explain", DATASET, "2026-03-04", "--json");
+        assertEquals(1, explain.exit(), explain.stderr());
+        Map<String, Object> bundle = explain.json();
+        Map<String, Object> refusal = (Map<String, Object>) bundle.get("refusal");
+        assertEquals("PROHIBITED_FIELD", refusal.get("code"));
+        assertEquals(List.of(2), refusal.get("lines"), refusal.toString());
+        assertEquals(1, ((List<Object>) bundle.get("inbox_versions")).size());
+        assertEquals("REFUSED", ((Map<String, Object>) bundle.get("sweep")).get("status"));
+        String command = (String) ((Map<String, Object>) bundle.get("repair")).get("command");
+        assertTrue(command.startsWith("landing repair progress_events 2026-03-04 --input-version latest --reason ") && command.endsWith("--dry-run"), command);
+
+        Run text = landing("explain", DATASET, "2026-03-05");
+        assertTrue(text.stdout().contains("Refusal: PROHIBITED_FIELD"), text.stdout());
+        assertTrue(text.stdout().contains("landing repair progress_events 2026-03-05"), text.stdout());
+
+        Run quarantined = landing("explain", DATASET, "2026-03-03", "--json");
+        assertEquals(0, quarantined.exit(), quarantined.stderr());
+        Map<String, Object> quarantine = (Map<String, Object>) quarantined.json().get("quarantine");
+        assertNotNull(quarantine, quarantined.stdout());
+        assertTrue(((Map<String, Object>) quarantine.get("reasons")).values().stream().mapToLong(v -> ((Number) v).longValue()).sum() >= 2,
+                quarantine.toString());
+        assertNotNull(((Map<String, Object>) quarantined.json().get("published")).get("metadata"));
+    }
+
+    @Test
+    @Order(3)
+    @SuppressWarnings("unchecked")
+    void aLostEvent_isUnprocessed_theDryRunWritesNothing_theRepairPublishesIt_andHistoryShowsTheReason() throws Exception {
+        // the producer's corrected file lands with its S3 event lost (README: aws s3 cp ... with --no-bucket-events)
+        s3.putObject(r -> r.bucket(record.inboxBucket()).key("progress_events/progress-2026-03-05.jsonl"),
+                RequestBody.fromFile(ROOT.resolve("examples/redelivery/progress_events/progress-2026-03-05.jsonl")));
+        Run status = landing("status", DATASET, "--drift", "--json");
+        assertEquals("UNPROCESSED", byUnit(status.json()).get("2026-03-05").get("status"), status.stdout());
+
+        Map<String, Object> before = ledgerDump();
+        Run dry = landing("repair", DATASET, "2026-03-05", "--input-version", "latest", "--reason", "INC-1 lost event", "--dry-run");
+        assertEquals(0, dry.exit(), dry.stderr());
+        assertTrue(dry.stdout().contains("plan: publish"), dry.stdout());
+        assertTrue(dry.stdout().contains("Blast radius"), dry.stdout());
+        assertEquals(before, ledgerDump(), "a dry run writes nothing");
+
+        Run noTerminal = landing("repair", DATASET, "2026-03-05", "--input-version", "latest", "--reason", "INC-1 lost event");
+        assertEquals(2, noTerminal.exit());
+        assertTrue(noTerminal.stderr().contains("no terminal"), noTerminal.stderr());
+        assertEquals(before, ledgerDump(), "a refused confirmation writes nothing");
+
+        Run repair = landing("repair", DATASET, "2026-03-05", "--input-version", "latest", "--reason", "INC-1 lost event", "--yes");
+        assertEquals(0, repair.exit(), repair.stdout() + repair.stderr());
+        assertTrue(repair.stdout().matches("(?s).*2026-03-05\\s+REFUSED\\(0\\)\\s+PUBLISHED\\(1\\)\\s+published.*"), repair.stdout());
+
+        Run history = landing("history", DATASET, "2026-03-05", "--json");
+        List<Map<String, Object>> items = (List<Map<String, Object>>) history.json().get("history");
+        Map<String, Object> last = items.get(items.size() - 1);
+        assertEquals("PUBLISHED", last.get("action"));
+        assertEquals("REPAIR", last.get("run_kind"));
+        assertEquals("INC-1 lost event", last.get("reason"));
+        assertTrue(landing("history", DATASET, "2026-03-05").stdout().contains("INC-1 lost event"));
+    }
+
+    @Test
+    @Order(4)
+    @SuppressWarnings("unchecked")
+    void aDeletedPublish_isLedgerDrift_andTheRepairRestoresExactlyTheListedUnit() throws Exception {
+        String key = "published/progress_events/unit=2026-03-01/part-00000.jsonl";
+        String etag = s3.headObject(r -> r.bucket(record.lakeBucket()).key(key)).eTag();
+        s3.deleteObject(r -> r.bucket(record.lakeBucket()).key(key));
+        Map<String, Map<String, Object>> units = byUnit(landing("status", DATASET, "--json").json());
+        assertEquals("LEDGER_DRIFT", units.get("2026-03-01").get("status"));
+
+        Run explain = landing("explain", DATASET, "2026-03-01", "--json");
+        Map<String, Object> fix = (Map<String, Object>) explain.json().get("repair");
+        assertEquals("landing repair progress_events 2026-03-01 --reason 'LEDGER_DRIFT PUBLISHED_OBJECT_MISSING' --dry-run", fix.get("command"));
+
+        Map<String, Object> before = ledgerDump();
+        Run dry = landing("repair", DATASET, "2026-03-01", "--reason", "INC-2 deleted publish", "--dry-run", "--json");
+        assertEquals(0, dry.exit(), dry.stderr());
+        Map<String, Object> radius = ((List<Map<String, Object>>) dry.json().get("blast_radius")).get(0);
+        Map<String, Object> rows = (Map<String, Object>) radius.get("rows");
+        assertEquals(12, ((Number) rows.get("add")).intValue(), radius.toString());
+        assertEquals(0, ((Number) rows.get("remove")).intValue());
+        assertEquals(before, ledgerDump(), "a dry run writes nothing");
+
+        Run repair = landing("repair", DATASET, "2026-03-01", "--reason", "INC-2 deleted publish", "--yes");
+        assertEquals(0, repair.exit(), repair.stdout() + repair.stderr());
+        assertEquals(etag, s3.headObject(r -> r.bucket(record.lakeBucket()).key(key)).eTag(), "the same rows are published again");
+        Map<String, Map<String, Object>> after = byUnit(landing("status", DATASET, "--json").json());
+        assertEquals("RESTATED", after.get("2026-03-01").get("status"), "a republish is a new publish");
+        for (String other : List.of("2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05")) {
+            assertEquals(units.get(other).get("publish_count"), after.get(other).get("publish_count"), other + " is not touched");
+            assertEquals(units.get(other).get("ledger_input_version"), after.get(other).get("ledger_input_version"), other);
+        }
+    }
+
+    @Test
+    @Order(5)
+    @SuppressWarnings("unchecked")
+    void sweep_runsNowAndWritesTheReports_andNoOutputEverHoldsRowContent() throws Exception {
+        Run sweep = landing("sweep", DATASET, "--json");
+        assertEquals(1, sweep.exit(), sweep.stderr()); // 03-04 is still refused
+        Map<String, Object> dataset = (Map<String, Object>) ((List<Object>) sweep.json().get("datasets")).get(0);
+        String latest = (String) ((Map<String, Object>) dataset.get("reports")).get("latest_json");
+        assertNotNull(s3.headObject(r -> r.bucket(record.lakeBucket()).key(latest)));
+        assertTrue(landing("sweep", DATASET).stdout().contains("Report progress_events: s3://" + record.lakeBucket()));
+
+        for (String[] args : List.of(new String[] {"explain", DATASET, "2026-03-04"}, new String[] {"explain", DATASET, "2026-03-03"},
+                new String[] {"history", DATASET, "2026-03-04", "--json"}, new String[] {"repair", DATASET, "2026-03-04", "--input-version",
+                        "latest", "--reason", "r", "--dry-run", "--json"}, new String[] {"status", "--json"})) {
+            landing(args);
+        }
+        assertFalse(everything.toString().contains(PLANTED_REFUSED), "a refused file's value reached an output");
+        assertFalse(everything.toString().contains(PLANTED_QUARANTINED), "a quarantined line's value reached an output");
+        assertFalse(everything.toString().contains("lrn_2002"), "no row content at all");
+    }
+
+    @Test
+    @Order(6)
+    void withoutAStack_theCommandsSaySoAndExitTwo_andStackIsASeam() {
+        Run stack = landing("status", "--stack", "landing-prod");
+        assertEquals(2, stack.exit());
+        assertTrue(stack.stderr().contains("resolving a deployed stack: not built yet"), stack.stderr());
+        String saved = System.getProperty(LocalStackRecord.PROPERTY);
+        System.setProperty(LocalStackRecord.PROPERTY, work.resolve("nowhere/local.json").toString());
+        try {
+            Run none = landing("status");
+            assertEquals(2, none.exit());
+            assertTrue(none.stderr().contains("landing local --watch"), none.stderr());
+        } finally {
+            System.setProperty(LocalStackRecord.PROPERTY, saved);
+        }
+    }
+}
