@@ -3,6 +3,7 @@ package io.landingledger.cli;
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.core.contract.ContractLoader;
+import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.InvalidContractException;
 import io.landingledger.core.validate.LineSet;
@@ -40,7 +41,7 @@ final class ValidateCommand implements Callable<Integer> {
     static final int ERROR = 2;
 
     @Option(names = "--contract", required = true, paramLabel = "FILE",
-            description = "The dataset contract, e.g. datasets/progress_events.json (or just the dataset's name to use datasets/<name>.json).")
+            description = "The dataset contract: a file, e.g. datasets/progress_events.json, or a dataset's name for the contract bundled with the product.")
     String contract;
 
     @Option(names = "--accepted", paramLabel = "FILE",
@@ -106,7 +107,12 @@ final class ValidateCommand implements Callable<Integer> {
     private int validate() {
         DatasetContract dataset;
         try {
-            dataset = ContractLoader.load(resolveContract(contract));
+            dataset = resolveContract(contract);
+            if (dataset == null) {
+                err.println("landing validate: no bundled contract named '" + contract + "' (bundled: "
+                        + String.join(", ", bundledContracts().all().keySet()) + "); pass a contract file's path instead");
+                return ERROR;
+            }
         } catch (InvalidContractException e) {
             err.println("landing validate: invalid contract: " + e.getMessage());
             return ERROR;
@@ -175,12 +181,21 @@ final class ValidateCommand implements Callable<Integer> {
         }
     }
 
-    /** A bare dataset name means {@code datasets/<name>.json}. */
-    static Path resolveContract(String value) {
-        if (!value.contains("/") && !value.endsWith(".json")) {
-            return Path.of("datasets", value + ".json");
+    /**
+     * A bare dataset name (no {@code /}, no {@code .json}) is the product's bundled contract, the one the functions
+     * run (the jar's {@code datasets/}, whatever the working directory); anything else is a contract file's path.
+     * Null when no bundled contract has that name.
+     */
+    static DatasetContract resolveContract(String value) {
+        if (!value.contains("/") && !value.contains(java.io.File.separator) && !value.endsWith(".json")) {
+            return bundledContracts().get(value).orElse(null);
         }
-        return Path.of(value);
+        return ContractLoader.load(Path.of(value));
+    }
+
+    /** The contracts bundled with the functions (DependencyFactory's, so the same ones the handlers load). */
+    static ContractRegistry bundledContracts() {
+        return ContractRegistry.fromClasspath(io.landingledger.lambda.DependencyFactory.class);
     }
 
     private static Path temporarySibling(Path target) {

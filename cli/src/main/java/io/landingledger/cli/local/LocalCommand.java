@@ -70,6 +70,14 @@ public final class LocalCommand implements Callable<Integer> {
             err.println("landing local: --replay must be at least 1");
             return 2;
         }
+        if (inbox.equals(DEFAULT_INBOX) && !Files.isDirectory(inbox)) {
+            // run from another folder: the examples of the installation (redelivery follows them below)
+            Path installed = io.landingledger.cli.Installation.find(DEFAULT_INBOX).orElse(inbox);
+            if (redelivery == null) {
+                redelivery = io.landingledger.cli.Installation.find(DEFAULT_REDELIVERY).orElse(null);
+            }
+            inbox = installed;
+        }
         if (!Files.isDirectory(inbox)) {
             err.println("landing local: the inbox folder " + inbox + " does not exist (expected " + inbox + "/<dataset>/<file>)");
             return 2;
@@ -84,7 +92,12 @@ public final class LocalCommand implements Callable<Integer> {
             err.println("landing local: using " + endpoint + " for S3 and DynamoDB");
         } else {
             err.println("landing local: starting embedded S3 (S3Proxy) and DynamoDB (moto) ...");
-            emulators = EmbeddedAws.start();
+            try {
+                emulators = EmbeddedAws.start();
+            } catch (IllegalStateException e) {
+                err.println("landing local: the emulators did not start: " + e.getMessage());
+                return 2;
+            }
             err.println("landing local: emulators ready (" + emulators.startupTimes() + ")");
             connection = AwsConnection.endpoints(Region.US_EAST_1, emulators.s3Endpoint(), emulators.dynamoDbEndpoint());
         }
