@@ -61,8 +61,13 @@ public final class LocalCommand implements Callable<Integer> {
     @Option(names = "--watch", description = "Keep running: process new files dropped into the inbox folder or put into the inbox bucket, and sweep again.")
     boolean watch;
 
-    private final PrintStream out = System.out;
-    private final PrintStream err = System.err;
+    @Option(names = "--debug", description = "Print the stack trace of a record that fails (the reason alone otherwise).")
+    boolean debug;
+
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    /** Tests inject faults after the ingest path's steps. */
+    io.landingledger.core.ingest.IngestService.StepListener steps = io.landingledger.core.ingest.IngestService.StepListener.NONE;
 
     @Override
     public Integer call() throws Exception {
@@ -101,7 +106,8 @@ public final class LocalCommand implements Callable<Integer> {
             err.println("landing local: emulators ready (" + emulators.startupTimes() + ")");
             connection = AwsConnection.endpoints(Region.US_EAST_1, emulators.s3Endpoint(), emulators.dynamoDbEndpoint());
         }
-        try (LocalPipeline pipeline = new LocalPipeline(connection, err)) {
+        try (LocalPipeline pipeline = new LocalPipeline(connection, err, steps)) {
+            pipeline.debug(debug);
             Map<Path, FileTime> dropped = new HashMap<>();
             err.println("landing local: round 1, " + inbox);
             dropAll(pipeline, inbox, dropped);
@@ -113,8 +119,8 @@ public final class LocalCommand implements Callable<Integer> {
             if (watch) {
                 watch(pipeline, connection, dropped);
             }
-            // the run worked: completeness is what the table (and --json's "complete") reports, not an error
-            return 0;
+            // completeness is what the table (and --json's "complete") reports, not an error; a failed record is
+            return pipeline.failures().isEmpty() ? 0 : 1;
         } finally {
             if (emulators != null) {
                 emulators.close();
@@ -175,11 +181,18 @@ public final class LocalCommand implements Callable<Integer> {
             summary.put("units", rows);
             summary.put("outcomes", pipeline.outcomes().stream().map(o -> o.toMap()).toList());
             summary.put("unroutable", pipeline.unroutable());
+            summary.put("failed", pipeline.failures());
             summary.put("reports", htmlReports);
             summary.put("export", export.toString());
             out.println(JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT).asString(summary));
         } else {
             out.println(table(rows));
+            for (Map<String, Object> failure : pipeline.failures()) {
+                out.println("FAILED " + failure.get("key") + " (version " + failure.get("version") + "): " + failure.get("reason"));
+            }
+            if (!pipeline.failures().isEmpty()) {
+                out.println(pipeline.failures().size() + " record(s) failed; the run went on with the others (exit status 1).");
+            }
             out.println(complete ? "Complete: every unit is OK, pending or omitted." : "Not complete: the units above that are not OK need a look.");
             htmlReports.forEach((dataset, path) -> out.println("HTML report (" + dataset + "): " + path));
             out.println("Exported published/, _quarantine/, _reports/, ledger.json and ledger-history.json to " + export);
