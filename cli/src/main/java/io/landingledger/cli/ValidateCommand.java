@@ -23,6 +23,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -59,6 +60,12 @@ final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--key-index-memory-mb", paramLabel = "MIB",
             description = "Heap for the duplicate-key index before it spills sorted runs to java.io.tmpdir (default: half the heap).")
     Long keyIndexMemoryMb;
+
+    @Option(names = "--quiet", description = "No progress on stderr (by default: a line rewritten in place on a terminal, a line every 5 s on a pipe).")
+    boolean quiet;
+
+    /** The pipe mode's interval (tests shorten it); null: Progress.start chooses by the terminal. */
+    Duration progressInterval;
 
     @Parameters(index = "0", paramLabel = "INPUT", description = "The file as a producer would drop it (plain or gzip); - reads stdin.")
     String input;
@@ -177,8 +184,19 @@ final class ValidateCommand implements Callable<Integer> {
              OutputStream rejectsOut = rejects == null ? OutputStream.nullOutputStream()
                      : new BufferedOutputStream(Files.newOutputStream(rejects), 1 << 16)) {
             long size = "-".equals(input) ? StreamingValidator.UNKNOWN_SIZE : Files.size(Path.of(input));
-            return validator.validate(in, size, acceptedOut, rejectsOut, dropRows);
+            try (Progress progress = progress(size)) {
+                ValidationResult result = validator.validate(progress.wrap(in), size, acceptedOut, rejectsOut, dropRows);
+                progress.finish(result.lines());
+                return result;
+            }
         }
+    }
+
+    private Progress progress(long size) {
+        if (progressInterval == null) {
+            return Progress.start(err, "landing validate", size, quiet);
+        }
+        return new Progress(err, "landing validate", size, quiet ? Progress.Mode.QUIET : Progress.Mode.PIPE, progressInterval);
     }
 
     /**
