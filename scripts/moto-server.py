@@ -10,10 +10,16 @@ so every request is evaluated and applied as a unit, which is the guarantee the 
 Usage: moto-server.py -H 127.0.0.1 -p PORT   (the same flags as moto_server; needs `pip install "moto[server]"`)
 """
 import argparse
+import sys
 import threading
 
-from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
-from werkzeug.serving import run_simple
+try:
+    from moto.moto_server.werkzeug_app import DomainDispatcherApplication, create_backend_app
+    from werkzeug.serving import run_simple
+except ImportError as missing:
+    # MotoServer recognises this exit status and says how to install moto
+    print(f"moto's server is not installed for {sys.executable}: {missing}", file=sys.stderr)
+    sys.exit(3)
 
 
 def main() -> None:

@@ -3,6 +3,7 @@ package io.landingledger.cli;
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.core.contract.ContractLoader;
+import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.InvalidContractException;
 import io.landingledger.core.validate.LineSet;
@@ -22,6 +23,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -40,7 +42,7 @@ final class ValidateCommand implements Callable<Integer> {
     static final int ERROR = 2;
 
     @Option(names = "--contract", required = true, paramLabel = "FILE",
-            description = "The dataset contract, e.g. datasets/progress_events.json (or just the dataset's name to use datasets/<name>.json).")
+            description = "The dataset contract: a file, e.g. datasets/progress_events.json, or a dataset's name for the contract bundled with the product.")
     String contract;
 
     @Option(names = "--accepted", paramLabel = "FILE",
@@ -58,6 +60,12 @@ final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--key-index-memory-mb", paramLabel = "MIB",
             description = "Heap for the duplicate-key index before it spills sorted runs to java.io.tmpdir (default: half the heap).")
     Long keyIndexMemoryMb;
+
+    @Option(names = "--quiet", description = "No progress on stderr (by default: a line rewritten in place on a terminal, a line every 5 s on a pipe).")
+    boolean quiet;
+
+    /** The pipe mode's interval (tests shorten it); null: Progress.start chooses by the terminal. */
+    Duration progressInterval;
 
     @Parameters(index = "0", paramLabel = "INPUT", description = "The file as a producer would drop it (plain or gzip); - reads stdin.")
     String input;
@@ -106,7 +114,12 @@ final class ValidateCommand implements Callable<Integer> {
     private int validate() {
         DatasetContract dataset;
         try {
-            dataset = ContractLoader.load(resolveContract(contract));
+            dataset = resolveContract(contract);
+            if (dataset == null) {
+                err.println("landing validate: no bundled contract named '" + contract + "' (bundled: "
+                        + String.join(", ", bundledContracts().all().keySet()) + "); pass a contract file's path instead");
+                return ERROR;
+            }
         } catch (InvalidContractException e) {
             err.println("landing validate: invalid contract: " + e.getMessage());
             return ERROR;
@@ -171,16 +184,36 @@ final class ValidateCommand implements Callable<Integer> {
              OutputStream rejectsOut = rejects == null ? OutputStream.nullOutputStream()
                      : new BufferedOutputStream(Files.newOutputStream(rejects), 1 << 16)) {
             long size = "-".equals(input) ? StreamingValidator.UNKNOWN_SIZE : Files.size(Path.of(input));
-            return validator.validate(in, size, acceptedOut, rejectsOut, dropRows);
+            try (Progress progress = progress(size)) {
+                ValidationResult result = validator.validate(progress.wrap(in), size, acceptedOut, rejectsOut, dropRows);
+                progress.finish(result.lines());
+                return result;
+            }
         }
     }
 
-    /** A bare dataset name means {@code datasets/<name>.json}. */
-    static Path resolveContract(String value) {
-        if (!value.contains("/") && !value.endsWith(".json")) {
-            return Path.of("datasets", value + ".json");
+    private Progress progress(long size) {
+        if (progressInterval == null) {
+            return Progress.start(err, "landing validate", size, quiet);
         }
-        return Path.of(value);
+        return new Progress(err, "landing validate", size, quiet ? Progress.Mode.QUIET : Progress.Mode.PIPE, progressInterval);
+    }
+
+    /**
+     * A bare dataset name (no {@code /}, no {@code .json}) is the product's bundled contract, the one the functions
+     * run (the jar's {@code datasets/}, whatever the working directory); anything else is a contract file's path.
+     * Null when no bundled contract has that name.
+     */
+    static DatasetContract resolveContract(String value) {
+        if (!value.contains("/") && !value.contains(java.io.File.separator) && !value.endsWith(".json")) {
+            return bundledContracts().get(value).orElse(null);
+        }
+        return ContractLoader.load(Path.of(value));
+    }
+
+    /** The contracts bundled with the functions (DependencyFactory's, so the same ones the handlers load). */
+    static ContractRegistry bundledContracts() {
+        return ContractRegistry.fromClasspath(io.landingledger.lambda.DependencyFactory.class);
     }
 
     private static Path temporarySibling(Path target) {

@@ -73,8 +73,10 @@ class LandingLocalIT {
     }
 
     @Test
-    void local_withoutJson_printsTheTableAndWhereTheReportWent(@TempDir Path export) throws Exception {
-        LandingValidateIT.Run run = LandingValidateIT.landing("local", "--export", export.toString());
+    void local_withoutJson_fromAnotherFolder_printsTheTableAndWhereTheReportWent(@TempDir Path export, @TempDir Path elsewhere)
+            throws Exception {
+        // run from a folder that is not the checkout: the launcher and the examples come from the installation
+        LandingValidateIT.Run run = LandingValidateIT.landingIn(elsewhere, Map.of(), "local", "--export", export.toString());
         assertEquals(0, run.exit(), run.stderr());
         assertTrue(run.stdout().contains("DATASET"), run.stdout());
         assertTrue(run.stdout().matches("(?s).*progress_events\\s+2026-03-07\\s+REFUSED.*KEY_CONFLICT.*"), run.stdout());

@@ -35,10 +35,17 @@ class LandingValidateIT {
     }
 
     static Run landing(String... args) throws Exception {
+        return landingIn(ROOT, Map.of(), args);
+    }
+
+    /** {@code ./landing} run from {@code directory} (a user's own folder), with {@code env} added to the environment. */
+    static Run landingIn(Path directory, Map<String, String> env, String... args) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(ROOT.resolve("landing").toString());
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).directory(ROOT.toFile()).start();
+        ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile());
+        builder.environment().putAll(env);
+        Process process = builder.start();
         process.getOutputStream().close();
         byte[] out = process.getInputStream().readAllBytes();
         byte[] err = process.getErrorStream().readAllBytes();

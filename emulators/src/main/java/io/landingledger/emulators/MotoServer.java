@@ -1,7 +1,7 @@
 package io.landingledger.emulators;
 
-import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -9,14 +9,14 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
  * moto 5's server (the DynamoDB emulator docs/emulators.md picked) as a child process on a free loopback port, started
- * through {@code scripts/moto-server.py}, which serves moto's own application behind one lock: stock
+ * through {@code scripts/moto-server.py} (bundled in this jar), which serves moto's own application behind one lock: stock
  * {@code moto_server} lets two concurrent TransactWriteItems pass the same condition (measured 2 of 20 rounds of 8
  * writers), which DynamoDB never does and the ledger relies on. Stopped through its own {@link Process} handle.
  */
@@ -51,7 +51,7 @@ public final class MotoServer implements AutoCloseable {
             Path log = Files.createTempFile("moto-server-" + port + "-", ".log");
             List<String> command = new java.util.ArrayList<>(base);
             command.addAll(List.of("-H", "127.0.0.1", "-p", Integer.toString(port)));
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process process = startProcess(command, log);
             try {
                 awaitPort(process, port, log);
                 return new MotoServer(process, port, log);
@@ -75,8 +75,21 @@ public final class MotoServer implements AutoCloseable {
         return log;
     }
 
-    /** The override as is, or the serialized launcher run by python3 (moto_server on PATH proves moto is installed). */
-    private static List<String> baseCommand() {
+    /** What to tell a user whose Python has no moto. */
+    public static final String INSTALL_HINT = "DynamoDB is emulated by moto's server (docs/emulators.md). Install it with:"
+            + " pip install 'moto[server]' (the project's machine image ships it), or set " + EXECUTABLE_VARIABLE
+            + " to a server command, or point the run at LocalStack (--endpoint).";
+    /** The launcher's exit status when moto cannot be imported (scripts/moto-server.py). */
+    static final int MOTO_MISSING_EXIT = 3;
+    private static final String LAUNCHER_RESOURCE = "moto-server.py";
+    private static Path extractedLauncher;
+
+    /**
+     * The override as is, or the serialized launcher run by python3. The launcher is a resource of this jar
+     * (copied from scripts/moto-server.py by the build), so it is found from the installation, not the working
+     * directory; it exits with {@value #MOTO_MISSING_EXIT} when moto cannot be imported.
+     */
+    private static List<String> baseCommand() throws IOException {
         String override = System.getenv(EXECUTABLE_VARIABLE);
         if (override != null && !override.isBlank()) {
             if (!Files.isExecutable(Path.of(override))) {
@@ -84,29 +97,38 @@ public final class MotoServer implements AutoCloseable {
             }
             return List.of(override);
         }
-        Optional<Path> onPath = List.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)).stream()
-                .filter(dir -> !dir.isBlank())
-                .map(dir -> Path.of(dir, EXECUTABLE))
-                .filter(Files::isExecutable)
-                .findFirst();
-        if (onPath.isEmpty()) {
-            throw new IllegalStateException(EXECUTABLE + " is not on PATH. DynamoDB is emulated by moto's server "
-                    + "(docs/emulators.md). Install it with: pip install \"moto[server]\" (then check that `moto_server --help` "
-                    + "runs), or set " + EXECUTABLE_VARIABLE + " to a server command, or point the run at LocalStack.");
-        }
-        return List.of("python3", launcher().toString());
+        return List.of(PYTHON, launcher().toString());
     }
 
-    /** scripts/moto-server.py, found from the working directory upwards (tests run in a module directory). */
-    private static Path launcher() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve("scripts/moto-server.py");
-            if (Files.isRegularFile(candidate)) {
-                return candidate;
-            }
+    private static final String PYTHON = "python3";
+
+    /** The bundled launcher, extracted once per JVM to a temporary file (deleted on exit). */
+    static synchronized Path launcher() throws IOException {
+        if (extractedLauncher != null && Files.isRegularFile(extractedLauncher)) {
+            return extractedLauncher;
         }
-        throw new IllegalStateException("scripts/moto-server.py not found above " + Path.of("").toAbsolutePath()
-                + "; run from the Landing Ledger checkout");
+        try (InputStream in = MotoServer.class.getResourceAsStream(LAUNCHER_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException(LAUNCHER_RESOURCE + " is missing from the emulators' jar (the build copies"
+                        + " scripts/moto-server.py into it); rebuild the project");
+            }
+            Path file = Files.createTempFile("landing-moto-server-", ".py");
+            file.toFile().deleteOnExit();
+            Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+            extractedLauncher = file;
+            return file;
+        }
+    }
+
+    private static Process startProcess(List<String> command, Path log) throws IOException {
+        try {
+            return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        } catch (IOException e) {
+            if (command.get(0).equals(PYTHON)) {
+                throw new IllegalStateException(PYTHON + " could not be started (" + e.getMessage() + "). " + INSTALL_HINT, e);
+            }
+            throw e;
+        }
     }
 
     private static int freeLoopbackPort() throws IOException {
@@ -119,6 +141,9 @@ public final class MotoServer implements AutoCloseable {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
+                if (process.exitValue() == MOTO_MISSING_EXIT) {
+                    throw new IllegalStateException(tail(log).strip() + ". " + INSTALL_HINT);
+                }
                 throw new IOException("the DynamoDB emulator exited with " + process.exitValue() + " before port " + port
                         + " answered; its output: " + tail(log));
             }

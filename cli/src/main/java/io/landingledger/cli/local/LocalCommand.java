@@ -64,14 +64,27 @@ public final class LocalCommand implements Callable<Integer> {
     @Option(names = "--no-bucket-events", description = "With --watch: deliver no notification for objects put into the inbox bucket by other clients (a lost S3 event, to practise recovering from one).")
     boolean noBucketEvents;
 
-    private final PrintStream out = System.out;
-    private final PrintStream err = System.err;
+    @Option(names = "--debug", description = "Print the stack trace of a record that fails (the reason alone otherwise).")
+    boolean debug;
+
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    /** Tests inject faults after the ingest path's steps. */
+    io.landingledger.core.ingest.IngestService.StepListener steps = io.landingledger.core.ingest.IngestService.StepListener.NONE;
 
     @Override
     public Integer call() throws Exception {
         if (replay < 1) {
             err.println("landing local: --replay must be at least 1");
             return 2;
+        }
+        if (inbox.equals(DEFAULT_INBOX) && !Files.isDirectory(inbox)) {
+            // run from another folder: the examples of the installation (redelivery follows them below)
+            Path installed = io.landingledger.cli.Installation.find(DEFAULT_INBOX).orElse(inbox);
+            if (redelivery == null) {
+                redelivery = io.landingledger.cli.Installation.find(DEFAULT_REDELIVERY).orElse(null);
+            }
+            inbox = installed;
         }
         if (!Files.isDirectory(inbox)) {
             err.println("landing local: the inbox folder " + inbox + " does not exist (expected " + inbox + "/<dataset>/<file>)");
@@ -87,11 +100,17 @@ public final class LocalCommand implements Callable<Integer> {
             err.println("landing local: using " + endpoint + " for S3 and DynamoDB");
         } else {
             err.println("landing local: starting embedded S3 (S3Proxy) and DynamoDB (moto) ...");
-            emulators = EmbeddedAws.start();
+            try {
+                emulators = EmbeddedAws.start();
+            } catch (IllegalStateException e) {
+                err.println("landing local: the emulators did not start: " + e.getMessage());
+                return 2;
+            }
             err.println("landing local: emulators ready (" + emulators.startupTimes() + ")");
             connection = AwsConnection.endpoints(Region.US_EAST_1, emulators.s3Endpoint(), emulators.dynamoDbEndpoint());
         }
-        try (LocalPipeline pipeline = new LocalPipeline(connection, err)) {
+        try (LocalPipeline pipeline = new LocalPipeline(connection, err, steps)) {
+            pipeline.debug(debug);
             Map<Path, FileTime> dropped = new HashMap<>();
             err.println("landing local: round 1, " + inbox);
             dropAll(pipeline, inbox, dropped);
@@ -118,8 +137,8 @@ public final class LocalCommand implements Callable<Integer> {
                     }
                 }
             }
-            // the run worked: completeness is what the table (and --json's "complete") reports, not an error
-            return 0;
+            // completeness is what the table (and --json's "complete") reports, not an error; a failed record is
+            return pipeline.failures().isEmpty() ? 0 : 1;
         } finally {
             if (emulators != null) {
                 emulators.close();
@@ -180,11 +199,18 @@ public final class LocalCommand implements Callable<Integer> {
             summary.put("units", rows);
             summary.put("outcomes", pipeline.outcomes().stream().map(o -> o.toMap()).toList());
             summary.put("unroutable", pipeline.unroutable());
+            summary.put("failed", pipeline.failures());
             summary.put("reports", htmlReports);
             summary.put("export", export.toString());
             out.println(JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT).asString(summary));
         } else {
             out.println(table(rows));
+            for (Map<String, Object> failure : pipeline.failures()) {
+                out.println("FAILED " + failure.get("key") + " (version " + failure.get("version") + "): " + failure.get("reason"));
+            }
+            if (!pipeline.failures().isEmpty()) {
+                out.println(pipeline.failures().size() + " record(s) failed; the run went on with the others (exit status 1).");
+            }
             out.println(complete ? "Complete: every unit is OK, pending or omitted." : "Not complete: the units above that are not OK need a look.");
             htmlReports.forEach((dataset, path) -> out.println("HTML report (" + dataset + "): " + path));
             out.println("Exported published/, _quarantine/, _reports/, ledger.json and ledger-history.json to " + export);

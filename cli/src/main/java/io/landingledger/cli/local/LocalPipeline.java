@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.events.S3Event;
 
 import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.ingest.IngestOutcome;
+import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.LedgerItem;
@@ -57,14 +58,26 @@ final class LocalPipeline implements AutoCloseable {
     /** Units seen per dataset (first to last gives the sweep's range, so a gap shows as MISSING). */
     private final Map<String, TreeSet<String>> unitsSeen = new TreeMap<>();
 
+    /** Records the handler reported failed (or whose delivery threw): key, version, a one-line reason. */
+    private final List<Map<String, Object>> failures = new ArrayList<>();
+    private boolean debug;
+
     LocalPipeline(AwsConnection connection, PrintStream progress) {
+        this(connection, progress, IngestService.StepListener.NONE);
+    }
+
+    /** As above, with {@code steps} called after each step of the validator's ingest path (tests inject faults there). */
+    LocalPipeline(AwsConnection connection, PrintStream progress, IngestService.StepListener steps) {
         this.progress = progress;
         this.config = FunctionConfig.builder().inboxBucket(INBOX_BUCKET).lakeBucket(LAKE_BUCKET).ledgerTable(LEDGER_TABLE)
                 .ledgerHistoryTable(HISTORY_TABLE).aws(connection).build();
         this.dependencies = DependencyFactory.create(config);
         createResources();
         Recorder recorder = new Recorder();
-        this.validator = new ValidateObjectHandler(dependencies.router(), dependencies.ingestService(), recorder,
+        IngestService ingest = steps == IngestService.StepListener.NONE ? dependencies.ingestService()
+                : new IngestService(dependencies.objectStore(), dependencies.ledger(), LAKE_BUCKET, java.time.Clock.systemUTC(),
+                        config.validationLimits(), steps);
+        this.validator = new ValidateObjectHandler(dependencies.router(), ingest, recorder,
                 () -> UUID.randomUUID().toString());
         // the sweep's EMF documents are for CloudWatch; locally they would only bury the summary
         this.sweep = new CompletenessSweepHandler(dependencies.contracts(), dependencies.sweep(),
@@ -117,8 +130,51 @@ final class LocalPipeline implements AutoCloseable {
         delivered.add(created.key() + "@" + created.versionId());
         S3Event event = S3Notifications.event(List.of(created));
         for (int i = 0; i < replay; i++) {
-            validator.handleRequest(event, null);
+            int reported = failures.size();
+            try {
+                validator.handleRequest(event, null);
+            } catch (RuntimeException e) {
+                // the handler fails the invocation so that Lambda retries it; here the record is reported failed
+                // (Recorder.failed, below) and the run goes on with the next file
+                if (failures.size() == reported) {
+                    recordFailure(created.key(), created.versionId(), e);
+                }
+            }
         }
+    }
+
+    /** Shows a stack trace with each failure (landing local --debug). */
+    void debug(boolean on) {
+        this.debug = on;
+    }
+
+    List<Map<String, Object>> failures() {
+        return failures;
+    }
+
+    private void recordFailure(String key, String versionId, RuntimeException fault) {
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("key", key);
+        entry.put("version", versionId);
+        entry.put("reason", reason(fault));
+        failures.add(entry);
+        progress.printf("  %-9s %s  %s%n", "failed", key, entry.get("reason"));
+        if (debug) {
+            fault.printStackTrace(progress);
+        }
+    }
+
+    /** The exception's class and the first line of its message, at most 300 characters (faults name no row content). */
+    static String reason(Throwable fault) {
+        String message = fault.getMessage() == null ? "" : fault.getMessage().strip();
+        int newline = message.indexOf('\n');
+        if (newline >= 0) {
+            message = message.substring(0, newline).strip();
+        }
+        if (message.length() > 300) {
+            message = message.substring(0, 300) + "...";
+        }
+        return fault.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
     }
 
     /** Runs the sweep over the range of units seen per dataset, and returns its result. */
@@ -201,7 +257,7 @@ final class LocalPipeline implements AutoCloseable {
 
         @Override
         public void failed(String bucket, String key, String versionId, String runId, RuntimeException fault) {
-            progress.printf("  FAILED %s  %s%n", key, fault);
+            recordFailure(key, versionId, fault);
         }
     }
 
