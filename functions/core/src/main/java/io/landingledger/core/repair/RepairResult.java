@@ -125,6 +125,7 @@ public record RepairResult(RepairRequest request, boolean forward, List<UnitResu
         next.put("reason", request.reason());
         next.put("inputVersion", request.inputVersion().name().toLowerCase(java.util.Locale.ROOT));
         next.put("action", request.action().name().toLowerCase(java.util.Locale.ROOT));
+        next.put("dryRun", request.dryRun()); // a dry run's next page is a dry run too, never a repair
         return next;
     }
 
