@@ -8,12 +8,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Maps, lists and records as JSON-ready values (records by component, enums and instants as strings). */
-final class Plain {
+/**
+ * Maps, lists and records as JSON-ready values (records by component, enums and instants as strings, empty optionals
+ * as null): every command's {@code --json} and {@code landing local}'s ledger dump.
+ */
+public final class Plain {
     private Plain() {
     }
 
-    static Object of(Object value) {
+    public static Object of(Object value) {
         if (value == null || value instanceof String || value instanceof Number || value instanceof Boolean) {
             return value;
         }
