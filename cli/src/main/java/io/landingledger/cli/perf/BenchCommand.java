@@ -38,7 +38,7 @@ import java.util.concurrent.Callable;
  * {@code landing bench}: measures, in one JVM and on one file, the scan baseline (read + SHA-256 + line split), the
  * validator core and the end-to-end path on the embedded emulators ({@link EndToEndStage}), each after a warm-up
  * pass and then {@code --repeat} times, interleaved so that all see the same machine; then the duplicate index's bytes per distinct key and the heap. Prints a table, or one JSON object
- * with {@code --json}. Every figure in README's performance section comes from this command.
+ * with {@code --json}. Every figure in docs/performance.md comes from this command.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Benchmark the validator, and the validator function end to end on the embedded S3 and DynamoDB",

@@ -31,7 +31,7 @@ import software.amazon.awssdk.regions.Region;
  *   <tr><td>{@value #LANDING_AWS_ACCESS_KEY_ID}, {@value #LANDING_AWS_SECRET_ACCESS_KEY}</td><td>no</td><td>you,
  *       only with an endpoint override; default {@code test}/{@code test}, which emulators accept</td></tr>
  *   <tr><td>{@value #KEY_INDEX_MEMORY_MB}</td><td>no</td><td>you, for a peak day: heap (MiB) the duplicate-key index
- *       holds before it spills to /tmp; default half the heap (README, Limits)</td></tr>
+ *       holds before it spills to /tmp; default half the heap (docs/operations.md, Limits)</td></tr>
  *   <tr><td>{@value #KEY_INDEX_DISK_MB}</td><td>no</td><td>you: disk (MiB) the spilled runs may take in /tmp;
  *       default the free space of /tmp (512 MB of ephemeral storage unless the template raises it)</td></tr>
  * </table>

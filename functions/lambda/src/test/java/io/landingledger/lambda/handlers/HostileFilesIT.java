@@ -39,7 +39,7 @@ import java.util.zip.GZIPOutputStream;
 /**
  * Issue 7's hostile files, each uploaded to the inbox on the embedded emulators and delivered to the handler Lambda
  * runs, reporting through the functions' own log and metrics reporter. Each file ends with its documented reject or
- * refusal code (README, "Reason and refusal codes"). A refused file publishes nothing, leaves nothing staged or open,
+ * refusal code (docs/contracts.md, "Validation rules"). A refused file publishes nothing, leaves nothing staged or open,
  * and records a REFUSED ledger item with no publish. None of the values planted in a file reaches the log lines, the
  * metrics, the handler's response, the quarantine, the ledger or any other lake object.
  *

@@ -148,7 +148,7 @@ class KeyIndexSpillIT {
 
     @Test
     void repair_whenAFileWasRefusedTooManyKeysAndTheFunctionGotMoreRoom_publishesOnlyWhenForced() throws Exception {
-        // the operator's path after TOO_MANY_KEYS (README, Limits): raise the budget, then repair with force
+        // the operator's path after TOO_MANY_KEYS (docs/operations.md, Limits): raise the budget, then repair with force
         pipeline.limits = ValidationLimits.builder().keyIndexMemoryBytes(1).keyIndexDiskBytes(40_000).spillDirectory(spill).build();
         byte[] input = day("");
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
