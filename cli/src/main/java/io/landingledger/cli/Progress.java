@@ -54,6 +54,14 @@ public final class Progress implements AutoCloseable {
         return new Progress(err, label, totalBytes, mode, mode == Mode.TERMINAL ? TERMINAL_INTERVAL : PIPE_INTERVAL);
     }
 
+    /** As {@link #start(PrintStream, String, long, boolean)}; a non-null {@code pipeInterval} forces pipe mode at that interval (tests). */
+    public static Progress start(PrintStream err, String label, long totalBytes, boolean quiet, Duration pipeInterval) {
+        if (pipeInterval == null) {
+            return start(err, label, totalBytes, quiet);
+        }
+        return new Progress(err, label, totalBytes, quiet ? Mode.QUIET : Mode.PIPE, pipeInterval);
+    }
+
     public static Progress quiet() {
         return new Progress(System.err, "", -1, Mode.QUIET, PIPE_INTERVAL);
     }

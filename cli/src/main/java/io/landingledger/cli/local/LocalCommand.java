@@ -67,6 +67,12 @@ public final class LocalCommand implements Callable<Integer> {
     @Option(names = "--debug", description = "Print the stack trace of a record that fails (the reason alone otherwise).")
     boolean debug;
 
+    @Option(names = "--quiet", description = "No per-file progress on stderr (by default: a line rewritten in place on a terminal, a line every 5 s on a pipe).")
+    boolean quiet;
+
+    /** The pipe mode's progress interval (tests shorten it); null: Progress.start chooses by the terminal. */
+    java.time.Duration progressInterval;
+
     PrintStream out = System.out;
     PrintStream err = System.err;
     /** Tests inject faults after the ingest path's steps. */
@@ -111,6 +117,7 @@ public final class LocalCommand implements Callable<Integer> {
         }
         try (LocalPipeline pipeline = new LocalPipeline(connection, err, steps)) {
             pipeline.debug(debug);
+            pipeline.progress(quiet, progressInterval);
             Map<Path, FileTime> dropped = new HashMap<>();
             err.println("landing local: round 1, " + inbox);
             dropAll(pipeline, inbox, dropped);

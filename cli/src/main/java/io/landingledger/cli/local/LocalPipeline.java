@@ -61,6 +61,11 @@ final class LocalPipeline implements AutoCloseable {
     /** Records the handler reported failed (or whose delivery threw): key, version, a one-line reason. */
     private final List<Map<String, Object>> failures = new ArrayList<>();
     private boolean debug;
+    /** Per-file progress (landing local --quiet silences it; tests force pipe mode with a short interval). */
+    private boolean quietProgress;
+    private java.time.Duration progressInterval;
+    /** The meter of the delivery being handled: the inbox object's read is counted into it (see {@link MeteredStore}). */
+    private volatile io.landingledger.cli.Progress meter;
 
     LocalPipeline(AwsConnection connection, PrintStream progress) {
         this(connection, progress, IngestService.StepListener.NONE);
@@ -74,9 +79,9 @@ final class LocalPipeline implements AutoCloseable {
         this.dependencies = DependencyFactory.create(config);
         createResources();
         Recorder recorder = new Recorder();
-        IngestService ingest = steps == IngestService.StepListener.NONE ? dependencies.ingestService()
-                : new IngestService(dependencies.objectStore(), dependencies.ledger(), LAKE_BUCKET, java.time.Clock.systemUTC(),
-                        config.validationLimits(), steps);
+        // the factory's ingest path, over a store whose reads of the inbox object feed the file's progress meter
+        IngestService ingest = new IngestService(new MeteredStore(dependencies.objectStore()), dependencies.ledger(), LAKE_BUCKET,
+                java.time.Clock.systemUTC(), config.validationLimits(), steps);
         this.validator = new ValidateObjectHandler(dependencies.router(), ingest, recorder,
                 () -> UUID.randomUUID().toString());
         // the sweep's EMF documents are for CloudWatch; locally they would only bury the summary
@@ -131,15 +136,89 @@ final class LocalPipeline implements AutoCloseable {
         S3Event event = S3Notifications.event(List.of(created));
         for (int i = 0; i < replay; i++) {
             int reported = failures.size();
-            try {
-                validator.handleRequest(event, null);
-            } catch (RuntimeException e) {
-                // the handler fails the invocation so that Lambda retries it; here the record is reported failed
-                // (Recorder.failed, below) and the run goes on with the next file
-                if (failures.size() == reported) {
-                    recordFailure(created.key(), created.versionId(), e);
+            int before = outcomes.size();
+            try (io.landingledger.cli.Progress progressMeter = io.landingledger.cli.Progress.start(progress, "landing local " + created.key(),
+                    created.size(), quietProgress, progressInterval)) {
+                meter = progressMeter;
+                try {
+                    validator.handleRequest(event, null);
+                } catch (RuntimeException e) {
+                    // the handler fails the invocation so that Lambda retries it; here the record is reported failed
+                    // (Recorder.failed, below) and the run goes on with the next file
+                    if (failures.size() == reported) {
+                        recordFailure(created.key(), created.versionId(), e);
+                    }
+                } finally {
+                    meter = null;
                 }
+                long rows = -1;
+                for (IngestOutcome outcome : outcomes.subList(before, outcomes.size())) {
+                    rows = Math.max(rows, 0) + outcome.accepted() + outcome.rejected() + outcome.duplicates();
+                }
+                progressMeter.finish(rows);
             }
+        }
+    }
+
+    /** Per-file progress on stderr: off with {@code quiet}; {@code pipeInterval} non-null forces pipe mode at that interval. */
+    void progress(boolean quiet, java.time.Duration pipeInterval) {
+        this.quietProgress = quiet;
+        this.progressInterval = pipeInterval;
+    }
+
+    /**
+     * The pipeline's object store, its reads of inbox objects counted into the current file's meter; everything else
+     * passes through unchanged.
+     */
+    private final class MeteredStore implements io.landingledger.core.store.ObjectStore {
+        private final io.landingledger.core.store.ObjectStore store;
+
+        MeteredStore(io.landingledger.core.store.ObjectStore store) {
+            this.store = store;
+        }
+
+        @Override
+        public java.util.Optional<io.landingledger.core.store.StoredObject> head(String bucket, String key) {
+            return store.head(bucket, key);
+        }
+
+        @Override
+        public OpenedObject open(String bucket, String key, String versionId) throws io.landingledger.core.store.ObjectNotFoundException {
+            OpenedObject opened = store.open(bucket, key, versionId);
+            io.landingledger.cli.Progress current = meter;
+            return current == null || !INBOX_BUCKET.equals(bucket) ? opened : new OpenedObject(opened.object(), current.wrap(opened.body()));
+        }
+
+        @Override
+        public StreamingUpload startUpload(String bucket, String key, String contentType) {
+            return store.startUpload(bucket, key, contentType);
+        }
+
+        @Override
+        public void put(String bucket, String key, byte[] body, String contentType) {
+            store.put(bucket, key, body, contentType);
+        }
+
+        @Override
+        public String promote(String bucket, String sourceKey, String targetKey, Map<String, String> metadata,
+                              io.landingledger.core.store.Precondition precondition)
+                throws io.landingledger.core.store.PreconditionFailedException, io.landingledger.core.store.ConcurrentUpdateException {
+            return store.promote(bucket, sourceKey, targetKey, metadata, precondition);
+        }
+
+        @Override
+        public void delete(String bucket, String key) {
+            store.delete(bucket, key);
+        }
+
+        @Override
+        public Iterable<ListedObject> list(String bucket, String prefix) {
+            return store.list(bucket, prefix);
+        }
+
+        @Override
+        public Iterable<ListedVersion> versions(String bucket, String prefix) {
+            return store.versions(bucket, prefix);
         }
     }
 

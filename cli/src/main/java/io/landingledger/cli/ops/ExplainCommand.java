@@ -6,7 +6,6 @@ import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.ledger.LedgerItem;
-import io.landingledger.core.repair.RepairResult;
 import io.landingledger.core.store.ObjectNotFoundException;
 import io.landingledger.core.store.ObjectStore;
 import io.landingledger.core.store.StoredObject;
@@ -266,8 +265,7 @@ public final class ExplainCommand extends OpsCommand {
         payload.put("reason", why.strip());
         payload.put("inputVersion", inputVersion);
         payload.put("action", omit ? "omit" : "repair");
-        List<RepairResult> plan = repairJob(payload);
-        fix.put("dry_run", plan.stream().map(RepairResult::toMap).toList());
+        fix.put("dry_run", repairJob(payload).pages());
         return fix;
     }
 

@@ -2,6 +2,8 @@ package io.landingledger.cli.ops;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 
+import io.landingledger.cli.stack.RemoteRepair;
+import io.landingledger.cli.stack.RemoteSweep;
 import io.landingledger.core.contract.Cadence;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.ingest.IngestOutcome;
@@ -18,6 +20,8 @@ import io.landingledger.lambda.handlers.CompletenessSweepHandler;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+
+import software.amazon.awssdk.services.lambda.LambdaClient;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -117,12 +121,16 @@ abstract class OpsCommand implements Callable<Integer> {
 
     /**
      * The repair job (docs/design.md section 6), run as the repair function runs it: {@code RepairRequest.fromPayload},
-     * {@code RepairService}, and its continuation followed until done. Locally in process; a deployed stack with
-     * {@link Resources#repairFunction()} set is where an invocation of that function goes (not built yet).
+     * {@code RepairService}, and its continuation followed until done. Locally in process; on a deployed stack
+     * ({@link Resources#repairFunction()} set) the repair function runs it: {@link RemoteRepair}, one invocation per
+     * page at the live alias, no retries.
      */
-    List<RepairResult> repairJob(Map<String, Object> payload) {
+    RepairPages repairJob(Map<String, Object> payload) {
         if (resources.repairFunction().isPresent()) {
-            throw new TargetOptions.TargetException("invoking the deployed repair function: not built yet");
+            try (LambdaClient lambda = TargetOptions.lambdaClient(resources.region(), RemoteRepair.FUNCTION_TIMEOUT);
+                 RemoteRepair repair = new RemoteRepair(lambda, resources.repairFunction().get())) {
+                return RepairPages.remote(repair.run(payload));
+            }
         }
         List<RepairResult> results = new ArrayList<>();
         Map<String, Object> next = payload;
@@ -132,17 +140,20 @@ abstract class OpsCommand implements Callable<Integer> {
             results.add(result);
             next = result.continuation();
         }
-        return results;
+        return RepairPages.local(results);
     }
 
     /**
      * The sweep job, as the scheduled sweep runs it (CompletenessSweepHandler over the payload): re-drives in process,
-     * reports written under {@code _reports/}. A deployed stack's {@link Resources#sweepFunction()} is where an
-     * invocation goes (not built yet).
+     * reports written under {@code _reports/}. On a deployed stack the sweep function runs it ({@link RemoteSweep}:
+     * one invocation at the live alias, no retries).
      */
     Map<String, Object> sweepJob(Map<String, Object> payload) {
         if (resources.sweepFunction().isPresent()) {
-            throw new TargetOptions.TargetException("invoking the deployed sweep function: not built yet");
+            try (LambdaClient lambda = TargetOptions.lambdaClient(resources.region(), RemoteSweep.FUNCTION_TIMEOUT);
+                 RemoteSweep sweep = new RemoteSweep(lambda, resources.sweepFunction().get())) {
+                return sweep.run(payload);
+            }
         }
         CompletenessSweepHandler handler = new CompletenessSweepHandler(dependencies.contracts(), dependencies.sweep(),
                 DatasetMetrics.to(new java.io.PrintStream(java.io.OutputStream.nullOutputStream())), progressReporter());

@@ -75,25 +75,23 @@ public final class RepairCommand extends OpsCommand {
             throw new IllegalArgumentException("name the units (landing repair DATASET UNIT...) or a range (--from UNIT [--to UNIT])");
         }
         Map<String, LedgerItem> before = new LinkedHashMap<>();
-        List<RepairResult> plan = repairJob(payload(true));
+        RepairPages plan = repairJob(payload(true));
         BlastRadius blast = new BlastRadius(dependencies.objectStore(), resources.lakeBucket(), dependencies.config().validationLimits());
         List<Map<String, Object>> radius = new ArrayList<>();
-        for (RepairResult result : plan) {
-            for (RepairResult.UnitResult unit : result.units()) {
-                LedgerItem item = dependencies.ledger().get(dataset, unit.unit()).orElse(null);
-                before.put(unit.unit(), item);
-                radius.add(blast.of(contract, unit, item, force));
-            }
+        for (RepairResult.UnitResult unit : plan.units()) {
+            LedgerItem item = dependencies.ledger().get(dataset, unit.unit()).orElse(null);
+            before.put(unit.unit(), item);
+            radius.add(blast.of(contract, unit, item, force));
         }
-        boolean planned = plan.stream().allMatch(RepairResult::succeeded);
+        boolean planned = plan.succeeded();
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("target", resources.source());
         doc.put("command", commandLine());
-        doc.put("plan", plan.stream().map(RepairResult::toMap).toList());
+        doc.put("plan", plan.pages());
         doc.put("blast_radius", radius);
         if (!json) {
             out.println("Plan (dry run, nothing written yet): " + commandLine());
-            plan.forEach(r -> out.print(r.table()));
+            out.print(plan.table());
             out.println();
             out.print(radiusText(radius));
         }
@@ -118,16 +116,16 @@ public final class RepairCommand extends OpsCommand {
                 return 1;
             }
         }
-        List<RepairResult> results = repairJob(payload(false));
-        boolean succeeded = results.stream().allMatch(RepairResult::succeeded);
+        RepairPages results = repairJob(payload(false));
+        boolean succeeded = results.succeeded();
         if (json) {
-            doc.put("result", results.stream().map(RepairResult::toMap).toList());
+            doc.put("result", results.pages());
             doc.put("succeeded", succeeded);
             printJson(doc);
         } else {
             out.println();
             out.println("Result:");
-            results.forEach(r -> out.print(r.table()));
+            out.print(results.table());
             out.println(succeeded ? "Repaired: every unit listed was restored. `landing history " + dataset + " UNIT` shows the reason."
                     : "Not every unit was restored: see ACTION and REASON above.");
         }

@@ -1,21 +1,32 @@
 package io.landingledger.cli.ops;
 
 import io.landingledger.cli.local.LocalStackRecord;
+import io.landingledger.cli.stack.CloudFormationQuery;
+import io.landingledger.cli.stack.DeployedStack;
+import io.landingledger.cli.stack.RemoteFunction;
+import io.landingledger.cli.stack.StackResolutionException;
+import io.landingledger.cli.stack.StackResources;
 
 import picocli.CommandLine.Option;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.lambda.LambdaClient;
 
 import java.io.IOException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
  * Which stack an operator command talks to (a picocli mixin shared by status, explain, repair, sweep and history):
  * <ol>
  *   <li>{@code --stack NAME [--region R]}: a deployed stack, its resources read from CloudFormation
- *       ({@link #resolveStack}: the seam where that resolution goes; not built yet);</li>
+ *       ({@link #resolveStack}; S3 and DynamoDB read with the SDK's default credentials chain, repair and sweep
+ *       invoked in the stack's functions);</li>
  *   <li>{@code --endpoint URL}: one endpoint for S3 and DynamoDB (LocalStack), resource names from the flags or the
  *       names {@code localstack/init/ready.d/10-resources.sh} creates;</li>
  *   <li>otherwise the running {@code landing local --watch}, found through {@link LocalStackRecord#path()}.</li>
@@ -93,14 +104,50 @@ public final class TargetOptions {
     }
 
     /**
-     * THE SEAM for {@code --stack NAME --region R}: resolve the deployed stack's buckets, tables and functions from
-     * CloudFormation (DescribeStacks outputs / physical resource ids) into {@link Resources} with empty endpoints and
-     * {@code repairFunction}/{@code sweepFunction} set; {@link OpsCommand#repairJob} and {@link OpsCommand#sweepJob}
-     * are where a set function name turns the in-process run into an invocation.
+     * Where a {@code --stack} target's AWS APIs answer. {@link #AWS} (every field null): CloudFormation's and Lambda's
+     * regional endpoints, S3 and DynamoDB through {@code AwsConnection.aws(region)}, the SDK's default credentials
+     * chain. Package-private test seam: DeployedTargetIT sets {@link #stackApis} to loopback stubs (CloudFormation,
+     * Lambda) and the embedded emulators (S3, DynamoDB) with static credentials.
+     */
+    record StackApis(URI cloudFormation, URI lambda, URI s3, URI dynamoDb, AwsBasicCredentials credentials) {
+        static final StackApis AWS = new StackApis(null, null, null, null, null);
+
+        AwsCredentialsProvider credentialsProvider() {
+            return credentials == null ? DefaultCredentialsProvider.builder().build() : StaticCredentialsProvider.create(credentials);
+        }
+    }
+
+    static volatile StackApis stackApis = StackApis.AWS;
+
+    /**
+     * {@code --stack NAME --region R}: the deployed stack's buckets, tables and functions from CloudFormation
+     * (DescribeStackResources, by the template's logical ids) into {@link Resources} with no endpoints (AWS itself)
+     * and {@code repairFunction}/{@code sweepFunction} set, which {@link OpsCommand#repairJob} and
+     * {@link OpsCommand#sweepJob} invoke instead of running the job in process.
      */
     Resources resolveStack(String name, Region chosen) {
-        throw new TargetException("--stack " + name + ": resolving a deployed stack: not built yet (use the running "
-                + "`landing local --watch`, or --endpoint URL)");
+        StackApis apis = stackApis;
+        StackResources stack;
+        try {
+            if (apis.cloudFormation() == null) {
+                stack = DeployedStack.resolve(name, chosen.id());
+            } else {
+                try (CloudFormationQuery query = new CloudFormationQuery(apis.cloudFormation(), chosen, apis.credentialsProvider())) {
+                    stack = DeployedStack.resolve(name, chosen.id(), query);
+                }
+            }
+        } catch (StackResolutionException e) {
+            throw new TargetException("--stack " + name + ": " + e.getMessage());
+        }
+        return new Resources("stack " + name + " (" + chosen.id() + ")", chosen, stack.inboxBucket(), stack.lakeBucket(),
+                stack.ledgerTable(), stack.historyTable(), Optional.ofNullable(apis.s3()), Optional.ofNullable(apis.dynamoDb()),
+                Optional.ofNullable(apis.credentials()), Optional.of(stack.repairFunction()), Optional.of(stack.sweepFunction()));
+    }
+
+    /** A Lambda client for a deployed stack's function of timeout {@code functionTimeout}: no retries, a read timeout above it. */
+    static LambdaClient lambdaClient(Region region, Duration functionTimeout) {
+        StackApis apis = stackApis;
+        return RemoteFunction.lambdaClient(region, apis.lambda(), apis.credentialsProvider(), functionTimeout);
     }
 
     private static String or(String value, String fallback) {

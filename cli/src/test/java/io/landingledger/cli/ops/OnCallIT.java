@@ -274,10 +274,10 @@ class OnCallIT {
 
     @Test
     @Order(6)
-    void withoutAStack_theCommandsSaySoAndExitTwo_andStackIsASeam() {
-        Run stack = landing("status", "--stack", "landing-prod");
-        assertEquals(2, stack.exit());
-        assertTrue(stack.stderr().contains("resolving a deployed stack: not built yet"), stack.stderr());
+    void withoutAStack_theCommandsSaySoAndExitTwo() {
+        Run both = landing("status", "--stack", "landing-prod", "--endpoint", "http://127.0.0.1:1");
+        assertEquals(2, both.exit());
+        assertTrue(both.stderr().contains("give --stack or --endpoint, not both"), both.stderr());
         String saved = System.getProperty(LocalStackRecord.PROPERTY);
         System.setProperty(LocalStackRecord.PROPERTY, work.resolve("nowhere/local.json").toString());
         try {
