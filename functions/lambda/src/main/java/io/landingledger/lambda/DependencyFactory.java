@@ -205,12 +205,17 @@ public final class DependencyFactory implements AutoCloseable {
 
     /**
      * The deployed sweep: re-drives go through the validator function named by {@value FunctionConfig#VALIDATOR_FUNCTION}
-     * when it is set (so the sweep's role never writes published/ or the ledger), submitted asynchronously (Event
-     * invocations, one request each, reported {@code submitted}; the next sweep reads their results from the ledger);
-     * in process otherwise (the local run, tests), where each re-drive's outcome is reported by the sweep.
+     * when the configuration has one (so the sweep's role never writes published/ or the ledger), submitted
+     * asynchronously (Event invocations, one request each, reported {@code submitted}; the next sweep reads their
+     * results from the ledger); in process otherwise (the local run, tests), where each re-drive's outcome is
+     * reported by the sweep.
      */
-    public io.landingledger.core.sweep.CompletenessSweep sweep(java.util.Map<String, String> environment) {
-        String validator = environment.get(FunctionConfig.VALIDATOR_FUNCTION);
+    public io.landingledger.core.sweep.CompletenessSweep deployedSweep() {
+        return sweepThrough(config.validatorFunction().orElse(null));
+    }
+
+    /** As {@link #deployedSweep()}, through {@code validator} (null or blank: in process). */
+    public io.landingledger.core.sweep.CompletenessSweep sweepThrough(String validator) {
         if (validator == null || validator.isBlank()) {
             return sweep();
         }

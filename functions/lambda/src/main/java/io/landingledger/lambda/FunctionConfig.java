@@ -32,6 +32,7 @@ import software.amazon.awssdk.regions.Region;
  *       only with an endpoint override; default {@code test}/{@code test}, which emulators accept</td></tr>
  *   <tr><td>{@value #KEY_INDEX_MEMORY_MB}</td><td>no</td><td>you, for a peak day: heap (MiB) the duplicate-key index
  *       holds before it spills to /tmp; default half the heap (docs/operations.md, Limits)</td></tr>
+ *   <tr><td>{@value #VALIDATOR_FUNCTION}</td><td>no</td><td>infra/template.yaml, for the sweep only</td></tr>
  *   <tr><td>{@value #KEY_INDEX_DISK_MB}</td><td>no</td><td>you: disk (MiB) the spilled runs may take in /tmp;
  *       default the free space of /tmp (512 MB of ephemeral storage unless the template raises it)</td></tr>
  * </table>
@@ -47,9 +48,11 @@ import software.amazon.awssdk.regions.Region;
  * @param ledgerHistoryTable the {@code LedgerHistory} table ({@link LedgerTables#ledgerHistory(String)})
  * @param aws                region, endpoint overrides and their credentials
  * @param validationLimits   the validator's limits: the duplicate-key index's memory and disk budgets
+ * @param validatorFunction  the validator function the sweep re-drives through ({@value #VALIDATOR_FUNCTION});
+ *                           empty: in process
  */
 public record FunctionConfig(String inboxBucket, String lakeBucket, String ledgerTable, String ledgerHistoryTable,
-                             AwsConnection aws, ValidationLimits validationLimits) {
+                             AwsConnection aws, ValidationLimits validationLimits, Optional<String> validatorFunction) {
 
     public static final String INBOX_BUCKET = "INBOX_BUCKET";
     public static final String LAKE_BUCKET = "LAKE_BUCKET";
@@ -83,6 +86,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         requireName(ledgerHistoryTable, "ledgerHistoryTable");
         Objects.requireNonNull(aws, "aws");
         Objects.requireNonNull(validationLimits, "validationLimits");
+        Objects.requireNonNull(validatorFunction, "validatorFunction");
     }
 
     /**
@@ -124,7 +128,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         mebibytes(environment, KEY_INDEX_MEMORY_MB).ifPresent(limits::keyIndexMemoryBytes);
         mebibytes(environment, KEY_INDEX_DISK_MB).ifPresent(limits::keyIndexDiskBytes);
         return new FunctionConfig(inbox, lake, ledger, history,
-                new AwsConnection(region, s3, dynamoDb, credentials), limits.build());
+                new AwsConnection(region, s3, dynamoDb, credentials), limits.build(), optional(environment, VALIDATOR_FUNCTION));
     }
 
     private static Optional<Long> mebibytes(Map<String, String> environment, String name) {
@@ -164,6 +168,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         if (validationLimits.keyIndexDiskBytes() != ValidationLimits.DEFAULT_KEY_INDEX_DISK_BYTES) {
             environment.put(KEY_INDEX_DISK_MB, Long.toString(validationLimits.keyIndexDiskBytes() >> 20));
         }
+        validatorFunction.ifPresent(function -> environment.put(VALIDATOR_FUNCTION, function));
         return environment;
     }
 
@@ -173,7 +178,8 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
 
     public Builder toBuilder() {
         return new Builder().inboxBucket(inboxBucket).lakeBucket(lakeBucket).ledgerTable(ledgerTable)
-                .ledgerHistoryTable(ledgerHistoryTable).aws(aws).validationLimits(validationLimits);
+                .ledgerHistoryTable(ledgerHistoryTable).aws(aws).validationLimits(validationLimits)
+                .validatorFunction(validatorFunction.orElse(null));
     }
 
     private static String required(Map<String, String> environment, String name, String source) {
@@ -218,12 +224,19 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         private String ledgerHistoryTable;
         private AwsConnection aws;
         private ValidationLimits validationLimits = ValidationLimits.defaults();
+        private String validatorFunction;
 
         private Builder() {
         }
 
         public Builder validationLimits(ValidationLimits value) {
             this.validationLimits = value;
+            return this;
+        }
+
+        /** The sweep's re-drive target; null or blank: in process. */
+        public Builder validatorFunction(String value) {
+            this.validatorFunction = value;
             return this;
         }
 
@@ -253,7 +266,8 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         }
 
         public FunctionConfig build() {
-            return new FunctionConfig(inboxBucket, lakeBucket, ledgerTable, ledgerHistoryTable, aws, validationLimits);
+            return new FunctionConfig(inboxBucket, lakeBucket, ledgerTable, ledgerHistoryTable, aws, validationLimits,
+                    validatorFunction == null || validatorFunction.isBlank() ? Optional.empty() : Optional.of(validatorFunction.strip()));
         }
     }
 }

@@ -54,7 +54,7 @@ public final class LogAndMetricsReporter implements OutcomeReporter {
     public void outcome(IngestOutcome outcome) {
         // a refusal needs the producer to act; everything else is the pipeline working
         Level level = outcome.action() == IngestAction.REFUSED ? Level.WARN : Level.INFO;
-        log.log(level, new JsonLine("outcome", outcome.toMap()));
+        log.log(level, new JsonLine("outcome", new RecordResult.Ingested(outcome).logFields()));
 
         Map<String, Metric> values = new LinkedHashMap<>();
         for (IngestAction action : IngestAction.values()) {
@@ -76,30 +76,14 @@ public final class LogAndMetricsReporter implements OutcomeReporter {
 
     @Override
     public void unroutable(String bucket, String key, String versionId, String reason, String detail) {
-        Map<String, Object> fields = new LinkedHashMap<>();
-        fields.put("action", "unroutable");
-        fields.put("bucket", bucket);
-        fields.put("key", key);
-        fields.put("version", versionId);
-        fields.put("reason", reason);
-        fields.put("detail", detail);
-        log.warn(new JsonLine("unroutable", fields));
+        log.warn(new JsonLine("unroutable", new RecordResult.Unroutable(bucket, key, versionId, reason, detail).logFields()));
         // one constant dimension value: the key's first segment is whatever a producer typed
         emit(DatasetMetrics.UNROUTABLE, Map.of("FilesUnroutable", Metric.count(1)));
     }
 
     @Override
     public void failed(String bucket, String key, String versionId, String runId, RuntimeException fault) {
-        Map<String, Object> fields = new LinkedHashMap<>();
-        fields.put("action", "failed");
-        fields.put("bucket", bucket);
-        fields.put("key", key);
-        fields.put("version", versionId);
-        fields.put("run_id", runId);
-        fields.put("error", fault.getClass().getName());
-        fields.put("error_message", String.valueOf(fault.getMessage()));
-        // no stack trace: the handler rethrows the fault and the Lambda runtime logs it with its trace
-        log.error(new JsonLine("failed", fields));
+        log.error(new JsonLine("failed", new RecordResult.Failed(bucket, key, versionId, runId, fault).logFields()));
         emit(datasetOf(key), Map.of("FilesFailed", Metric.count(1)));
     }
 

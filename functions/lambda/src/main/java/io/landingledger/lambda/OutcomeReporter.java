@@ -16,4 +16,13 @@ public interface OutcomeReporter {
 
     /** A record failed with an infrastructure fault; the invocation will fail so Lambda retries it. */
     void failed(String bucket, String key, String versionId, String runId, RuntimeException fault);
+
+    /** Reports one record's result by its kind: {@link #outcome}, {@link #unroutable} or {@link #failed}. */
+    default void report(RecordResult result) {
+        switch (result) {
+            case RecordResult.Ingested ingested -> outcome(ingested.outcome());
+            case RecordResult.Unroutable u -> unroutable(u.bucket(), u.key(), u.versionId(), u.reason(), u.detail());
+            case RecordResult.Failed f -> failed(f.bucket(), f.key(), f.versionId(), f.runId(), f.fault());
+        }
+    }
 }

@@ -48,7 +48,7 @@ public final class InitStepsProbe {
         steps.done("EMF metrics");
         DependencyFactory factory = DependencyFactory.create(config);
         steps.done("the rest of DependencyFactory.create");
-        factory.sweep(java.util.Map.of(FunctionConfig.VALIDATOR_FUNCTION, "arn:aws:lambda:eu-west-1:123456789012:function:v:live"));
+        factory.sweepThrough("arn:aws:lambda:eu-west-1:123456789012:function:v:live");
         steps.done("sweep with its Lambda client");
         long ready = System.currentTimeMillis();
         long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();

@@ -27,6 +27,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -116,6 +117,69 @@ public final class CompletenessSweep {
             throw new IllegalArgumentException("from '" + start + "' is after to '" + end + "' for " + contract.dataset());
         }
         return new Range(start, end);
+    }
+
+    /** What the caller does with each dataset's sweep: report the re-drives that ran here, emit metrics, log. */
+    public interface ReportListener {
+        /** A re-drive's ingest outcome when it ran in this sweep (never one the validator function reports itself). */
+        void redriveRan(IngestOutcome outcome);
+
+        /** A dataset swept, its reports written. */
+        void swept(DatasetReport report);
+    }
+
+    /**
+     * Sweeps every dataset of {@code request}: every bound is checked against every dataset before anything is
+     * swept; a fault in one dataset is recorded and the others are swept, then the first fault is thrown (the
+     * others suppressed on it), so the invocation fails and is retried. An incomplete dataset is a result.
+     *
+     * @return {@code as_of}, {@code complete} (every dataset complete) and {@code datasets}, each its
+     *         {@link DatasetReport#summary()} (or, after a fault, its name, {@code complete: false} and the error)
+     */
+    public Map<String, Object> sweep(SweepRequest request, ReportListener listener) {
+        String from = request.from();
+        String to = request.to();
+        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        for (DatasetContract contract : request.datasets()) {
+            range(contract, from, to, now); // every bound checked before anything is swept
+        }
+        List<Map<String, Object>> results = new ArrayList<>();
+        boolean complete = true;
+        RuntimeException failure = null;
+        for (DatasetContract contract : request.datasets()) {
+            try {
+                DatasetReport report = sweep(contract, from, to);
+                for (Redrive redrive : report.redrives()) {
+                    // through the deployed validator the outcome was logged and counted there, once
+                    if (redrive.outcome() != null && !redrivesReportThemselves()) {
+                        listener.redriveRan(redrive.outcome());
+                    }
+                }
+                listener.swept(report);
+                results.add(report.summary());
+                complete &= report.complete();
+            } catch (RuntimeException e) {
+                Map<String, Object> failed = new LinkedHashMap<>();
+                failed.put("dataset", contract.dataset());
+                failed.put("complete", false);
+                failed.put("error", e.getClass().getSimpleName());
+                results.add(failed);
+                complete = false;
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        Map<String, Object> response = new LinkedHashMap<>();
+        response.put("as_of", now.toString());
+        response.put("complete", complete);
+        response.put("datasets", results);
+        return response;
     }
 
     /** Sweeps one dataset over {@code from}..{@code to} (null: the default range): classify, re-drive, report. */

@@ -75,13 +75,26 @@ public record DatasetReport(String dataset, Cadence cadence, String from, String
      * UnitsRefused, ...), UnitsRedriven (every re-drive: run in the sweep, submitted to the validator, or not
      * submitted) and OldestUnpublishedAgeSeconds.
      */
-    public Map<String, Long> metrics() {
-        Map<String, Long> metrics = new LinkedHashMap<>();
-        metrics.put("UnitsExpected", (long) units.size());
-        counts().forEach((status, count) -> metrics.put(status.metricName(), (long) count));
-        metrics.put("UnitsRedriven", (long) redrives.size());
-        metrics.put("OldestUnpublishedAgeSeconds", oldestUnpublishedAgeSeconds());
+    public Map<String, Metric> metrics() {
+        Map<String, Metric> metrics = new LinkedHashMap<>();
+        metrics.put("UnitsExpected", Metric.count(units.size()));
+        counts().forEach((status, count) -> metrics.put(status.metricName(), Metric.count(count)));
+        metrics.put("UnitsRedriven", Metric.count(redrives.size()));
+        metrics.put("OldestUnpublishedAgeSeconds", Metric.seconds(oldestUnpublishedAgeSeconds()));
         return metrics;
+    }
+
+    /** One of {@link #metrics()}: its value and its unit (the EMF document names the unit). */
+    public record Metric(long value, Unit unit) {
+        public enum Unit { COUNT, SECONDS }
+
+        public static Metric count(long count) {
+            return new Metric(count, Unit.COUNT);
+        }
+
+        public static Metric seconds(long seconds) {
+            return new Metric(seconds, Unit.SECONDS);
+        }
     }
 
     /** A short result for the handler: counts, the units that are not OK with status and reason, re-drives, keys. */

@@ -4,17 +4,14 @@ import io.landingledger.core.contract.DataFormat;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.UnknownFieldPolicy;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.PushbackInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.BitSet;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.GZIPInputStream;
 
 /**
  * Validates one input file against its dataset contract in a single streaming pass: SHA-256 of the stored bytes,
@@ -33,13 +30,12 @@ import java.util.zip.GZIPInputStream;
  * input again with them as {@code dropRows}, which gives exactly the output of an index that never spilled.
  */
 public final class StreamingValidator {
-    private static final int GZIP_BUFFER = 64 * 1024;
     private static final int OUTPUT_FLUSH_BYTES = 64 * 1024;
     /** The stored size is not known (standard input): the duplicate-key index grows as keys come. */
     public static final long UNKNOWN_SIZE = -1;
     /** Lines read before the key count is estimated from the stored size: enough for a steady average line. */
     private static final long LINES_BEFORE_ESTIMATE = 1 << 12;
-    /** Rows whose keys are offered to the index together (see Run.settlePending). */
+    /** Rows whose keys are offered to the index together (see Pass.settlePending). */
     private static final int PENDING_ROWS = 16;
 
     private final DatasetContract contract;
@@ -103,11 +99,11 @@ public final class StreamingValidator {
      */
     public ValidationResult validate(InputStream stored, long storedBytes, OutputStream accepted, OutputStream rejects,
                                      LineSet dropRows) throws IOException {
-        return new Run(stored, storedBytes, accepted, rejects, dropRows).execute();
+        return new Pass(stored, storedBytes, accepted, rejects, dropRows).execute();
     }
 
-    /** The state of one validation. */
-    private final class Run {
+    /** The state of one validation pass (a spilled key index can make a second pass with {@code dropRows}). */
+    private final class Pass {
         private final HashingInputStream source;
         private final OutputStream acceptedOut;
         private final OutputStream rejectsOut;
@@ -137,11 +133,7 @@ public final class StreamingValidator {
         private final JsonLineParser json;
         private final CsvLineParser csv;
 
-        private DecodedInputStream decoded;
-        private boolean gzip;
-        private GzipMembersInputStream gzipMembers;
-        /** Where the last gzip member ended in the stored bytes, once the gzip stream was read to its end; else -1. */
-        private long gzipMembersEnd = -1;
+        private final DecodedInput input;
         private long lines;
         private long blankLines;
         private long acceptedRows;
@@ -155,8 +147,9 @@ public final class StreamingValidator {
         private long distinctKeys;
         private LineSet rowsToDrop = LineSet.empty();
 
-        Run(InputStream stored, long storedBytes, OutputStream accepted, OutputStream rejects, LineSet dropRows) {
+        Pass(InputStream stored, long storedBytes, OutputStream accepted, OutputStream rejects, LineSet dropRows) {
             this.source = new HashingInputStream(stored);
+            this.input = new DecodedInput(source, limits);
             this.storedBytes = storedBytes;
             this.acceptedOut = accepted;
             this.rejectsOut = rejects;
@@ -197,22 +190,16 @@ public final class StreamingValidator {
                 throw new IllegalArgumentException("dropRows names " + dropRows.size() + " lines but the key index did not spill: "
                         + "validate with the limits of the pass that produced them");
             }
-            if (refusal == null && gzipMembersEnd >= 0 && source.count() > gzipMembersEnd) {
-                // GZIPInputStream ends quietly at bytes that do not start another member: a second file appended by
-                // mistake, a broken upload, or a payload hidden behind the rows. Publishing the front half of such
-                // a file would look like success, so it is refused; the offset lets the producer find the join.
-                refusal = new Refusal(RefusalCode.GZIP_TRAILING_BYTES, "the last complete gzip member ends at byte offset "
-                        + gzipMembersEnd + " of " + source.count() + " stored bytes, and the bytes after it do not start"
-                        + " another gzip member", List.of());
+            if (refusal == null) {
+                refusal = input.trailingBytes();
             }
             if (refusal == null && acceptedRows == 0 && !contract.allowEmpty()) {
                 refusal = new Refusal(RefusalCode.EMPTY, "no row was accepted and the contract does not allow an empty unit (allowEmpty is false)", List.of());
             }
             flushAccepted();
             flushRejects();
-            long decodedBytes = decoded == null ? source.count() : decoded.count;
             return new ValidationResult(contract.dataset(), contract.version(), source.sha256Hex(), source.count(),
-                    gzip ? decodedBytes : source.count(), gzip, lines, blankLines, acceptedRows, duplicates, rejected,
+                    input.gzip() ? input.decodedBytes() : source.count(), input.gzip(), lines, blankLines, acceptedRows, duplicates, rejected,
                     reasons, acceptedBytes, distinctKeys, index.bytes(), runs.count(), runs.diskBytes(), rowsToDrop, refusal);
         }
 
@@ -258,36 +245,15 @@ public final class StreamingValidator {
                     + " repeats the one on line " + firstLine + " with a different payload", List.of(firstLine, line));
         }
 
-        /** Detects gzip by its magic bytes and opens the line reader; null after an unreadable-header refusal. */
+        /** Opens the decoded input and its line reader; null after an unreadable-header refusal. */
         private LineReader open() throws IOException {
-            PushbackInputStream peek = new PushbackInputStream(source, 2);
-            byte[] magic = new byte[2];
-            int n = 0;
-            while (n < 2) {
-                int r = peek.read(magic, n, 2 - n);
-                if (r < 0) {
-                    break;
-                }
-                n += r;
+            refusal = input.open();
+            if (refusal != null) {
+                return null;
             }
-            peek.unread(magic, 0, n);
-            gzip = n == 2 && magic[0] == (byte) 0x1f && magic[1] == (byte) 0x8b;
-            InputStream text = peek;
-            if (gzip) {
-                try {
-                    gzipMembers = new GzipMembersInputStream(new GzipSource(peek), GZIP_BUFFER);
-                    text = gzipMembers;
-                } catch (SourceReadException e) {
-                    throw e;
-                } catch (IOException e) {
-                    refusal = new Refusal(RefusalCode.UNREADABLE, "the gzip header is corrupt or truncated", List.of());
-                    return null;
-                }
-            }
-            decoded = new DecodedInputStream(text);
             // rows wait to be settled against the key index: settle them before reading on, so that a conflict among
             // them ends the input where reading row by row would have (same bytes read, decompressed and counted)
-            return new LineReader(decoded, limits.maxLineBytes(), () -> {
+            return new LineReader(input.stream(), limits.maxLineBytes(), () -> {
                 settlePending();
                 return refusal == null;
             });
@@ -296,19 +262,14 @@ public final class StreamingValidator {
         private boolean next(LineReader reader) throws IOException {
             try {
                 boolean more = reader.next();
-                if (!more && gzipMembers != null && refusal == null) { // the end of the stream, not a stop
-                    gzipMembersEnd = gzipMembers.endOfLastMember();
+                if (!more && refusal == null) { // the end of the stream, not a stop
+                    input.ended();
                 }
                 return more;
             } catch (SourceReadException e) {
                 throw e;
-            } catch (CompressionRatioException e) {
-                refusal = new Refusal(RefusalCode.DECOMPRESSION_RATIO, "gzip input expanded to " + decoded.count + " bytes from "
-                        + source.count() + " stored bytes, above maxCompressionRatio (" + limits.maxCompressionRatio() + ")", List.of());
-                return false;
             } catch (IOException e) {
-                refusal = new Refusal(RefusalCode.UNREADABLE, "the gzip stream is corrupt or truncated after line " + reader.lineNumber
-                        + " (" + decoded.count + " bytes decompressed)", List.of());
+                refusal = input.readFailure(e, reader.lineNumber);
                 return false;
             }
         }
@@ -390,7 +351,7 @@ public final class StreamingValidator {
          * memory (never more than the budget).
          */
         private void reserveKeyIndex(LineReader reader) {
-            long storedSoFar = gzip ? source.count() : reader.consumed();
+            long storedSoFar = input.gzip() ? source.count() : reader.consumed();
             if (storedSoFar > 0) {
                 index.reserve((long) ((double) storedBytes / storedSoFar * reader.lineNumber));
             }
@@ -574,150 +535,5 @@ public final class StreamingValidator {
             }
             return true;
         }
-
-        /** Counts decoded bytes and stops a gzip stream that expands past maxCompressionRatio. */
-        private final class DecodedInputStream extends FilterInputStream {
-            long count;
-
-            DecodedInputStream(InputStream in) {
-                super(in);
-            }
-
-            @Override
-            public int read() throws IOException {
-                byte[] one = new byte[1];
-                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) throws IOException {
-                int n = in.read(b, off, len);
-                if (n > 0) {
-                    count += n;
-                    if (gzip && count > limits.compressionRatioGraceBytes()
-                            && count > (double) limits.maxCompressionRatio() * Math.max(1, source.count())) {
-                        throw new CompressionRatioException();
-                    }
-                }
-                return n;
-            }
-        }
-    }
-
-    /**
-     * A GZIPInputStream that knows where its last complete member ended in the stored bytes, so that bytes after it
-     * (which GZIPInputStream skips without a word when they do not start another member) can be refused.
-     *
-     * <p>Only documented protected members are used. Deflate data reaches the inflater only through {@link #fill()},
-     * one read of up to {@code buf.length} bytes from the source; headers, and trailer bytes past the end of
-     * {@code buf}, are read from the source outside it. When the last member's deflate data ends,
-     * {@code inf.getRemaining()} bytes of the last fill are left over and the 8-byte trailer starts at the first of
-     * them (when fewer than 8 are left, it continues in the source). At the end of the stream neither Java 21
-     * (Lambda's) nor Java 25 (the build's) has touched the inflater since, even after failing to read a further
-     * member's header; RefusalTest checks trailers inside, across and after a 64 KiB read.
-     */
-    private static final class GzipMembersInputStream extends GZIPInputStream {
-        private static final int TRAILER_BYTES = 8;
-
-        private final GzipSource source;
-        private long deliveredAtLastFill;
-
-        GzipMembersInputStream(GzipSource source, int size) throws IOException {
-            super(source, size);
-            this.source = source;
-        }
-
-        @Override
-        protected void fill() throws IOException {
-            super.fill();
-            deliveredAtLastFill = source.delivered;
-        }
-
-        /** The stored offset just past the last member's trailer; valid once {@code read} has returned -1. */
-        long endOfLastMember() {
-            return deliveredAtLastFill - inf.getRemaining() + TRAILER_BYTES;
-        }
-    }
-
-    /**
-     * The stored bytes as GZIPInputStream reads them.
-     *
-     * <p>Reads are filled completely (to the length asked for, or the end of the stream), so the inflater is fed the
-     * same chunks however the network delivered the bytes. The decompression-ratio decision and a refusal's counts are
-     * then a function of the file alone: before, a file near the ratio could be accepted on one retry and refused on
-     * the next, and the counts in a refusal differed between 1-byte and whole reads.
-     *
-     * <p>{@link #available()} answers by peeking one byte (so it may block). Java 21's GZIPInputStream, Lambda's
-     * runtime, only reads a further concatenated member when {@code in.available() > 0} or enough bytes are already
-     * buffered; an S3 or socket stream may answer 0 at a member boundary, and the rest of the file would be dropped
-     * silently. Java 23 and later no longer ask.
-     */
-    private static final class GzipSource extends FilterInputStream {
-        private int peeked = -1;
-        /** Bytes handed to the reader so far (a peeked byte counts once it is handed over): the stored offset. */
-        long delivered;
-
-        GzipSource(InputStream in) {
-            super(in);
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b;
-            if (peeked >= 0) {
-                b = peeked;
-                peeked = -1;
-            } else {
-                b = in.read();
-            }
-            if (b >= 0) {
-                delivered++;
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            if (len == 0) {
-                return 0;
-            }
-            int n = 0;
-            if (peeked >= 0) {
-                b[off] = (byte) peeked;
-                peeked = -1;
-                n = 1;
-            }
-            while (n < len) {
-                int r = in.read(b, off + n, len - n);
-                if (r < 0) {
-                    break;
-                }
-                n += r;
-            }
-            delivered += n;
-            return n == 0 ? -1 : n;
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-            return HashingInputStream.skipByReading(this, n);
-        }
-
-        @Override
-        public int available() throws IOException {
-            if (peeked < 0) {
-                peeked = in.read();
-            }
-            return peeked < 0 ? 0 : 1;
-        }
-
-        @Override
-        public boolean markSupported() {
-            return false;
-        }
-    }
-
-    private static final class CompressionRatioException extends IOException {
-        private static final long serialVersionUID = 1L;
     }
 }

@@ -4,24 +4,19 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 
 import io.landingledger.core.contract.ContractRegistry;
-import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.sweep.CompletenessSweep;
 import io.landingledger.core.sweep.DatasetReport;
-import io.landingledger.core.sweep.Redrive;
+import io.landingledger.core.sweep.SweepRequest;
 import io.landingledger.lambda.DatasetMetrics;
 import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.FunctionConfig;
 import io.landingledger.lambda.JsonLine;
 import io.landingledger.lambda.OutcomeReporter;
 
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.TreeSet;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -29,8 +24,8 @@ import org.apache.logging.log4j.Logger;
  * The scheduled completeness sweep (EventBridge Scheduler, {@code events/sweep-schedule.json}). Payload
  * {@code {"datasets": [...], "from": unit, "to": unit}}, every key optional: no datasets means every bundled
  * contract, a missing bound means the contract's default range ({@code lookbackDays} back, ending at now minus
- * {@code graceHours}). Maps the payload in, calls the core's {@link CompletenessSweep} per dataset, maps the
- * reports out.
+ * {@code graceHours}). Maps the payload to a {@link SweepRequest}, runs {@link CompletenessSweep} over its datasets,
+ * and reports each dataset's outcome (metrics, a log line).
  *
  * <p>Result: {@code as_of}, {@code complete} (every dataset complete) and per dataset its counts, the units that are
  * not OK (status, reason, detail), the re-drives and the report keys. A dataset is complete when every unit is OK,
@@ -60,8 +55,6 @@ import org.apache.logging.log4j.Logger;
  * in the sweep; a submitted re-drive is reported by the validator function when it runs there.
  */
 public final class CompletenessSweepHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
-    /** The keys a payload may have; anything else is a mistake worth failing on (a typo would sweep everything). */
-    static final Set<String> PAYLOAD_KEYS = Set.of("datasets", "from", "to");
     private static final Logger LOG = LogManager.getLogger(CompletenessSweepHandler.class);
 
     private final ContractRegistry contracts;
@@ -75,7 +68,7 @@ public final class CompletenessSweepHandler implements RequestHandler<Map<String
     }
 
     private CompletenessSweepHandler(DependencyFactory dependencies) {
-        this(dependencies.contracts(), dependencies.sweep(System.getenv()), DatasetMetrics.toStandardOutput(), dependencies.reporter());
+        this(dependencies.contracts(), dependencies.deployedSweep(), DatasetMetrics.toStandardOutput(), dependencies.reporter());
     }
 
     /** For tests and the local run. */
@@ -89,110 +82,34 @@ public final class CompletenessSweepHandler implements RequestHandler<Map<String
 
     @Override
     public Map<String, Object> handleRequest(Map<String, Object> payload, Context context) {
-        Map<String, Object> input = payload == null ? Map.of() : payload;
-        Set<String> unknown = new TreeSet<>(input.keySet());
-        unknown.removeAll(PAYLOAD_KEYS);
-        if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("unknown key(s) " + unknown + " in the sweep payload; it takes datasets (a list; "
-                    + "omit it for all), from and to (units; omit them for the default range)");
-        }
-        String from = text(input, "from");
-        String to = text(input, "to");
-        List<DatasetContract> chosen = datasets(input.get("datasets"));
-        Instant now = sweep.clock().instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
-        for (DatasetContract contract : chosen) {
-            CompletenessSweep.range(contract, from, to, now); // every bound checked before anything is swept
-        }
-
-        List<Map<String, Object>> results = new ArrayList<>();
-        boolean complete = true;
-        RuntimeException failure = null;
-        for (DatasetContract contract : chosen) {
-            try {
-                DatasetReport report = sweep.sweep(contract, from, to);
-                for (Redrive redrive : report.redrives()) {
-                    // through the deployed validator the outcome was logged and counted there, once
-                    if (redrive.outcome() != null && !sweep.redrivesReportThemselves()) {
-                        reporter.outcome(redrive.outcome());
-                    }
-                }
-                emitMetrics(report);
-                Map<String, Object> summary = report.summary();
-                LOG.info(new JsonLine(report.complete() ? "sweep complete" : "sweep incomplete", logFields(summary)));
-                results.add(summary);
-                complete &= report.complete();
-            } catch (RuntimeException e) {
-                // sweep the other datasets, then fail the invocation so the fault is retried and alarmed on
-                Map<String, Object> failed = new LinkedHashMap<>();
-                failed.put("dataset", contract.dataset());
-                failed.put("complete", false);
-                failed.put("error", e.getClass().getSimpleName());
-                results.add(failed);
-                complete = false;
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
+        return sweep.sweep(SweepRequest.fromPayload(payload, contracts), new CompletenessSweep.ReportListener() {
+            @Override
+            public void redriveRan(IngestOutcome outcome) {
+                reporter.outcome(outcome);
             }
-        }
-        if (failure != null) {
-            throw failure;
-        }
-        Map<String, Object> response = new LinkedHashMap<>();
-        response.put("as_of", now.toString());
-        response.put("complete", complete);
-        response.put("datasets", results);
-        return response;
+
+            @Override
+            public void swept(DatasetReport report) {
+                emitMetrics(report);
+                Map<String, Object> fields = new LinkedHashMap<>(report.summary());
+                fields.remove("not_ok"); // the report holds them; the line stays short
+                fields.remove("redrives");
+                LOG.info(new JsonLine(report.complete() ? "sweep complete" : "sweep incomplete", fields));
+            }
+        });
     }
 
     private void emitMetrics(DatasetReport report) {
         Map<String, DatasetMetrics.Metric> values = new LinkedHashMap<>();
-        report.metrics().forEach((name, value) -> values.put(name, name.endsWith("Seconds")
-                ? DatasetMetrics.Metric.seconds(value) : DatasetMetrics.Metric.count(value)));
+        report.metrics().forEach((name, metric) -> values.put(name, switch (metric.unit()) {
+            case COUNT -> DatasetMetrics.Metric.count(metric.value());
+            case SECONDS -> DatasetMetrics.Metric.seconds(metric.value());
+        }));
         try {
             metrics.emit(report.dataset(), values);
         } catch (RuntimeException e) {
             // the reports are written; a metrics document that cannot be written must not fail the sweep
             LOG.warn(new JsonLine("metrics not emitted", Map.of("dataset", report.dataset(), "error", e.getClass().getName())));
         }
-    }
-
-    private static Map<String, Object> logFields(Map<String, Object> summary) {
-        Map<String, Object> fields = new LinkedHashMap<>(summary);
-        fields.remove("not_ok"); // the report holds them; the line stays short
-        fields.remove("redrives");
-        return fields;
-    }
-
-    private List<DatasetContract> datasets(Object value) {
-        if (value == null) {
-            return List.copyOf(contracts.all().values());
-        }
-        if (!(value instanceof List<?> names) || names.isEmpty()) {
-            throw new IllegalArgumentException("datasets must be a non-empty list of dataset names (omit it for all: "
-                    + String.join(", ", contracts.all().keySet()) + ")");
-        }
-        List<DatasetContract> chosen = new ArrayList<>();
-        for (Object name : names) {
-            if (!(name instanceof String dataset) || contracts.get(dataset).isEmpty()) {
-                throw new IllegalArgumentException("unknown dataset " + name + " in datasets; known: "
-                        + String.join(", ", contracts.all().keySet()));
-            }
-            chosen.add(contracts.get(dataset).get());
-        }
-        return chosen;
-    }
-
-    private static String text(Map<String, Object> input, String key) {
-        Object value = input.get(key);
-        if (value == null) {
-            return null;
-        }
-        if (!(value instanceof String text) || text.isBlank()) {
-            throw new IllegalArgumentException(key + " must be a unit name such as \"2026-03-01\" (daily) or "
-                    + "\"2026-03-01T05\" (hourly); omit it for the default range");
-        }
-        return text.strip();
     }
 }

@@ -15,6 +15,7 @@ import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.FunctionConfig;
 import io.landingledger.lambda.LambdaDeadline;
 import io.landingledger.lambda.OutcomeReporter;
+import io.landingledger.lambda.RecordResult;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -67,12 +68,13 @@ public final class ValidateObjectHandler implements RequestHandler<S3Event, Map<
             String key = object.getUrlDecodedKey(); // decoded once, here: S3 sends keys URL-encoded ('+' is a space)
             String versionId = object.getVersionId();
             if (record.getEventName() == null || !record.getEventName().startsWith("ObjectCreated:")) {
-                results.add(unroutable(bucket, key, versionId, "NOT_A_CREATE_EVENT", "only ObjectCreated events are ingested"));
+                results.add(report(new RecordResult.Unroutable(bucket, key, versionId, "NOT_A_CREATE_EVENT",
+                        "only ObjectCreated events are ingested")));
                 continue;
             }
             UnitRouter.Route route = router.route(key);
             if (route instanceof UnitRouter.Unroutable unroutable) {
-                results.add(unroutable(bucket, key, versionId, unroutable.reason(), unroutable.detail()));
+                results.add(report(new RecordResult.Unroutable(bucket, key, versionId, unroutable.reason(), unroutable.detail())));
                 continue;
             }
             UnitRouter.Routed routed = (UnitRouter.Routed) route;
@@ -81,17 +83,9 @@ public final class ValidateObjectHandler implements RequestHandler<S3Event, Map<
                     object.getSizeAsLong() == null ? -1 : object.getSizeAsLong(), object.getSequencer(), eventTime(record));
             try {
                 IngestOutcome outcome = ingest.ingest(IngestService.Request.event(routed.contract(), routed.unit(), input, runId, deadline));
-                reporter.outcome(outcome);
-                results.add(outcome.toMap());
+                results.add(report(new RecordResult.Ingested(outcome)));
             } catch (RuntimeException e) {
-                reporter.failed(bucket, key, versionId, runId, e);
-                Map<String, Object> failed = new LinkedHashMap<>();
-                failed.put("action", "failed");
-                failed.put("key", key);
-                failed.put("version", versionId);
-                failed.put("run_id", runId);
-                failed.put("error", e.getClass().getSimpleName());
-                results.add(failed);
+                results.add(report(new RecordResult.Failed(bucket, key, versionId, runId, e)));
                 if (failure == null) {
                     failure = e;
                 } else {
@@ -107,15 +101,9 @@ public final class ValidateObjectHandler implements RequestHandler<S3Event, Map<
         return response;
     }
 
-    private Map<String, Object> unroutable(String bucket, String key, String versionId, String reason, String detail) {
-        reporter.unroutable(bucket, key, versionId, reason, detail);
-        Map<String, Object> result = new LinkedHashMap<>();
-        result.put("action", "unroutable");
-        result.put("key", key);
-        result.put("version", versionId);
-        result.put("reason", reason);
-        result.put("detail", detail);
-        return result;
+    private Map<String, Object> report(RecordResult result) {
+        reporter.report(result);
+        return result.response();
     }
 
     private static Instant eventTime(S3EventNotificationRecord record) {

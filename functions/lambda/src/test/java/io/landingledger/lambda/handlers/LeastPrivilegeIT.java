@@ -407,7 +407,7 @@ class LeastPrivilegeIT {
         }
 
         /**
-         * As DependencyFactory.sweep(environment): re-drives through the validator function the template names in
+         * As DependencyFactory.deployedSweep(): re-drives through the validator function the template names in
          * VALIDATOR_FUNCTION (here: the stub endpoint), in process when the template sets none.
          */
         CompletenessSweepHandler sweepHandler(String validatorFunction, StubLambda endpoint) {
