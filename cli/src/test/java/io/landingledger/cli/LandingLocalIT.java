@@ -70,6 +70,8 @@ class LandingLocalIT {
         assertTrue(day2.contains("\"txn_id\":\"T-0105\""), "the late row stays in the batch that delivered it");
         assertTrue(Files.readString(export.resolve("ledger.json")).contains("\"publishCount\" : 1"));
         assertTrue(Files.isRegularFile(export.resolve("ledger-history.json")));
+        assertTrue(Files.readString(export.resolve("_status/progress_events/status.jsonl")).contains("\"unit\":\"2026-03-04\""),
+                "--export copies _status/ (the sweep's unit status, a reader's table)");
     }
 
     @Test

@@ -48,7 +48,7 @@ public final class LocalCommand implements Callable<Integer> {
     int replay = 1;
 
     @Option(names = "--export", paramLabel = "DIR",
-            description = "Copy published/, _quarantine/, _reports/ and a JSON dump of both tables here (default: ${DEFAULT-VALUE}).")
+            description = "Copy published/, _quarantine/, _reports/, _status/ and a JSON dump of both tables here (default: ${DEFAULT-VALUE}).")
     Path export = Path.of("out/local");
 
     @Option(names = "--json", description = "Print the summary as one JSON document on stdout.")
@@ -220,7 +220,7 @@ public final class LocalCommand implements Callable<Integer> {
             }
             out.println(complete ? "Complete: every unit is OK, pending or omitted." : "Not complete: the units above that are not OK need a look.");
             htmlReports.forEach((dataset, path) -> out.println("HTML report (" + dataset + "): " + path));
-            out.println("Exported published/, _quarantine/, _reports/, ledger.json and ledger-history.json to " + export);
+            out.println("Exported published/, _quarantine/, _reports/, _status/, ledger.json and ledger-history.json to " + export);
         }
     }
 

@@ -285,10 +285,11 @@ final class LocalPipeline implements AutoCloseable {
         return dependencies.ledger().get(dataset, unit).orElse(null);
     }
 
-    /** Copies published/, _quarantine/ and _reports/ out, with a JSON dump of both tables. */
+    /** Copies published/, _quarantine/, _reports/ and _status/ out, with a JSON dump of both tables. */
     void export(Path directory) throws IOException {
         S3Client s3 = dependencies.s3();
-        for (String prefix : List.of(LakeLayout.PUBLISHED_PREFIX, LakeLayout.QUARANTINE_PREFIX, LakeLayout.REPORTS_PREFIX)) {
+        for (String prefix : List.of(LakeLayout.PUBLISHED_PREFIX, LakeLayout.QUARANTINE_PREFIX, LakeLayout.REPORTS_PREFIX,
+                LakeLayout.STATUS_PREFIX)) {
             for (var object : dependencies.objectStore().list(LAKE_BUCKET, prefix)) {
                 Path target = directory.resolve(object.key()).normalize();
                 if (!target.startsWith(directory)) {

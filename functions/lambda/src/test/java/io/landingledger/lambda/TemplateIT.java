@@ -11,7 +11,10 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 
+import io.landingledger.core.contract.ContractLoader;
+import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.ingest.LakeLayout;
+import io.landingledger.core.reader.ReaderTables;
 import io.landingledger.core.sweep.CompletenessSweep;
 import io.landingledger.lambda.handlers.CompletenessSweepHandler;
 import io.landingledger.lambda.handlers.RepairHandler;
@@ -325,6 +328,7 @@ public class TemplateIT {
         List<Statement> sweep = role(CompletenessSweepHandler.class);
         Lake lake = lake();
         assertTrue(allows(sweep, "s3:PutObject", lake.report()), "sweep cannot write " + lake.report());
+        assertTrue(allows(sweep, "s3:PutObject", lake.object(LakeLayout.statusKey("progress_events"))), "sweep cannot write _status/");
         assertTrue(allows(sweep, "s3:ListBucketVersions", inboxBucketArn()), "sweep cannot ListObjectVersions the inbox");
         assertTrue(allows(sweep, "s3:ListBucket", lake.bucket()), "sweep cannot list the lake");
         assertTrue(allows(sweep, "s3:GetObject", lake.published()), "sweep cannot HEAD published/");
@@ -836,6 +840,95 @@ public class TemplateIT {
         assertEquals(Set.of("UnitPublished", "UnitRefused"), detailTypes);
     }
 
+    // ---- readers (issue 15) --------------------------------------------------------------------------------------
+
+    /** Every Glue table equals {@link ReaderTables}'s definition of datasets/: names, columns, types, projection, location. */
+    @Test
+    void readers_glueTablesAreReaderTablesOfDatasets() {
+        List<DatasetContract> contracts = ContractLoader.loadDirectory(ROOT.resolve("datasets")).values().stream()
+                .sorted(java.util.Comparator.comparing(DatasetContract::dataset)).toList();
+        String bucket = resolver.string(Map.of("Ref", bucketResource("LAKE_BUCKET")));
+        Map<String, ReaderTables.Table> expected = new LinkedHashMap<>();
+        ReaderTables.all(contracts).forEach(t -> expected.put(t.name(), t));
+        Map<String, Map<String, Object>> actual = new LinkedHashMap<>();
+        for (String id : resourcesOfType("AWS::Glue::Table")) {
+            Map<String, Object> input = map(properties(id).get("TableInput"));
+            assertEquals(Map.of("Ref", "ReaderDatabase"), properties(id).get("DatabaseName"), id + ": DatabaseName");
+            actual.put((String) input.get("Name"), input);
+        }
+        assertEquals(new TreeSet<>(expected.keySet()), new TreeSet<>(actual.keySet()),
+                "Glue tables: one <dataset> and one <dataset>_status per datasets/*.json (ReaderTables.all)");
+        for (ReaderTables.Table table : expected.values()) {
+            Map<String, Object> input = actual.get(table.name());
+            String name = table.name();
+            assertEquals("EXTERNAL_TABLE", input.get("TableType"), name);
+            Map<String, Object> storage = map(input.get("StorageDescriptor"));
+            assertEquals(table.location(bucket), resolver.string(storage.get("Location")), name + ": Location");
+            assertEquals(ReaderTables.INPUT_FORMAT, storage.get("InputFormat"), name);
+            assertEquals(ReaderTables.OUTPUT_FORMAT, storage.get("OutputFormat"), name);
+            assertEquals(ReaderTables.SERDE, map(storage.get("SerdeInfo")).get("SerializationLibrary"), name + ": SerDe");
+            assertEquals(columns(table.columns()), values(storage.get("Columns")), name + ": columns (the contract's fields and types)");
+            assertEquals(columns(table.partitions()), values(input.getOrDefault("PartitionKeys", List.of())), name + ": partition keys");
+            Map<String, String> parameters = new java.util.TreeMap<>();
+            map(input.getOrDefault("Parameters", Map.of())).forEach((k, v) -> parameters.put(k, resolver.string(v)));
+            assertEquals(new java.util.TreeMap<>(table.parameters(bucket)), parameters, name + ": partition projection");
+            if (!table.partitions().isEmpty()) {
+                assertTrue(parameters.get("storage.location.template").endsWith("unit=${unit}/"), name);
+            }
+        }
+    }
+
+    private static List<Object> columns(List<ReaderTables.Column> columns) {
+        return columns.stream().map(c -> (Object) Map.of("Name", c.name(), "Type", c.type())).toList();
+    }
+
+    @Test
+    void readers_workGroupEnforcesItsResultsUnderTheLakesAthenaPrefixWhichExpires() {
+        String bucket = resolver.string(Map.of("Ref", bucketResource("LAKE_BUCKET")));
+        List<String> groups = resourcesOfType("AWS::Athena::WorkGroup");
+        assertEquals(1, groups.size(), "Athena workgroups");
+        Map<String, Object> configuration = map(properties(groups.get(0)).get("WorkGroupConfiguration"));
+        assertEquals(Boolean.TRUE, configuration.get("EnforceWorkGroupConfiguration"), "the workgroup's settings override the client's");
+        assertEquals("s3://" + bucket + "/" + LakeLayout.ATHENA_RESULTS_PREFIX,
+                resolver.string(map(configuration.get("ResultConfiguration")).get("OutputLocation")));
+        assertFalse(LakeLayout.ATHENA_RESULTS_PREFIX.startsWith(LakeLayout.PUBLISHED_PREFIX));
+        List<Object> rules = values(map(properties(bucketResource("LAKE_BUCKET")).get("LifecycleConfiguration")).get("Rules"));
+        assertTrue(rules.stream().map(TemplateIT::map).anyMatch(r -> LakeLayout.ATHENA_RESULTS_PREFIX.equals(r.get("Prefix"))
+                && r.get("ExpirationInDays") instanceof Number), "no lifecycle expiry for " + LakeLayout.ATHENA_RESULTS_PREFIX);
+    }
+
+    @Test
+    void readers_policyReadsPublishedAndStatusQueriesTheWorkGroupAndNothingElse() {
+        List<Statement> reader = values(map(transformedProperties("ReaderPolicy").get("PolicyDocument")).get("Statement")).stream()
+                .map(s -> statement(map(s))).toList();
+        Lake lake = lake();
+        String bucketArn = lake.bucket();
+        for (String dataset : datasets) {
+            assertTrue(allows(reader, "s3:GetObject", lake.published()), "reader cannot read " + lake.published());
+            assertTrue(allows(reader, "s3:GetObject", bucketArn + "/" + LakeLayout.statusKey(dataset)), "reader cannot read _status/");
+            for (String table : List.of(dataset, dataset + ReaderTables.STATUS_SUFFIX)) {
+                String arn = "arn:aws:glue:" + REGION + ":" + ACCOUNT + ":table/" + resolver.string(Map.of("Ref", "ReaderDatabase")) + "/" + table;
+                for (String action : List.of("glue:GetTable", "glue:GetPartitions")) {
+                    assertTrue(allows(reader, action, arn), "reader cannot " + action + " " + arn);
+                }
+            }
+        }
+        String workGroup = "arn:aws:athena:" + REGION + ":" + ACCOUNT + ":workgroup/" + resolver.string(Map.of("Ref", "ReaderWorkGroup"));
+        for (String action : List.of("athena:StartQueryExecution", "athena:GetQueryExecution", "athena:GetQueryResults")) {
+            assertTrue(allows(reader, action, workGroup), "reader cannot " + action + " in " + workGroup);
+        }
+        assertFalse(allows(reader, "athena:StartQueryExecution", "arn:aws:athena:" + REGION + ":" + ACCOUNT + ":workgroup/primary"));
+        assertTrue(allows(reader, "s3:PutObject", bucketArn + "/_athena/q.csv") && allows(reader, "s3:GetObject", bucketArn + "/_athena/q.csv"));
+        for (String prefix : List.of(LakeLayout.STAGING_PREFIX, LakeLayout.QUARANTINE_PREFIX, LakeLayout.REPORTS_PREFIX)) {
+            assertFalse(allows(reader, "s3:GetObject", bucketArn + "/" + prefix + "x"), "reader may read " + prefix);
+        }
+        for (String action : OBJECT_WRITE_ACTIONS) {
+            assertFalse(allows(reader, action, lake.published()), "reader may " + action + " " + lake.published());
+            assertFalse(allows(reader, action, bucketArn + "/" + LakeLayout.statusKey(datasets.get(0))), "reader may " + action + " _status/");
+        }
+        assertFalse(reader.stream().anyMatch(s -> s.actions().stream().anyMatch(a -> a.startsWith("dynamodb:") || a.startsWith("lambda:"))));
+    }
+
     @Test
     void dashboard_bodyIsJson() throws IOException {
         for (String dashboard : resourcesOfType("AWS::CloudWatch::Dashboard")) {
@@ -1003,8 +1096,12 @@ public class TemplateIT {
                 roles.put(role, roleStatements(role));
             }
         }
-        assertTrue(transformedResourcesOfType("AWS::IAM::Policy").isEmpty() && transformedResourcesOfType("AWS::IAM::ManagedPolicy").isEmpty(),
-                "standalone IAM policies: keep permissions with their role");
+        assertTrue(transformedResourcesOfType("AWS::IAM::Policy").isEmpty(), "standalone IAM policies: keep permissions with their role");
+        // the one managed policy is for consumers' own roles (readers_policy...): attached to nothing in the stack
+        assertEquals(List.of("ReaderPolicy"), transformedResourcesOfType("AWS::IAM::ManagedPolicy"), "managed policies");
+        for (String attachment : List.of("Roles", "Users", "Groups")) {
+            assertFalse(transformedProperties("ReaderPolicy").containsKey(attachment), "ReaderPolicy is attached to " + attachment);
+        }
         return roles;
     }
 
@@ -1104,6 +1201,13 @@ public class TemplateIT {
                 List<Object> att = list(m.get("Fn::GetAtt"));
                 return attribute((String) att.get(0), (String) att.get(1));
             }
+            if (m.size() == 1 && m.containsKey("Fn::Join") && list(m.get("Fn::Join")).get(1) instanceof Map<?, ?> split
+                    && split.containsKey("Fn::Split")) {
+                // !Join [sep, !Split [by, text]]: replaces every `by` in text with sep (the reader database's name)
+                List<Object> join = list(m.get("Fn::Join"));
+                List<Object> parts = list(map(split).get("Fn::Split"));
+                return string(parts.get(1)).replace((String) parts.get(0), (String) join.get(0));
+            }
             if (m.size() == 1 && m.containsKey("Fn::Sub")) {
                 Object sub = m.get("Fn::Sub");
                 String text = sub instanceof List<?> l ? (String) l.get(0) : (String) sub;
@@ -1162,6 +1266,9 @@ public class TemplateIT {
                 case "AWS::Serverless::Function", "AWS::Lambda::Function" -> properties.get("FunctionName");
                 case "AWS::Events::EventBus", "AWS::Scheduler::ScheduleGroup" -> properties.get("Name");
                 case "AWS::Logs::LogGroup" -> properties.get("LogGroupName");
+                case "AWS::Glue::Database" -> map(properties.get("DatabaseInput")).get("Name");
+                case "AWS::Glue::Table" -> map(properties.get("TableInput")).get("Name");
+                case "AWS::Athena::WorkGroup" -> properties.get("Name");
                 case "AWS::Lambda::Alias" -> "arn:aws:lambda:" + REGION + ":" + ACCOUNT + ":function:"
                         + string(properties.get("FunctionName")) + ":" + string(properties.get("Name"));
                 default -> null;

@@ -6,6 +6,10 @@ public final class LakeLayout {
     public static final String STAGING_PREFIX = "_staging/";
     public static final String QUARANTINE_PREFIX = "_quarantine/";
     public static final String REPORTS_PREFIX = "_reports/";
+    /** {@code _status/<dataset>/status.jsonl}: every expected unit's status as of the last sweep (a reader's table). */
+    public static final String STATUS_PREFIX = "_status/";
+    /** Athena's query results (the readers' workgroup); outside published/, expired by a lifecycle rule. */
+    public static final String ATHENA_RESULTS_PREFIX = "_athena/";
 
     private LakeLayout() {
     }
@@ -18,6 +22,11 @@ public final class LakeLayout {
     /** The prefix under which every unit of a dataset is published. */
     public static String publishedDatasetPrefix(String dataset) {
         return PUBLISHED_PREFIX + dataset + "/unit=";
+    }
+
+    /** {@code _status/<dataset>/status.jsonl}: one JSON line per expected unit, replaced by each sweep in one PUT. */
+    public static String statusKey(String dataset) {
+        return STATUS_PREFIX + dataset + "/status.jsonl";
     }
 
     /** {@code _staging/<dataset>/unit=<unit>/<run_id>.jsonl}: one per run, never read by readers. */

@@ -40,7 +40,7 @@ import java.util.function.Supplier;
  * <p>Its reads are bulk reads: one ledger Query (paged) for the range, one version listing of the inbox under
  * {@code <dataset>/} (ListObjectVersions: version ids, ETags and LastModified, never an object's body or metadata)
  * and one listing of {@code published/<dataset>/unit=...}, each paged 1,000 entries a request. A unit costs a
- * request of its own only when it is re-driven. The sweep writes {@code _reports/} and nothing else;
+ * request of its own only when it is re-driven. The sweep writes {@code _reports/} and {@code _status/} and nothing else;
  * {@code published/} and the ledger change only through the re-drive, which is the ingest path itself.
  */
 public final class CompletenessSweep {
@@ -339,6 +339,7 @@ public final class CompletenessSweep {
         byte[] html = SweepHtml.render(named).getBytes(StandardCharsets.UTF_8);
         store.put(lakeBucket, named.reports().json(), json, "application/json");
         store.put(lakeBucket, named.reports().html(), html, "text/html; charset=utf-8");
+        UnitStatusExport.write(store, lakeBucket, named); // _status/<dataset>/status.jsonl, before latest.json
         store.put(lakeBucket, named.reports().latestHtml(), html, "text/html; charset=utf-8");
         store.put(lakeBucket, named.reports().latestJson(), json, "application/json");
         return named;

@@ -243,9 +243,9 @@ class CompletenessSweepIT {
         assertEquals(2, pipeline.ledgerItem(DATASET, "2026-05-05").publishCount());
         assertEquals(UnitStatus.OK, unit(report, "2026-05-25").status());
         assertEquals(RunKind.INGEST, pipeline.ledgerItem(DATASET, "2026-05-25").runKind());
-        // only the re-driven units were written outside _reports/
+        // only the re-driven units were written outside _reports/ and _status/
         for (PutObjectRequest put : pipeline.requests.of(PutObjectRequest.class)) {
-            assertTrue(put.key().startsWith(LakeLayout.REPORTS_PREFIX) || put.key().contains("2026-05-02") || put.key().contains("2026-05-05")
+            assertTrue(put.key().startsWith(LakeLayout.REPORTS_PREFIX) || put.key().equals(LakeLayout.statusKey(DATASET)) || put.key().contains("2026-05-02") || put.key().contains("2026-05-05")
                     || put.key().contains("2026-05-08") || put.key().contains("2026-05-25"), put.key());
         }
         Map<String, String> rest = new TreeMap<>(EVERY_STATUS);
@@ -401,8 +401,8 @@ class CompletenessSweepIT {
         long queries = requests.getOrDefault("QueryRequest", 0L);
         assertTrue(queries >= 1 && queries <= 2, "one ledger Query, paged by DynamoDB's 1 MB pages: " + queries);
         assertEquals(0L, requests.getOrDefault("HeadObjectRequest", 0L), "no request per unit: the version listing names every version");
-        assertEquals(4L, requests.getOrDefault("PutObjectRequest", 0L), "the four reports");
-        assertEquals(2 + 2 + queries + 4, requests.values().stream().mapToLong(Long::longValue).sum(), "nothing else: " + requests);
+        assertEquals(5L, requests.getOrDefault("PutObjectRequest", 0L), "the four reports and _status/<dataset>/status.jsonl");
+        assertEquals(2 + 2 + queries + 5, requests.values().stream().mapToLong(Long::longValue).sum(), "nothing else: " + requests);
     }
 
     /**
@@ -680,12 +680,13 @@ class CompletenessSweepIT {
         return pipeline.s3.getObjectAsBytes(r -> r.bucket(pipeline.lake()).key(key)).asUtf8String();
     }
 
-    /** The sweep wrote the four reports and nothing else: no published/ object, no ledger or history item. */
+    /** The sweep wrote the four reports and the unit status, nothing else: no published/ object, no ledger or history item. */
     private void assertOnlyReportsWritten() {
         List<String> writes = pipeline.requests.writes();
-        assertEquals(List.of("PutObjectRequest", "PutObjectRequest", "PutObjectRequest", "PutObjectRequest"), writes);
+        assertEquals(List.of("PutObjectRequest", "PutObjectRequest", "PutObjectRequest", "PutObjectRequest", "PutObjectRequest"), writes);
         for (PutObjectRequest put : pipeline.requests.of(PutObjectRequest.class)) {
-            assertTrue(put.key().startsWith(CompletenessSweep.REPORTS_PREFIX + DATASET + "/"), put.key());
+            assertTrue(put.key().startsWith(CompletenessSweep.REPORTS_PREFIX + DATASET + "/") || put.key().equals(LakeLayout.statusKey(DATASET)),
+                    put.key());
         }
         for (SdkRequest request : pipeline.requests.all) {
             assertFalse(request.getClass().getSimpleName().startsWith("Scan"), "the sweep never scans");

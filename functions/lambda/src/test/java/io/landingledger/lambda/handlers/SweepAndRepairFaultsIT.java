@@ -108,11 +108,11 @@ class SweepAndRepairFaultsIT {
         return new Faulty(pipeline, scenario(pipeline).toArray(PipelineFixture.Uploaded[]::new));
     }
 
-    /** The lake and the ledger (the reports aside: the sweep's are compared by their classification). */
+    /** The lake and the ledger (the reports and unit status aside: the sweep's are compared by their classification). */
     private static String state(PipelineFixture pipeline, PipelineFixture.Uploaded... uploads) {
         // one entry per object or item; a report's JSON and HTML span lines, none of which starts like an entry
         return java.util.Arrays.stream(InjectedFaultsIT.normalised(pipeline, uploads).split("\n(?=s3 |ledger |history )"))
-                .filter(entry -> !entry.startsWith("s3 " + LakeLayout.REPORTS_PREFIX)).collect(Collectors.joining("\n"));
+                .filter(entry -> !entry.startsWith("s3 " + LakeLayout.REPORTS_PREFIX) && !entry.startsWith("s3 " + LakeLayout.STATUS_PREFIX)).collect(Collectors.joining("\n"));
     }
 
     /** The ledger never claims what S3 does not hold (invariant 2): every publish it records is there, with its ETag. */
