@@ -1,6 +1,7 @@
 package io.landingledger.lambda;
 
 import io.landingledger.core.validate.ValidationLimits;
+import io.landingledger.lambda.adapters.RangedRead;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -34,6 +35,10 @@ import software.amazon.awssdk.regions.Region;
  *       holds before it spills to /tmp; default half the heap (docs/operations.md, Limits)</td></tr>
  *   <tr><td>{@value #KEY_INDEX_DISK_MB}</td><td>no</td><td>you: disk (MiB) the spilled runs may take in /tmp;
  *       default the free space of /tmp (512 MB of ephemeral storage unless the template raises it)</td></tr>
+ *   <tr><td>{@value #S3_READ_RANGES}</td><td>no</td><td>you: K, the byte ranges of the inbox object read at the same
+ *       time (1-64; 1 is one GetObject); default {@value RangedRead.Settings#DEFAULT_RANGES_IN_FLIGHT}</td></tr>
+ *   <tr><td>{@value #S3_READ_RANGE_MB}</td><td>no</td><td>you: the size of one range in MiB (1-1024); default 8.
+ *       A read buffers at most K x this much heap; an object no larger than one range is one GetObject</td></tr>
  * </table>
  *
  * <p>The overrides have names of their own rather than the SDK's {@code AWS_ENDPOINT_URL}: the SDK reads that one
@@ -47,9 +52,10 @@ import software.amazon.awssdk.regions.Region;
  * @param ledgerHistoryTable the {@code LedgerHistory} table ({@link LedgerTables#ledgerHistory(String)})
  * @param aws                region, endpoint overrides and their credentials
  * @param validationLimits   the validator's limits: the duplicate-key index's memory and disk budgets
+ * @param reads              how the inbox object is read: K concurrent ranges of a size
  */
 public record FunctionConfig(String inboxBucket, String lakeBucket, String ledgerTable, String ledgerHistoryTable,
-                             AwsConnection aws, ValidationLimits validationLimits) {
+                             AwsConnection aws, ValidationLimits validationLimits, RangedRead.Settings reads) {
 
     public static final String INBOX_BUCKET = "INBOX_BUCKET";
     public static final String LAKE_BUCKET = "LAKE_BUCKET";
@@ -69,6 +75,8 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
     public static final String LANDING_AWS_SECRET_ACCESS_KEY = "LANDING_AWS_SECRET_ACCESS_KEY";
     public static final String KEY_INDEX_MEMORY_MB = "KEY_INDEX_MEMORY_MB";
     public static final String KEY_INDEX_DISK_MB = "KEY_INDEX_DISK_MB";
+    public static final String S3_READ_RANGES = "S3_READ_RANGES";
+    public static final String S3_READ_RANGE_MB = "S3_READ_RANGE_MB";
 
     /** The variables infra/template.yaml must set for every function (a template test checks it). */
     public static final List<String> TEMPLATE_VARIABLES =
@@ -83,6 +91,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         requireName(ledgerHistoryTable, "ledgerHistoryTable");
         Objects.requireNonNull(aws, "aws");
         Objects.requireNonNull(validationLimits, "validationLimits");
+        Objects.requireNonNull(reads, "reads");
     }
 
     /**
@@ -123,8 +132,25 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         ValidationLimits.Builder limits = ValidationLimits.builder();
         mebibytes(environment, KEY_INDEX_MEMORY_MB).ifPresent(limits::keyIndexMemoryBytes);
         mebibytes(environment, KEY_INDEX_DISK_MB).ifPresent(limits::keyIndexDiskBytes);
+        int ranges = wholeNumber(environment, S3_READ_RANGES, 1, 64).orElse(RangedRead.Settings.DEFAULT_RANGES_IN_FLIGHT);
+        long rangeBytes = wholeNumber(environment, S3_READ_RANGE_MB, 1, 1024).map(mib -> (long) mib << 20)
+                .orElse(RangedRead.Settings.DEFAULT_RANGE_BYTES);
         return new FunctionConfig(inbox, lake, ledger, history,
-                new AwsConnection(region, s3, dynamoDb, credentials), limits.build());
+                new AwsConnection(region, s3, dynamoDb, credentials), limits.build(), new RangedRead.Settings(ranges, rangeBytes));
+    }
+
+    private static Optional<Integer> wholeNumber(Map<String, String> environment, String name, int min, int max) {
+        return optional(environment, name).map(value -> {
+            try {
+                int n = Integer.parseInt(value);
+                if (n >= min && n <= max) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below with the variable's name
+            }
+            throw new IllegalStateException(name + " is '" + value + "', not a whole number from " + min + " to " + max);
+        });
     }
 
     private static Optional<Long> mebibytes(Map<String, String> environment, String name) {
@@ -164,6 +190,12 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         if (validationLimits.keyIndexDiskBytes() != ValidationLimits.DEFAULT_KEY_INDEX_DISK_BYTES) {
             environment.put(KEY_INDEX_DISK_MB, Long.toString(validationLimits.keyIndexDiskBytes() >> 20));
         }
+        if (reads.rangesInFlight() != RangedRead.Settings.DEFAULT_RANGES_IN_FLIGHT) {
+            environment.put(S3_READ_RANGES, Integer.toString(reads.rangesInFlight()));
+        }
+        if (reads.rangeBytes() != RangedRead.Settings.DEFAULT_RANGE_BYTES) {
+            environment.put(S3_READ_RANGE_MB, Long.toString(reads.rangeBytes() >> 20));
+        }
         return environment;
     }
 
@@ -173,7 +205,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
 
     public Builder toBuilder() {
         return new Builder().inboxBucket(inboxBucket).lakeBucket(lakeBucket).ledgerTable(ledgerTable)
-                .ledgerHistoryTable(ledgerHistoryTable).aws(aws).validationLimits(validationLimits);
+                .ledgerHistoryTable(ledgerHistoryTable).aws(aws).validationLimits(validationLimits).reads(reads);
     }
 
     private static String required(Map<String, String> environment, String name, String source) {
@@ -218,8 +250,14 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         private String ledgerHistoryTable;
         private AwsConnection aws;
         private ValidationLimits validationLimits = ValidationLimits.defaults();
+        private RangedRead.Settings reads = RangedRead.Settings.DEFAULT;
 
         private Builder() {
+        }
+
+        public Builder reads(RangedRead.Settings value) {
+            this.reads = value;
+            return this;
         }
 
         public Builder validationLimits(ValidationLimits value) {
@@ -253,7 +291,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         }
 
         public FunctionConfig build() {
-            return new FunctionConfig(inboxBucket, lakeBucket, ledgerTable, ledgerHistoryTable, aws, validationLimits);
+            return new FunctionConfig(inboxBucket, lakeBucket, ledgerTable, ledgerHistoryTable, aws, validationLimits, reads);
         }
     }
 }
