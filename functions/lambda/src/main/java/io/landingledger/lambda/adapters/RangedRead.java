@@ -167,6 +167,7 @@ public final class RangedRead extends InputStream {
                 // the range just read gives its slot to the next one: K buffers at most, the one being read among them
                 holding = false;
                 current = new byte[0];
+                position = 0;
                 if (nextStart < size) {
                     submit(null);
                 }

@@ -90,6 +90,8 @@ class RangedReadTest {
         byte[] read;
         try (InputStream in = open(object, exact(object, asked), new ByteArrayInputStream(object))) {
             read = readAll(in);
+            assertEquals(-1, in.read(), "the end stays the end");
+            assertEquals(-1, in.read(new byte[10], 0, 10));
         }
         assertEquals(sha256(object), sha256(read));
         assertArrayEquals(object, read);
