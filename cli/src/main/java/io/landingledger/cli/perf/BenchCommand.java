@@ -560,7 +560,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * The end-to-end stages side by side, one per K: the median MB/s, the S3 connections a pass opened, and the ratio to
+     * The end-to-end stages side by side, one per K: the median MB/s, the most S3 connections sending at once, and the ratio to
      * the K=1 stage's median (one GetObject, the function's read before ranged reads).
      */
     private static Map<String, Object> rangedReads(List<StageFigures> stages) {
@@ -576,7 +576,7 @@ public final class BenchCommand implements Callable<Integer> {
             k.put("stage", f.stage().name());
             k.put("medianMBps", round(f.megabytesPerSecond(f.medianNanos()), 1));
             k.put("bestMBps", round(f.megabytesPerSecond(f.bestNanos()), 1));
-            k.put("s3ConnectionsPerPass", f.passes().stream().mapToInt(p -> p.publish().s3Connections()).max().orElse(-1));
+            k.put("maxS3ConnectionsSending", f.passes().stream().mapToInt(p -> p.publish().s3Connections()).max().orElse(-1));
             k.put("medianFirstByteToLastRowSeconds", round(f.passes().stream()
                     .mapToDouble(p -> (p.publish().parsedNanos() - p.publish().firstByteNanos()) / 1e9).sorted()
                     .skip((f.passes().size() - 1) / 2).findFirst().orElse(-1), 3));
@@ -602,7 +602,7 @@ public final class BenchCommand implements Callable<Integer> {
         s.put("partsDoneBeforeLastRowParsed", p.partsBeforeParsed());
         s.put("maxPartsInFlight", p.maxPartsInFlight());
         s.put("handlerThreadCpuSeconds", seconds(p.handlerCpuNanos()));
-        s.put("s3Connections", p.s3Connections());
+        s.put("maxS3ConnectionsSending", p.s3Connections());
         return s;
     }
 
@@ -681,10 +681,10 @@ public final class BenchCommand implements Callable<Integer> {
                             "held to %.1f MB/s a connection (throttling proxy, --s3-connection-mbps)", limit) : "at the emulator's own speed");
             for (Map<String, Object> k : (List<Map<String, Object>>) ranged.get("byRanges")) {
                 out.printf(Locale.ROOT, "            K=%-3d %7.1f MB/s median (best %.1f), %s x one GetObject; first byte to last row %.3f s;"
-                                + " %s S3 connections a pass%n", (int) k.get("ranges"), (double) k.get("medianMBps"), (double) k.get("bestMBps"),
+                                + " at most %s S3 connections sending at once%n", (int) k.get("ranges"), (double) k.get("medianMBps"), (double) k.get("bestMBps"),
                         k.containsKey("ratioToOneGetObject") ? String.format(Locale.ROOT, "%.2f", (double) k.get("ratioToOneGetObject")) : "-",
                         (double) k.get("medianFirstByteToLastRowSeconds"),
-                        (int) k.get("s3ConnectionsPerPass") < 0 ? "-" : Integer.toString((int) k.get("s3ConnectionsPerPass")));
+                        (int) k.get("maxS3ConnectionsSending") < 0 ? "-" : Integer.toString((int) k.get("maxS3ConnectionsSending")));
             }
         }
         Map<String, Object> v = (Map<String, Object>) report.get("validation");

@@ -152,7 +152,7 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
      * @param partsBeforeParsed part uploads that had finished before the last row was parsed: the overlap
      * @param handlerCpuNanos   CPU time of the handler's thread (GetObject reads, validation, ledger calls); the rest
      *                          of the pass's process CPU is the part uploads, the in-process S3 emulator and the GC
-     * @param s3Connections     new S3 connections the pass opened through the throttling proxy, or -1 without it
+     * @param s3Connections     the most S3 connections sending at once during the pass (throttling proxy), or -1 without it
      */
     record Publish(IngestAction action, String refusalCode, long accepted, long duplicates, long rejected, long publishedBytes,
                    long firstByteNanos, long parsedNanos, long stagedNanos, long promotedNanos, long ledgerNanos, long totalNanos,
@@ -266,7 +266,9 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
         }, () -> UUID.randomUUID().toString());
         var event = S3Notifications.event(List.of(env.input));
         partUploads.reset();
-        int connectionsBefore = env.proxy == null ? 0 : env.proxy.connections();
+        if (env.proxy != null) {
+            env.proxy.resetMaxSending();
+        }
 
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long cpuBefore = threads.getCurrentThreadCpuTime();
@@ -278,7 +280,7 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
         }
         long nanos = System.nanoTime() - timeline.start;
         long handlerCpu = threads.getCurrentThreadCpuTime() - cpuBefore;
-        int connections = env.proxy == null ? -1 : env.proxy.connections() - connectionsBefore;
+        int connections = env.proxy == null ? -1 : env.proxy.maxSending();
 
         if (failure.get() != null) {
             throw new IOException("the end-to-end pass failed: " + failure.get(), failure.get());

@@ -25,6 +25,8 @@ final class ThrottlingProxy implements AutoCloseable {
     private final double bytesPerSecond;
     private final ServerSocket server;
     private final AtomicInteger connections = new AtomicInteger();
+    private final AtomicInteger sending = new AtomicInteger();
+    private final AtomicInteger maxSending = new AtomicInteger();
     private volatile boolean closed;
 
     /**
@@ -51,6 +53,18 @@ final class ThrottlingProxy implements AutoCloseable {
     /** Connections accepted so far. */
     int connections() {
         return connections.get();
+    }
+
+    /**
+     * The most connections held back by their bucket at the same moment (sending more than the burst at the limit) since
+     * the last {@link #resetMaxSending()}: how many bodies, ranges among them, were really streaming at once.
+     */
+    int maxSending() {
+        return maxSending.get();
+    }
+
+    void resetMaxSending() {
+        maxSending.set(0);
     }
 
     double bytesPerSecond() {
@@ -83,7 +97,7 @@ final class ThrottlingProxy implements AutoCloseable {
     }
 
     /** Copies {@code from} to {@code to}, at most {@code rate} bytes a second when positive; closes both at the end. */
-    private static void pump(Socket from, Socket to, double rate) {
+    private void pump(Socket from, Socket to, double rate) {
         byte[] buffer = new byte[16 * 1024];
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             // the bucket's clock: the moment the bytes sent so far are paid for; idle time earns at most the burst
@@ -93,10 +107,17 @@ final class ThrottlingProxy implements AutoCloseable {
                 if (rate > 0) {
                     long now = System.nanoTime();
                     paidUntil = Math.max(paidUntil, now - BURST_NANOS) + (long) (n * 1e9 / rate);
-                    long wait = paidUntil - now - BURST_NANOS;
-                    while (wait > 0) {
-                        LockSupport.parkNanos(wait);
-                        wait = paidUntil - System.nanoTime() - BURST_NANOS;
+                    long wait = paidUntil - now;
+                    if (wait > 0) { // a body larger than the burst: this connection is held to the rate
+                        maxSending.accumulateAndGet(sending.incrementAndGet(), Math::max);
+                        try {
+                            while (wait > 0) {
+                                LockSupport.parkNanos(wait);
+                                wait = paidUntil - System.nanoTime();
+                            }
+                        } finally {
+                            sending.decrementAndGet();
+                        }
                     }
                 }
                 out.write(buffer, 0, n);
