@@ -13,6 +13,7 @@ import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.core.validate.ValidationResult;
 import io.landingledger.lambda.adapters.MultipartStreamingUpload;
+import io.landingledger.lambda.adapters.RangedRead;
 
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -113,6 +114,25 @@ public final class BenchCommand implements Callable<Integer> {
             description = "End to end: staging parts uploading at once (default: the function's, ${DEFAULT-VALUE}).")
     int partsInFlight = MultipartStreamingUpload.Settings.DEFAULT.maxPartsInFlight();
 
+    @Option(names = "--s3-connection-mbps", paramLabel = "MB/S",
+            description = "End to end: hold each S3 connection to this many MB/s from S3 to the function (a throttling proxy on"
+                    + " loopback in front of the embedded S3, a model of S3's per-connection limit; 0: the emulator's own speed;"
+                    + " default: ${DEFAULT-VALUE}).")
+    double s3ConnectionMbps = 85;
+
+    @Option(names = "--s3-read-ranges", paramLabel = "K",
+            description = "End to end: byte ranges of the inbox object read at once (default: the function's, ${DEFAULT-VALUE});"
+                    + " a pass with K=1 (one GetObject) is timed too.")
+    int s3ReadRanges = RangedRead.Settings.DEFAULT_RANGES_IN_FLIGHT;
+
+    @Option(names = "--s3-read-range-mib", paramLabel = "MIB",
+            description = "End to end: size of one range in MiB (default: the function's, ${DEFAULT-VALUE}).")
+    int s3ReadRangeMib = (int) (RangedRead.Settings.DEFAULT_RANGE_BYTES >> 20);
+
+    @Option(names = "--s3-read-ranges-sweep", paramLabel = "K,K", split = ",",
+            description = "End to end: also time these K (e.g. 2,4,16), each a stage of its own.")
+    List<Integer> s3ReadRangesSweep = new ArrayList<>();
+
     @Option(names = "--no-retained-heap",
             description = "Skip the one untimed validator pass that measures the heap it holds at the end of the input.")
     boolean noRetainedHeap;
@@ -136,10 +156,26 @@ public final class BenchCommand implements Callable<Integer> {
      * The stages timed {@code --repeat} times: the scan first, since every ratio is against it, then the validator
      * core, then the end-to-end path on the emulators when there is one.
      */
-    static List<BenchStage> stages(StreamingValidator validator, EndToEndStage endToEnd) {
+    static List<BenchStage> stages(StreamingValidator validator, List<EndToEndStage> endToEnd) {
         List<BenchStage> stages = new ArrayList<>(List.of(new ScanStage(), ValidatorStage.discarding(validator)));
-        if (endToEnd != null) {
-            stages.add(endToEnd);
+        stages.addAll(endToEnd);
+        return stages;
+    }
+
+    /** The end-to-end stage at K, then K=1 and the sweep's K on the same emulators (none with --no-end-to-end). */
+    private List<EndToEndStage> endToEndStages(EndToEndStage endToEnd) {
+        List<EndToEndStage> stages = new ArrayList<>();
+        if (endToEnd == null) {
+            return stages;
+        }
+        stages.add(endToEnd);
+        java.util.Set<Integer> timed = new java.util.TreeSet<>(List.of(endToEnd.reads().rangesInFlight()));
+        List<Integer> others = new ArrayList<>(List.of(1));
+        others.addAll(s3ReadRangesSweep);
+        for (int k : others) {
+            if (timed.add(k)) {
+                stages.add(endToEnd.withReads(new RangedRead.Settings(k, endToEnd.reads().rangeBytes())));
+            }
         }
         return stages;
     }
@@ -212,7 +248,11 @@ public final class BenchCommand implements Callable<Integer> {
         EndToEndStage endToEnd = null;
         try {
             if (!noEndToEnd) {
-                endToEnd = new EndToEndStage(dataset, new MultipartStreamingUpload.Settings(partMib << 20, partsInFlight), s3Storage, err);
+                if (s3ConnectionMbps < 0) {
+                    throw new IllegalArgumentException("--s3-connection-mbps must be 0 (no limit) or more, not " + s3ConnectionMbps);
+                }
+                endToEnd = new EndToEndStage(dataset, new MultipartStreamingUpload.Settings(partMib << 20, partsInFlight), s3Storage,
+                        new RangedRead.Settings(s3ReadRanges, (long) s3ReadRangeMib << 20), s3ConnectionMbps * 1e6, err);
             }
             dir = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("landing-bench");
             GenerateCommand.Written generated = null;
@@ -233,7 +273,7 @@ public final class BenchCommand implements Callable<Integer> {
                 file = BenchFile.of(generatedFile);
             }
 
-            List<BenchStage> timed = stages(validator, endToEnd);
+            List<BenchStage> timed = stages(validator, endToEndStages(endToEnd));
             List<StageFigures> figures = new ArrayList<>();
             for (BenchStage stage : timed) {
                 err.printf(Locale.ROOT, "landing bench: warm-up %s%n", stage.name());
@@ -456,6 +496,10 @@ public final class BenchCommand implements Callable<Integer> {
         report.put("stages", stages);
         figures.stream().filter(f -> f.stage() instanceof EndToEndStage).findFirst()
                 .ifPresent(f -> report.put("endToEnd", endToEnd(f, core)));
+        List<StageFigures> reads = figures.stream().filter(f -> f.stage() instanceof EndToEndStage).toList();
+        if (!reads.isEmpty()) {
+            report.put("rangedReads", rangedReads(reads));
+        }
 
         ValidationResult r = figures.stream().flatMap(f -> f.passes().stream()).map(Pass::validation)
                 .filter(Objects::nonNull).findFirst().orElse(null);
@@ -515,6 +559,36 @@ public final class BenchCommand implements Callable<Integer> {
         return e;
     }
 
+    /**
+     * The end-to-end stages side by side, one per K: the median MB/s, the most S3 connections sending at once, and the ratio to
+     * the K=1 stage's median (one GetObject, the function's read before ranged reads).
+     */
+    private static Map<String, Object> rangedReads(List<StageFigures> stages) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        EndToEndStage first = (EndToEndStage) stages.getFirst().stage();
+        r.put("connectionMBps", round(first.connectionBytesPerSecond() / 1e6, 1));
+        r.put("rangeBytes", first.reads().rangeBytes());
+        StageFigures single = stages.stream().filter(f -> ((EndToEndStage) f.stage()).reads().rangesInFlight() == 1).findFirst().orElse(null);
+        List<Object> byK = new ArrayList<>();
+        for (StageFigures f : stages.stream().sorted(java.util.Comparator.comparingInt(f -> ((EndToEndStage) f.stage()).reads().rangesInFlight())).toList()) {
+            Map<String, Object> k = new LinkedHashMap<>();
+            k.put("ranges", ((EndToEndStage) f.stage()).reads().rangesInFlight());
+            k.put("stage", f.stage().name());
+            k.put("medianMBps", round(f.megabytesPerSecond(f.medianNanos()), 1));
+            k.put("bestMBps", round(f.megabytesPerSecond(f.bestNanos()), 1));
+            k.put("maxS3ConnectionsSending", f.passes().stream().mapToInt(p -> p.publish().s3Connections()).max().orElse(-1));
+            k.put("medianFirstByteToLastRowSeconds", round(f.passes().stream()
+                    .mapToDouble(p -> (p.publish().parsedNanos() - p.publish().firstByteNanos()) / 1e9).sorted()
+                    .skip((f.passes().size() - 1) / 2).findFirst().orElse(-1), 3));
+            if (single != null) {
+                k.put("ratioToOneGetObject", round((double) single.medianNanos() / f.medianNanos(), 2));
+            }
+            byK.add(k);
+        }
+        r.put("byRanges", byK);
+        return r;
+    }
+
     private static Map<String, Object> steps(EndToEndStage.Publish p) {
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("firstByteSeconds", seconds(p.firstByteNanos()));
@@ -528,6 +602,7 @@ public final class BenchCommand implements Callable<Integer> {
         s.put("partsDoneBeforeLastRowParsed", p.partsBeforeParsed());
         s.put("maxPartsInFlight", p.maxPartsInFlight());
         s.put("handlerThreadCpuSeconds", seconds(p.handlerCpuNanos()));
+        s.put("maxS3ConnectionsSending", p.s3Connections());
         return s;
     }
 
@@ -597,6 +672,20 @@ public final class BenchCommand implements Callable<Integer> {
                     (int) m.get("maxPartsInFlight"));
             out.printf(Locale.ROOT, "            cpu: the handler's thread %s s of the pass's process cpu (the rest: part uploads, the in-process"
                     + " S3 emulator, GC)%n", m.get("handlerThreadCpuSeconds"));
+        }
+        Map<String, Object> ranged = (Map<String, Object>) report.get("rangedReads");
+        if (ranged != null) {
+            double limit = (double) ranged.get("connectionMBps");
+            out.printf(Locale.ROOT, "ranged reads  the inbox object in K concurrent ranges of %d MiB; S3 %s%n",
+                    (long) ranged.get("rangeBytes") >> 20, limit > 0 ? String.format(Locale.ROOT,
+                            "held to %.1f MB/s a connection (throttling proxy, --s3-connection-mbps)", limit) : "at the emulator's own speed");
+            for (Map<String, Object> k : (List<Map<String, Object>>) ranged.get("byRanges")) {
+                out.printf(Locale.ROOT, "            K=%-3d %7.1f MB/s median (best %.1f), %s x one GetObject; first byte to last row %.3f s;"
+                                + " at most %s S3 connections sending at once%n", (int) k.get("ranges"), (double) k.get("medianMBps"), (double) k.get("bestMBps"),
+                        k.containsKey("ratioToOneGetObject") ? String.format(Locale.ROOT, "%.2f", (double) k.get("ratioToOneGetObject")) : "-",
+                        (double) k.get("medianFirstByteToLastRowSeconds"),
+                        (int) k.get("maxS3ConnectionsSending") < 0 ? "-" : Integer.toString((int) k.get("maxS3ConnectionsSending")));
+            }
         }
         Map<String, Object> v = (Map<String, Object>) report.get("validation");
         if (v != null) {

@@ -18,6 +18,7 @@ import io.landingledger.lambda.LedgerTables;
 import io.landingledger.lambda.OutcomeReporter;
 import io.landingledger.lambda.adapters.DynamoDbLedger;
 import io.landingledger.lambda.adapters.MultipartStreamingUpload;
+import io.landingledger.lambda.adapters.RangedRead;
 import io.landingledger.lambda.adapters.S3ObjectStore;
 import io.landingledger.lambda.handlers.ValidateObjectHandler;
 
@@ -58,16 +59,31 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
     private final MultipartStreamingUpload.Settings uploadSettings;
     private final PrintStream progress;
     private final S3Storage storage;
+    /** How the function reads the inbox object in this stage's passes: K ranges of a size. */
+    private final RangedRead.Settings reads;
+    private final String name;
+    /** The emulators, the put file and the throttle: one set for this stage and its {@link #withReads} variants. */
+    private final Environment env;
+    private S3ObjectStore store;
 
-    private Path s3Directory;
-    private EmbeddedAws emulators;
-    private DependencyFactory dependencies;
-    private PartUploadExecutor partUploads;
-    private S3Notifications.Created input;
-    /** Text bytes and lines of the file, from one untimed scan: the handler reports neither. */
-    private Pass scanned;
-    private int passes;
-    private String previousLake;
+    /** What the stage and its variants share; the stage that made it closes it. */
+    private static final class Environment {
+        final double connectionBytesPerSecond;
+        Path s3Directory;
+        EmbeddedAws emulators;
+        ThrottlingProxy proxy;
+        DependencyFactory dependencies;
+        PartUploadExecutor partUploads;
+        S3Notifications.Created input;
+        /** Text bytes and lines of the file, from one untimed scan: the handler reports neither. */
+        Pass scanned;
+        int passes;
+        String previousLake;
+
+        Environment(double connectionBytesPerSecond) {
+            this.connectionBytesPerSecond = connectionBytesPerSecond;
+        }
+    }
 
     /** Where the embedded S3 keeps the objects. */
     enum S3Storage {
@@ -77,21 +93,52 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
         DISK
     }
 
-    EndToEndStage(DatasetContract contract, MultipartStreamingUpload.Settings uploadSettings, S3Storage storage, PrintStream progress) {
+    /**
+     * @param reads                    how the function reads the inbox object (K ranges of a size)
+     * @param connectionBytesPerSecond each S3 connection's limit on the bytes S3 sends ({@link ThrottlingProxy}), or 0
+     *                                 for the emulator's own speed
+     */
+    EndToEndStage(DatasetContract contract, MultipartStreamingUpload.Settings uploadSettings, S3Storage storage,
+                  RangedRead.Settings reads, double connectionBytesPerSecond, PrintStream progress) {
+        this(contract, uploadSettings, storage, reads, "end-to-end", new Environment(connectionBytesPerSecond), progress);
+    }
+
+    private EndToEndStage(DatasetContract contract, MultipartStreamingUpload.Settings uploadSettings, S3Storage storage,
+                          RangedRead.Settings reads, String name, Environment env, PrintStream progress) {
         this.contract = contract;
         this.uploadSettings = uploadSettings;
         this.storage = storage;
+        this.reads = reads;
+        this.name = name;
+        this.env = env;
         this.progress = progress;
+    }
+
+    /** The same path on the same emulators and file, reading the inbox object with {@code other} (closed by this one). */
+    EndToEndStage withReads(RangedRead.Settings other) {
+        return new EndToEndStage(contract, uploadSettings, storage, other, "end-to-end k" + other.rangesInFlight(), env, progress);
+    }
+
+    RangedRead.Settings reads() {
+        return reads;
+    }
+
+    /** Each connection's limit on what S3 sends, bytes a second; 0 for none. */
+    double connectionBytesPerSecond() {
+        return env.connectionBytesPerSecond;
     }
 
     @Override
     public String name() {
-        return "end-to-end";
+        return name;
     }
 
     @Override
     public String description() {
-        return "S3 event -> GetObject..ledger, emulators";
+        String read = reads.rangesInFlight() == 1 ? "1 GetObject" : "K=" + reads.rangesInFlight() + " x " + (reads.rangeBytes() >> 20) + " MiB";
+        String limit = env.connectionBytesPerSecond > 0
+                ? String.format(Locale.ROOT, ", %.0f MB/s/conn", env.connectionBytesPerSecond / 1e6) : ", no limit";
+        return "event..ledger, " + read + limit;
     }
 
     /**
@@ -105,10 +152,11 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
      * @param partsBeforeParsed part uploads that had finished before the last row was parsed: the overlap
      * @param handlerCpuNanos   CPU time of the handler's thread (GetObject reads, validation, ledger calls); the rest
      *                          of the pass's process CPU is the part uploads, the in-process S3 emulator and the GC
+     * @param s3Connections     the most S3 connections sending at once during the pass (throttling proxy), or -1 without it
      */
     record Publish(IngestAction action, String refusalCode, long accepted, long duplicates, long rejected, long publishedBytes,
                    long firstByteNanos, long parsedNanos, long stagedNanos, long promotedNanos, long ledgerNanos, long totalNanos,
-                   int parts, int partsBeforeParsed, int maxPartsInFlight, long handlerCpuNanos) {
+                   int parts, int partsBeforeParsed, int maxPartsInFlight, long handlerCpuNanos, int s3Connections) {
     }
 
     /** The staging upload's parts, counted when it completed (the promote's copies run on the same threads). */
@@ -123,31 +171,39 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
                     + file.path().getFileName() + " names no " + contract.dataset() + " unit (" + route
                     + "): rename it to match the contract's unit pattern, or pass --no-end-to-end");
         }
-        scanned = new ScanStage().run(file);
+        env.scanned = new ScanStage().run(file);
         progress.println("landing bench: end-to-end: starting embedded S3 (S3Proxy, objects " + (storage == S3Storage.DISK
                 ? "on disk" : "in memory") + ") and DynamoDB (moto) ...");
         try {
             if (storage == S3Storage.DISK) {
-                s3Directory = Files.createTempDirectory("landing-bench-s3");
-                emulators = EmbeddedAws.startOnDisk(s3Directory);
+                env.s3Directory = Files.createTempDirectory("landing-bench-s3");
+                env.emulators = EmbeddedAws.startOnDisk(env.s3Directory);
             } else {
-                emulators = EmbeddedAws.start();
+                env.emulators = EmbeddedAws.start();
             }
         } catch (Exception e) {
             throw new IOException("the emulators did not start: " + e.getMessage(), e);
         }
-        progress.println("landing bench: end-to-end: emulators ready (" + emulators.startupTimes() + ")");
-        dependencies = DependencyFactory.create(FunctionConfig.builder().inboxBucket(INBOX_BUCKET).lakeBucket("unused")
+        progress.println("landing bench: end-to-end: emulators ready (" + env.emulators.startupTimes() + ")");
+        java.net.URI s3Endpoint = env.emulators.s3Endpoint();
+        if (env.connectionBytesPerSecond > 0) {
+            env.proxy = new ThrottlingProxy(new java.net.InetSocketAddress(s3Endpoint.getHost(), s3Endpoint.getPort()),
+                    env.connectionBytesPerSecond);
+            s3Endpoint = env.proxy.endpoint();
+            progress.printf(Locale.ROOT, "landing bench: end-to-end: S3 through a throttling proxy at %s, %.1f MB/s a connection"
+                    + " from S3 to the function%n", s3Endpoint, env.connectionBytesPerSecond / 1e6);
+        }
+        env.dependencies = DependencyFactory.create(FunctionConfig.builder().inboxBucket(INBOX_BUCKET).lakeBucket("unused")
                 .ledgerTable("unused").ledgerHistoryTable("unused")
-                .aws(AwsConnection.endpoints(Region.US_EAST_1, emulators.s3Endpoint(), emulators.dynamoDbEndpoint())).build());
-        partUploads = new PartUploadExecutor(uploadSettings.maxPartsInFlight());
-        S3Client s3 = dependencies.s3();
+                .aws(AwsConnection.endpoints(Region.US_EAST_1, s3Endpoint, env.emulators.dynamoDbEndpoint())).build());
+        env.partUploads = new PartUploadExecutor(uploadSettings.maxPartsInFlight());
+        S3Client s3 = env.dependencies.s3();
         s3.createBucket(r -> r.bucket(INBOX_BUCKET));
         s3.putBucketVersioning(r -> r.bucket(INBOX_BUCKET).versioningConfiguration(v -> v.status(BucketVersioningStatus.ENABLED)));
         String key = contract.dataset() + "/" + file.path().getFileName();
         Instant at = Instant.now();
         InboxUpload.Uploaded put = InboxUpload.put(s3, INBOX_BUCKET, key, file.path());
-        input = new S3Notifications.Created(INBOX_BUCKET, key, put.versionId(), put.eTag(), file.storedBytes(), at,
+        env.input = new S3Notifications.Created(INBOX_BUCKET, key, put.versionId(), put.eTag(), file.storedBytes(), at,
                 Region.US_EAST_1.id());
         progress.printf(Locale.ROOT, "landing bench: end-to-end: put s3://%s/%s (%,d bytes, version %s)%n", INBOX_BUCKET, key,
                 file.storedBytes(), put.versionId());
@@ -159,27 +215,32 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
 
     @Override
     public Pass run(BenchFile file) throws IOException {
-        if (emulators == null) {
+        if (env.emulators == null) {
             prepare(file);
         }
-        passes++;
+        DependencyFactory dependencies = env.dependencies;
+        PartUploadExecutor partUploads = env.partUploads;
+        if (store == null) {
+            store = new S3ObjectStore(dependencies.s3(), partUploads, uploadSettings, reads);
+        }
+        int passes = ++env.passes;
         String lake = "landing-lake-bench-" + passes;
         String ledgerTable = "Ledger-" + passes;
         String historyTable = "LedgerHistory-" + passes;
         dependencies.s3().createBucket(r -> r.bucket(lake));
         LedgerTables.create(dependencies.dynamoDb(), ledgerTable, historyTable);
-        if (previousLake != null) {
-            empty(previousLake);
+        if (env.previousLake != null) {
+            empty(env.previousLake);
         }
-        previousLake = lake;
+        env.previousLake = lake;
 
         Timeline timeline = new Timeline();
         // the promote copies its ranges on the same threads: count the staging parts before it starts
         AtomicReference<StagingParts> staging = new AtomicReference<>(new StagingParts(0, 0, 0));
-        ObjectStore store = new TimedObjectStore(new S3ObjectStore(dependencies.s3(), partUploads, uploadSettings), timeline,
+        ObjectStore timed = new TimedObjectStore(store, timeline,
                 () -> staging.set(new StagingParts(partUploads.completed(), partUploads.completedBefore(timeline.parsed),
                         partUploads.maxActive())));
-        IngestService ingest = new IngestService(store, new DynamoDbLedger(dependencies.dynamoDb(), ledgerTable, historyTable), lake,
+        IngestService ingest = new IngestService(timed, new DynamoDbLedger(dependencies.dynamoDb(), ledgerTable, historyTable), lake,
                 Clock.systemUTC(), ValidationLimits.defaults(), (step, unit) -> {
                     if (step == IngestService.Step.LEDGER_WRITTEN) {
                         timeline.ledgerWritten = System.nanoTime();
@@ -203,8 +264,11 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
                 failure.set(fault);
             }
         }, () -> UUID.randomUUID().toString());
-        var event = S3Notifications.event(List.of(input));
+        var event = S3Notifications.event(List.of(env.input));
         partUploads.reset();
+        if (env.proxy != null) {
+            env.proxy.resetMaxSending();
+        }
 
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long cpuBefore = threads.getCurrentThreadCpuTime();
@@ -216,23 +280,24 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
         }
         long nanos = System.nanoTime() - timeline.start;
         long handlerCpu = threads.getCurrentThreadCpuTime() - cpuBefore;
+        int connections = env.proxy == null ? -1 : env.proxy.maxSending();
 
         if (failure.get() != null) {
             throw new IOException("the end-to-end pass failed: " + failure.get(), failure.get());
         }
         IngestOutcome o = outcome.get();
         long publishedBytes = o.publishedKey() == null ? -1
-                : dependencies.s3().headObject(r -> r.bucket(lake).key(o.publishedKey())).contentLength();
+                : env.dependencies.s3().headObject(r -> r.bucket(lake).key(o.publishedKey())).contentLength();
         Publish publish = new Publish(o.action(), o.refusalCode(), o.accepted(), o.duplicates(), o.rejected(), publishedBytes,
                 timeline.since(timeline.firstByte), timeline.since(timeline.parsed), timeline.since(timeline.staged),
                 timeline.since(timeline.promoted), timeline.since(timeline.ledgerWritten), nanos, staging.get().uploaded(),
-                staging.get().doneBeforeLastRow(), staging.get().maxInFlight(), handlerCpu);
-        return new Pass(nanos, scanned.bytes(), scanned.lines(), o.sha256(), null).withPublish(publish);
+                staging.get().doneBeforeLastRow(), staging.get().maxInFlight(), handlerCpu, connections);
+        return new Pass(nanos, env.scanned.bytes(), env.scanned.lines(), o.sha256(), null).withPublish(publish);
     }
 
     /** Deletes every object of a pass's lake bucket, so the in-memory store holds one pass's output at a time. */
     private void empty(String bucket) {
-        S3Client s3 = dependencies.s3();
+        S3Client s3 = env.dependencies.s3();
         for (var object : s3.listObjectsV2Paginator(r -> r.bucket(bucket)).contents()) {
             s3.deleteObject(r -> r.bucket(bucket).key(object.key()));
         }
@@ -252,25 +317,33 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
         }
     }
 
+    /** Closes the shared emulators; a {@link #withReads} variant leaves them to the stage that made it. */
     @Override
     public void close() {
         try {
-            if (dependencies != null) {
-                dependencies.close();
+            if (env.dependencies != null) {
+                env.dependencies.close();
             }
-            if (partUploads != null) {
-                partUploads.shutdownNow();
+            if (env.partUploads != null) {
+                env.partUploads.shutdownNow();
+            }
+            if (env.proxy != null) {
+                env.proxy.close();
             }
         } finally {
-            if (emulators != null) {
-                emulators.close();
+            if (env.emulators != null) {
+                env.emulators.close();
             }
-            emulators = null;
+            env.emulators = null;
+            env.dependencies = null;
+            env.partUploads = null;
+            env.proxy = null;
             deleteS3Directory();
         }
     }
 
     private void deleteS3Directory() {
+        Path s3Directory = env.s3Directory;
         if (s3Directory == null) {
             return;
         }
@@ -278,7 +351,7 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(path);
             }
-            s3Directory = null;
+            env.s3Directory = null;
         } catch (IOException e) {
             progress.println("landing bench: could not delete " + s3Directory + ": " + e);
         }

@@ -26,17 +26,27 @@ class BenchEndToEndIT {
         // 80,000 lines are ~20 MB of accepted rows: four 5 MiB parts, the first of which must be done before the last row
         BenchCommandTest.Run run = BenchCommandTest.benchWith("--lines", "80000", "--repeat", "2", "--json", "--part-mib", "5",
                 "--parts-in-flight", "2", "--no-file-output", "--no-retained-heap", "--contract", PerfTesting.contract().toString(),
-                "--work-dir", dir.toString());
+                "--work-dir", dir.toString(), "--s3-read-range-mib", "1", "--s3-read-ranges", "4");
         assertEquals(0, run.exit(), run.stderr());
         Map<String, Object> report = JSON.std.mapFrom(run.stdout());
         assertEquals(Map.of("ok", true, "problems", List.of()), report.get("checks"), "the handler published what the core found");
 
         List<Map<String, Object>> stages = (List<Map<String, Object>>) report.get("stages");
-        assertEquals(List.of("scan", "validator", "end-to-end"), stages.stream().map(s -> s.get("name")).toList());
+        assertEquals(List.of("scan", "validator", "end-to-end", "end-to-end k1"), stages.stream().map(s -> s.get("name")).toList());
         Map<String, Object> stage = stages.get(2);
         assertEquals(2, ((List<?>) stage.get("passes")).size());
         assertTrue(((Number) stage.get("medianMBps")).doubleValue() > 0, stage::toString);
         assertTrue(((Number) stage.get("ratioToValidatorMedian")).doubleValue() > 0, stage::toString);
+
+        // through the throttling proxy (85 MB/s a connection by default): K=4 ranges of 1 MiB, then one GetObject
+        Map<String, Object> ranged = (Map<String, Object>) report.get("rangedReads");
+        assertEquals(85.0, ((Number) ranged.get("connectionMBps")).doubleValue());
+        assertEquals(1L << 20, ((Number) ranged.get("rangeBytes")).longValue());
+        List<Map<String, Object>> byRanges = (List<Map<String, Object>>) ranged.get("byRanges");
+        assertEquals(List.of(1, 4), byRanges.stream().map(k -> ((Number) k.get("ranges")).intValue()).toList());
+        assertEquals(1, ((Number) byRanges.get(0).get("maxS3ConnectionsSending")).intValue(), "one GetObject: " + byRanges);
+        // (the staging parts go the other way: their small responses fit in the burst and are never held)
+        assertTrue(((Number) byRanges.get(1).get("maxS3ConnectionsSending")).intValue() >= 2, "ranges in parallel: " + byRanges);
 
         Map<String, Object> validation = (Map<String, Object>) report.get("validation");
         Map<String, Object> endToEnd = (Map<String, Object>) report.get("endToEnd");

@@ -66,7 +66,7 @@ public final class DependencyFactory implements AutoCloseable {
             return thread;
         });
         this.contracts = ContractRegistry.fromClasspath(DependencyFactory.class);
-        this.objectStore = new S3ObjectStore(s3, partUploads, MultipartStreamingUpload.Settings.DEFAULT);
+        this.objectStore = new S3ObjectStore(s3, partUploads, MultipartStreamingUpload.Settings.DEFAULT, config.reads());
         this.ledger = new DynamoDbLedger(dynamoDb, config.ledgerTable(), config.ledgerHistoryTable());
         this.ingestService = new IngestService(objectStore, ledger, config.lakeBucket(), Clock.systemUTC(),
                 config.validationLimits(), IngestService.StepListener.NONE);

@@ -1,6 +1,7 @@
 package io.landingledger.lambda;
 
 import io.landingledger.core.validate.ValidationLimits;
+import io.landingledger.lambda.adapters.RangedRead;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -35,6 +36,10 @@ import software.amazon.awssdk.regions.Region;
  *   <tr><td>{@value #VALIDATOR_FUNCTION}</td><td>no</td><td>infra/template.yaml, for the sweep only</td></tr>
  *   <tr><td>{@value #KEY_INDEX_DISK_MB}</td><td>no</td><td>you: disk (MiB) the spilled runs may take in /tmp;
  *       default the free space of /tmp (512 MB of ephemeral storage unless the template raises it)</td></tr>
+ *   <tr><td>{@value #S3_READ_RANGES}</td><td>no</td><td>you: K, the byte ranges of the inbox object read at the same
+ *       time (1-64; 1 is one GetObject); default {@value RangedRead.Settings#DEFAULT_RANGES_IN_FLIGHT}</td></tr>
+ *   <tr><td>{@value #S3_READ_RANGE_MB}</td><td>no</td><td>you: the size of one range in MiB (1-1024); default 8.
+ *       A read buffers at most K x this much heap; an object no larger than one range is one GetObject</td></tr>
  * </table>
  *
  * <p>The overrides have names of their own rather than the SDK's {@code AWS_ENDPOINT_URL}: the SDK reads that one
@@ -50,9 +55,11 @@ import software.amazon.awssdk.regions.Region;
  * @param validationLimits   the validator's limits: the duplicate-key index's memory and disk budgets
  * @param validatorFunction  the validator function the sweep re-drives through ({@value #VALIDATOR_FUNCTION});
  *                           empty: in process
+ * @param reads              how the inbox object is read: K concurrent ranges of a size
  */
 public record FunctionConfig(String inboxBucket, String lakeBucket, String ledgerTable, String ledgerHistoryTable,
-                             AwsConnection aws, ValidationLimits validationLimits, Optional<String> validatorFunction) {
+                             AwsConnection aws, ValidationLimits validationLimits, Optional<String> validatorFunction,
+                             RangedRead.Settings reads) {
 
     public static final String INBOX_BUCKET = "INBOX_BUCKET";
     public static final String LAKE_BUCKET = "LAKE_BUCKET";
@@ -72,6 +79,8 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
     public static final String LANDING_AWS_SECRET_ACCESS_KEY = "LANDING_AWS_SECRET_ACCESS_KEY";
     public static final String KEY_INDEX_MEMORY_MB = "KEY_INDEX_MEMORY_MB";
     public static final String KEY_INDEX_DISK_MB = "KEY_INDEX_DISK_MB";
+    public static final String S3_READ_RANGES = "S3_READ_RANGES";
+    public static final String S3_READ_RANGE_MB = "S3_READ_RANGE_MB";
 
     /** The variables infra/template.yaml must set for every function (a template test checks it). */
     public static final List<String> TEMPLATE_VARIABLES =
@@ -87,6 +96,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         Objects.requireNonNull(aws, "aws");
         Objects.requireNonNull(validationLimits, "validationLimits");
         Objects.requireNonNull(validatorFunction, "validatorFunction");
+        Objects.requireNonNull(reads, "reads");
     }
 
     /**
@@ -127,8 +137,26 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         ValidationLimits.Builder limits = ValidationLimits.builder();
         mebibytes(environment, KEY_INDEX_MEMORY_MB).ifPresent(limits::keyIndexMemoryBytes);
         mebibytes(environment, KEY_INDEX_DISK_MB).ifPresent(limits::keyIndexDiskBytes);
+        int ranges = wholeNumber(environment, S3_READ_RANGES, 1, 64).orElse(RangedRead.Settings.DEFAULT_RANGES_IN_FLIGHT);
+        long rangeBytes = wholeNumber(environment, S3_READ_RANGE_MB, 1, 1024).map(mib -> (long) mib << 20)
+                .orElse(RangedRead.Settings.DEFAULT_RANGE_BYTES);
         return new FunctionConfig(inbox, lake, ledger, history,
-                new AwsConnection(region, s3, dynamoDb, credentials), limits.build(), optional(environment, VALIDATOR_FUNCTION));
+                new AwsConnection(region, s3, dynamoDb, credentials), limits.build(), optional(environment, VALIDATOR_FUNCTION),
+                new RangedRead.Settings(ranges, rangeBytes));
+    }
+
+    private static Optional<Integer> wholeNumber(Map<String, String> environment, String name, int min, int max) {
+        return optional(environment, name).map(value -> {
+            try {
+                int n = Integer.parseInt(value);
+                if (n >= min && n <= max) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below with the variable's name
+            }
+            throw new IllegalStateException(name + " is '" + value + "', not a whole number from " + min + " to " + max);
+        });
     }
 
     private static Optional<Long> mebibytes(Map<String, String> environment, String name) {
@@ -169,6 +197,12 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
             environment.put(KEY_INDEX_DISK_MB, Long.toString(validationLimits.keyIndexDiskBytes() >> 20));
         }
         validatorFunction.ifPresent(function -> environment.put(VALIDATOR_FUNCTION, function));
+        if (reads.rangesInFlight() != RangedRead.Settings.DEFAULT_RANGES_IN_FLIGHT) {
+            environment.put(S3_READ_RANGES, Integer.toString(reads.rangesInFlight()));
+        }
+        if (reads.rangeBytes() != RangedRead.Settings.DEFAULT_RANGE_BYTES) {
+            environment.put(S3_READ_RANGE_MB, Long.toString(reads.rangeBytes() >> 20));
+        }
         return environment;
     }
 
@@ -179,7 +213,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
     public Builder toBuilder() {
         return new Builder().inboxBucket(inboxBucket).lakeBucket(lakeBucket).ledgerTable(ledgerTable)
                 .ledgerHistoryTable(ledgerHistoryTable).aws(aws).validationLimits(validationLimits)
-                .validatorFunction(validatorFunction.orElse(null));
+                .validatorFunction(validatorFunction.orElse(null)).reads(reads);
     }
 
     private static String required(Map<String, String> environment, String name, String source) {
@@ -225,8 +259,14 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         private AwsConnection aws;
         private ValidationLimits validationLimits = ValidationLimits.defaults();
         private String validatorFunction;
+        private RangedRead.Settings reads = RangedRead.Settings.DEFAULT;
 
         private Builder() {
+        }
+
+        public Builder reads(RangedRead.Settings value) {
+            this.reads = value;
+            return this;
         }
 
         public Builder validationLimits(ValidationLimits value) {
@@ -267,7 +307,8 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
 
         public FunctionConfig build() {
             return new FunctionConfig(inboxBucket, lakeBucket, ledgerTable, ledgerHistoryTable, aws, validationLimits,
-                    validatorFunction == null || validatorFunction.isBlank() ? Optional.empty() : Optional.of(validatorFunction.strip()));
+                    validatorFunction == null || validatorFunction.isBlank() ? Optional.empty() : Optional.of(validatorFunction.strip()),
+                    reads);
         }
     }
 }

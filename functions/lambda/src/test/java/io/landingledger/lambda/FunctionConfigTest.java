@@ -151,6 +151,21 @@ class FunctionConfigTest {
     }
 
     @Test
+    void fromEnvironment_withReadRanges_setsKAndTheRangeSize() {
+        Map<String, String> environment = lambdaEnvironment();
+        assertEquals(io.landingledger.lambda.adapters.RangedRead.Settings.DEFAULT, FunctionConfig.fromEnvironment(environment).reads());
+        environment.put("S3_READ_RANGES", "4");
+        environment.put("S3_READ_RANGE_MB", "16");
+        FunctionConfig config = FunctionConfig.fromEnvironment(environment);
+        assertEquals(new io.landingledger.lambda.adapters.RangedRead.Settings(4, 16L << 20), config.reads());
+        assertEquals(config, FunctionConfig.fromEnvironment(config.toEnvironment()));
+
+        environment.put("S3_READ_RANGES", "0");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> FunctionConfig.fromEnvironment(environment));
+        assertTrue(e.getMessage().startsWith("S3_READ_RANGES is '0'"), e.getMessage());
+    }
+
+    @Test
     void fromEnvironment_withKeyIndexBudgets_setsTheValidationLimitsInMebibytes() {
         Map<String, String> environment = lambdaEnvironment();
         assertEquals(io.landingledger.core.validate.ValidationLimits.defaults(),

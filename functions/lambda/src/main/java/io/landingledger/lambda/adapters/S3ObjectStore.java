@@ -21,6 +21,8 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.UploadPartCopyResponse;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +30,9 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@link ObjectStore} on S3 (SDK v2). The promote is CreateMultipartUpload + UploadPartCopy + CompleteMultipartUpload
@@ -44,11 +49,38 @@ public final class S3ObjectStore implements ObjectStore {
     private final S3Client s3;
     private final ExecutorService uploadExecutor;
     private final MultipartStreamingUpload.Settings uploadSettings;
+    private final RangedRead.Settings readSettings;
+    private final ExecutorService readPool;
 
+    /** A store that reads objects larger than one range in {@link RangedRead.Settings#DEFAULT} ranges. */
     public S3ObjectStore(S3Client s3, ExecutorService uploadExecutor, MultipartStreamingUpload.Settings uploadSettings) {
+        this(s3, uploadExecutor, uploadSettings, RangedRead.Settings.DEFAULT);
+    }
+
+    /**
+     * @param readSettings how {@link #open} reads: K ranges of a size in flight. The ranges are fetched on a pool of
+     *                     its own, K threads at most (idle ones end after 30 s), not on the upload executor: a range
+     *                     waiting behind the staging upload's parts, which wait on the validator, which waits on the
+     *                     range, would stall the run.
+     */
+    public S3ObjectStore(S3Client s3, ExecutorService uploadExecutor, MultipartStreamingUpload.Settings uploadSettings,
+                         RangedRead.Settings readSettings) {
         this.s3 = s3;
         this.uploadExecutor = uploadExecutor;
         this.uploadSettings = uploadSettings;
+        this.readSettings = readSettings;
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(readSettings.rangesInFlight(), readSettings.rangesInFlight(),
+                30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), runnable -> {
+                    Thread thread = new Thread(runnable, "landing-range-read");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        this.readPool = pool;
+    }
+
+    public RangedRead.Settings readSettings() {
+        return readSettings;
     }
 
     @Override
@@ -78,7 +110,14 @@ public final class S3ObjectStore implements ObjectStore {
             GetObjectResponse response = body.response();
             StoredObject object = new StoredObject(bucket, key, response.versionId(), unquote(response.eTag()),
                     response.contentLength(), response.lastModified(), response.metadata());
-            return new OpenedObject(object, body);
+            if (!readSettings.ranged(object.size()) || response.eTag() == null) {
+                return new OpenedObject(object, body);
+            }
+            // the rest in ranges of the version this GET read, each If-Match its ETag: no range can come from other bytes
+            String version = response.versionId() != null ? response.versionId() : versionId;
+            String etag = response.eTag();
+            return new OpenedObject(object, new RangedRead((first, last) -> range(bucket, key, version, etag, first, last),
+                    readPool, readSettings, object.size(), body));
         } catch (S3Exception e) {
             // 404 NoSuchKey / NoSuchVersion: deleted before we read it; 400 InvalidArgument: a version id S3 never issued;
             // 405 MethodNotAllowed: the version id is a delete marker's (S3 and S3Proxy both answer so)
@@ -88,6 +127,22 @@ public final class S3ObjectStore implements ObjectStore {
             }
             throw e;
         }
+    }
+
+    /** One ranged GetObject of the pinned version and ETag; its Content-Range is checked against the range asked for. */
+    private InputStream range(String bucket, String key, String versionId, String etag, long first, long last) throws IOException {
+        GetObjectRequest.Builder request = GetObjectRequest.builder().bucket(bucket).key(key)
+                .range("bytes=" + first + "-" + last).ifMatch(quote(etag));
+        if (versionId != null && !versionId.isEmpty() && !"null".equals(versionId)) {
+            request.versionId(versionId);
+        }
+        ResponseInputStream<GetObjectResponse> body = s3.getObject(request.build());
+        String contentRange = body.response().contentRange();
+        if (contentRange == null || !contentRange.startsWith("bytes " + first + "-" + last + "/")) {
+            body.abort();
+            throw new IOException("asked s3://" + bucket + "/" + key + " for bytes " + first + "-" + last + ", got Content-Range " + contentRange);
+        }
+        return body;
     }
 
     private static boolean isInvalidVersion(S3Exception e) {

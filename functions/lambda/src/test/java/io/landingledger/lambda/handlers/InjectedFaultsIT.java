@@ -343,6 +343,69 @@ class InjectedFaultsIT {
         assertConverged(pipeline, upload, file);
     }
 
+    // ---- ranged reads (S3_READ_RANGES, S3_READ_RANGE_MB): tiny ranges, so the examples are read in 2-9 ranges ----
+
+    private static final io.landingledger.lambda.adapters.RangedRead.Settings TINY_RANGES =
+            new io.landingledger.lambda.adapters.RangedRead.Settings(3, 256);
+
+    private PipelineFixture faultyRanged() {
+        PipelineFixture pipeline = new PipelineFixture(EMULATORS, List.of(faults), fastRetries(), TINY_RANGES);
+        fixtures.add(pipeline);
+        return pipeline;
+    }
+
+    private static boolean rangedInboxGet(SdkRequest r, PipelineFixture pipeline) {
+        return r instanceof GetObjectRequest g && g.bucket().equals(pipeline.inbox()) && g.range() != null;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"progress-2026-03-02.jsonl", "progress-2026-03-06.jsonl.gz"})
+    void rangedRead_isTheCleanRun_andEveryRangeIsPinnedToTheVersionAndETag(String file) throws Exception {
+        PipelineFixture pipeline = faultyRanged();
+        var upload = pipeline.putExample(DATASET, file);
+        assertEquals("published", action(pipeline.deliver(pipeline.eventFor(upload))));
+        List<GetObjectRequest> ranges = pipeline.requests.of(GetObjectRequest.class).stream()
+                .filter(g -> g.bucket().equals(pipeline.inbox()) && g.range() != null).toList();
+        long size = upload.size();
+        assertEquals((size + 255) / 256 - 1, ranges.size(), "every range but the first, which the plain GetObject read");
+        String version = upload.versionId();
+        for (GetObjectRequest range : ranges) {
+            assertEquals(version, range.versionId(), "pinned to the version");
+            assertTrue(range.ifMatch() != null && !range.ifMatch().isBlank(), "If-Match on the ETag the first GET read");
+        }
+        assertConverged(pipeline, upload, file);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"progress-2026-03-02.jsonl", "progress-2026-03-06.jsonl.gz"})
+    void rangedRead_aRangeBodyBreakingOnce_isFetchedAgain_inOneDelivery(String file) throws Exception {
+        PipelineFixture pipeline = faultyRanged();
+        var upload = pipeline.putExample(DATASET, file);
+        faults.breakBody(r -> rangedInboxGet(r, pipeline), 1, 100, () -> new SocketTimeoutException("Read timed out (injected)"));
+        assertEquals("published", action(pipeline.deliver(pipeline.eventFor(upload))));
+        assertEquals(1, faults.injected());
+        assertEquals(List.of(), pipeline.keys(LakeLayout.STAGING_PREFIX));
+        assertConverged(pipeline, upload, file);
+    }
+
+    @Test
+    void rangedRead_aRangeFailingPersistently_failsTheRunCleanly_andTheRedeliveryPublishes() throws Exception {
+        PipelineFixture pipeline = faultyRanged();
+        var upload = pipeline.putExample(DATASET, FILE);
+        S3Event event = pipeline.eventFor(upload);
+        faults.fail(r -> rangedInboxGet(r, pipeline), Integer.MAX_VALUE, () -> s3Error(500, "InternalError"));
+        RuntimeException thrown = assertThrows(RuntimeException.class, () -> pipeline.deliver(event));
+        assertTrue(hasCause(thrown, AwsServiceException.class), thrown.toString());
+        // the SDK's attempts, then the range's one retry with the SDK's attempts again; the other ranges in flight
+        // fail so too, but only the first failed range is waited for
+        assertTrue(faults.injected() >= 2 * MAX_ATTEMPTS, "injected " + faults.injected());
+        assertNothingWritten(pipeline, unit(FILE));
+        faults.clear();
+
+        assertEquals("published", action(pipeline.deliver(event)));
+        assertConverged(pipeline, upload, FILE);
+    }
+
     private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (type.isInstance(c)) {

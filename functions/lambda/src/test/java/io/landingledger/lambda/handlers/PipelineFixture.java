@@ -84,6 +84,13 @@ final class PipelineFixture implements AutoCloseable {
      */
     PipelineFixture(AwsEmulators emulators, List<ExecutionInterceptor> extraInterceptors,
                     software.amazon.awssdk.retries.api.RetryStrategy retryStrategy) {
+        this(emulators, extraInterceptors, retryStrategy, io.landingledger.lambda.adapters.RangedRead.Settings.DEFAULT);
+    }
+
+    /** The same, with the store reading inbox objects in {@code reads} ranges (tiny ones read the examples in ranges). */
+    PipelineFixture(AwsEmulators emulators, List<ExecutionInterceptor> extraInterceptors,
+                    software.amazon.awssdk.retries.api.RetryStrategy retryStrategy,
+                    io.landingledger.lambda.adapters.RangedRead.Settings reads) {
         this.resources = emulators.freshResources();
         AwsConnection connection = resources.config().aws();
         java.util.function.Consumer<software.amazon.awssdk.core.client.config.ClientOverrideConfiguration.Builder> override = c -> {
@@ -107,7 +114,7 @@ final class PipelineFixture implements AutoCloseable {
                 .httpClientBuilder(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.builder())
                 .overrideConfiguration(override)
                 .build();
-        this.store = new S3ObjectStore(s3, uploads, MultipartStreamingUpload.Settings.DEFAULT);
+        this.store = new S3ObjectStore(s3, uploads, MultipartStreamingUpload.Settings.DEFAULT, reads);
         this.ledger = new DynamoDbLedger(dynamo, resources.ledgerTable(), resources.ledgerHistoryTable());
     }
 
