@@ -7,6 +7,7 @@
 #   landing-lake-local           lake bucket (published/, _staging/, _quarantine/, _reports/)
 #   LandingLedger-Ledger         PK dataset (S), SK unit (S), on demand
 #   LandingLedger-LedgerHistory  PK dataset_unit (S), SK at_run (S), on demand
+#   LandingLedger-Consumers      PK dataset (S), SK unit_consumer (S), on demand (consumer receipts, ConsumersTable)
 #
 # The names are cli/.../local/LocalPipeline.java's constants; the key schemas are io.landingledger.lambda.LedgerTables
 # (LocalStackIT compares the tables this script makes with it). Everything is idempotent: a container restarted on a
@@ -24,6 +25,7 @@ INBOX_BUCKET=landing-inbox-local
 LAKE_BUCKET=landing-lake-local
 LEDGER_TABLE=LandingLedger-Ledger
 HISTORY_TABLE=LandingLedger-LedgerHistory
+CONSUMERS_TABLE=LandingLedger-Consumers
 
 bucket() {
   if awslocal s3api head-bucket --bucket "$1" >/dev/null 2>&1; then
@@ -52,4 +54,5 @@ awslocal s3api put-bucket-versioning --bucket "$INBOX_BUCKET" --versioning-confi
 bucket "$LAKE_BUCKET"
 table "$LEDGER_TABLE" dataset unit
 table "$HISTORY_TABLE" dataset_unit at_run
+table "$CONSUMERS_TABLE" dataset unit_consumer
 echo "landing-ledger init: ready (s3://$INBOX_BUCKET versioned, s3://$LAKE_BUCKET, $LEDGER_TABLE, $HISTORY_TABLE)"

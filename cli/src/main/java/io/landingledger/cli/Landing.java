@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
                 io.landingledger.cli.perf.BenchCommand.class, io.landingledger.cli.local.LocalCommand.class,
                 io.landingledger.cli.ops.StatusCommand.class, io.landingledger.cli.ops.ExplainCommand.class,
                 io.landingledger.cli.ops.RepairCommand.class, io.landingledger.cli.ops.SweepCommand.class,
-                io.landingledger.cli.ops.HistoryCommand.class, CommandLine.HelpCommand.class})
+                io.landingledger.cli.ops.HistoryCommand.class, io.landingledger.cli.ops.AckCommand.class, CommandLine.HelpCommand.class})
 public final class Landing {
 
     public static void main(String[] args) {

@@ -45,6 +45,8 @@ final class LocalPipeline implements AutoCloseable {
     static final String LAKE_BUCKET = "landing-lake-local";
     static final String LEDGER_TABLE = "LandingLedger-Ledger";
     static final String HISTORY_TABLE = "LandingLedger-LedgerHistory";
+    /** Consumer receipts (`landing ack`), as the template's ConsumersTable (ConsumersTable is shared). */
+    static final String CONSUMERS_TABLE = io.landingledger.cli.ops.TargetOptions.DEFAULT_CONSUMERS;
 
     private final FunctionConfig config;
     private final DependencyFactory dependencies;
@@ -76,7 +78,7 @@ final class LocalPipeline implements AutoCloseable {
         this.progress = progress;
         this.config = FunctionConfig.builder().inboxBucket(INBOX_BUCKET).lakeBucket(LAKE_BUCKET).ledgerTable(LEDGER_TABLE)
                 .ledgerHistoryTable(HISTORY_TABLE).aws(connection).build();
-        this.dependencies = DependencyFactory.create(config);
+        this.dependencies = DependencyFactory.create(config).withConsumersTable(CONSUMERS_TABLE);
         createResources();
         Recorder recorder = new Recorder();
         // the factory's ingest path, over a store whose reads of the inbox object feed the file's progress meter
@@ -117,6 +119,9 @@ final class LocalPipeline implements AutoCloseable {
         var existing = dependencies.dynamoDb().listTables().tableNames();
         if (!existing.contains(LEDGER_TABLE)) {
             LedgerTables.create(dependencies.dynamoDb(), LEDGER_TABLE, HISTORY_TABLE);
+        }
+        if (!existing.contains(CONSUMERS_TABLE)) {
+            io.landingledger.lambda.ConsumersTable.create(dependencies.dynamoDb(), CONSUMERS_TABLE);
         }
     }
 

@@ -14,11 +14,20 @@ import java.util.Optional;
  * (empty for AWS itself) with the credentials the emulators accept, and for a deployed stack the repair and sweep
  * functions' names (empty locally: the commands then run the same job in process).
  *
+ * @param consumersTable the Consumers table (consumer receipts), or null when the target has none
  * @param source where these came from, for messages ("local stack (…/local.json)", "--endpoint …", "stack …")
  */
 public record Resources(String source, Region region, String inboxBucket, String lakeBucket, String ledgerTable, String historyTable,
                         Optional<URI> s3Endpoint, Optional<URI> dynamoDbEndpoint, Optional<AwsBasicCredentials> credentials,
-                        Optional<String> repairFunction, Optional<String> sweepFunction) {
+                        Optional<String> repairFunction, Optional<String> sweepFunction, String consumersTable) {
+
+    /** Without a Consumers table: no consumer receipts are read or written. */
+    public Resources(String source, Region region, String inboxBucket, String lakeBucket, String ledgerTable, String historyTable,
+                     Optional<URI> s3Endpoint, Optional<URI> dynamoDbEndpoint, Optional<AwsBasicCredentials> credentials,
+                     Optional<String> repairFunction, Optional<String> sweepFunction) {
+        this(source, region, inboxBucket, lakeBucket, ledgerTable, historyTable, s3Endpoint, dynamoDbEndpoint, credentials,
+                repairFunction, sweepFunction, null);
+    }
 
     /** The connection the SDK clients are built with. */
     public AwsConnection connection() {

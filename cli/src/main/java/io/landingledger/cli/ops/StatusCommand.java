@@ -56,6 +56,7 @@ public final class StatusCommand extends OpsCommand {
     @Override
     int run() throws Exception {
         List<Map<String, Object>> rows = new ArrayList<>();
+        Map<String, Map<String, List<String>>> behind = new LinkedHashMap<>(); // dataset -> consumer -> units
         boolean complete = true;
         Instant now = Instant.now();
         for (DatasetContract contract : datasets(dataset)) {
@@ -65,6 +66,9 @@ public final class StatusCommand extends OpsCommand {
             }
             DatasetReport report = dependencies.sweep().classify(contract, range, now);
             complete &= report.complete();
+            if (!report.consumersBehind().isEmpty()) {
+                behind.put(contract.dataset(), report.consumersBehind());
+            }
             int modal = modalContractVersion(report);
             for (UnitReport unit : report.units()) {
                 Map<String, Object> row = row(contract.dataset(), unit, modal);
@@ -79,6 +83,7 @@ public final class StatusCommand extends OpsCommand {
             doc.put("as_of", now.toString());
             doc.put("complete", complete);
             doc.put("units", rows);
+            doc.put("consumers_behind", behind);
             printJson(doc);
         } else {
             List<String[]> lines = new ArrayList<>();
@@ -89,6 +94,14 @@ public final class StatusCommand extends OpsCommand {
                         duration((Long) row.get("age_seconds")), duration((Long) row.get("late_seconds"))});
             }
             out.print(table(lines));
+            if (!behind.isEmpty()) {
+                out.println("Consumers behind (their receipt names an earlier publish: rerun, then `landing ack`):");
+                List<String[]> consumers = new ArrayList<>();
+                consumers.add(new String[] {"CONSUMER", "DATASET", "UNITS"});
+                behind.forEach((name, byConsumer) -> byConsumer.forEach((consumer, units) ->
+                        consumers.add(new String[] {consumer, name, String.join(" ", units)})));
+                out.print(table(consumers));
+            }
             out.println(complete ? "Complete: every unit is OK, pending or omitted." : "Not complete: `landing explain DATASET UNIT` says why and how to repair.");
         }
         return complete ? 0 : 1;
@@ -144,6 +157,7 @@ public final class StatusCommand extends OpsCommand {
         row.put("late_seconds", unit.publishedAfterDeadlineSeconds());
         row.put("unpublished_age_seconds", unit.unpublishedAgeSeconds());
         row.put("deadline", unit.deadline() == null ? null : unit.deadline().toString());
+        row.put("consumers_behind", unit.consumersBehind());
         return row;
     }
 

@@ -37,6 +37,8 @@ public final class TargetOptions {
     static final String DEFAULT_LAKE = "landing-lake-local";
     static final String DEFAULT_LEDGER = "LandingLedger-Ledger";
     static final String DEFAULT_HISTORY = "LandingLedger-LedgerHistory";
+    /** The Consumers table of the local stack and of LocalStack (localstack/init/ready.d/10-resources.sh). */
+    public static final String DEFAULT_CONSUMERS = "LandingLedger-Consumers";
 
     @Option(names = "--stack", paramLabel = "NAME", description = "A deployed stack: resources resolved from CloudFormation.")
     String stack;
@@ -80,7 +82,7 @@ public final class TargetOptions {
         if (endpoint != null) {
             return new Resources("--endpoint " + endpoint, chosen, or(inboxBucket, DEFAULT_INBOX), or(lakeBucket, DEFAULT_LAKE),
                     or(ledgerTable, DEFAULT_LEDGER), or(historyTable, DEFAULT_HISTORY), Optional.of(endpoint), Optional.of(endpoint),
-                    Optional.empty(), Optional.empty(), Optional.empty());
+                    Optional.empty(), Optional.empty(), Optional.empty(), DEFAULT_CONSUMERS);
         }
         if (inboxBucket != null || lakeBucket != null || ledgerTable != null || historyTable != null) {
             throw new TargetException("--inbox-bucket, --lake-bucket, --ledger-table and --history-table go with --endpoint");
@@ -100,7 +102,7 @@ public final class TargetOptions {
         return new Resources("local stack (" + LocalStackRecord.path() + ")", Region.of(record.region()), record.inboxBucket(),
                 record.lakeBucket(), record.ledgerTable(), record.historyTable(), Optional.of(record.s3Endpoint()),
                 Optional.of(record.dynamoDbEndpoint()), Optional.of(AwsBasicCredentials.create(record.accessKeyId(), record.secretAccessKey())),
-                Optional.empty(), Optional.empty());
+                Optional.empty(), Optional.empty(), DEFAULT_CONSUMERS);
     }
 
     /**
@@ -141,7 +143,8 @@ public final class TargetOptions {
         }
         return new Resources("stack " + name + " (" + chosen.id() + ")", chosen, stack.inboxBucket(), stack.lakeBucket(),
                 stack.ledgerTable(), stack.historyTable(), Optional.ofNullable(apis.s3()), Optional.ofNullable(apis.dynamoDb()),
-                Optional.ofNullable(apis.credentials()), Optional.of(stack.repairFunction()), Optional.of(stack.sweepFunction()));
+                Optional.ofNullable(apis.credentials()), Optional.of(stack.repairFunction()), Optional.of(stack.sweepFunction()),
+                stack.consumersTable());
     }
 
     /** A Lambda client for a deployed stack's function of timeout {@code functionTimeout}: no retries, a read timeout above it. */

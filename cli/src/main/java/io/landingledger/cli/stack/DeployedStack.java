@@ -18,6 +18,10 @@ public final class DeployedStack {
     public static final String HISTORY_TABLE = "LedgerHistoryTable";
     public static final String REPAIR_FUNCTION = "RepairFunction";
     public static final String SWEEP_FUNCTION = "CompletenessSweepFunction";
+    /** Consumer receipts; optional, so that a stack deployed before it still resolves. */
+    public static final String CONSUMERS_TABLE = "ConsumersTable";
+    /** The product's bus (UnitPublished, UnitRefused, UnitConsumed). */
+    public static final String EVENT_BUS = "LedgerEventBus";
 
     private DeployedStack() {
     }
@@ -56,6 +60,6 @@ public final class DeployedStack {
                     + ": not a Landing Ledger stack (infra/template.yaml), or it is still being created");
         }
         return new StackResources(region, physical.get(INBOX_BUCKET), physical.get(LAKE_BUCKET), physical.get(LEDGER_TABLE),
-                physical.get(HISTORY_TABLE), physical.get(REPAIR_FUNCTION), physical.get(SWEEP_FUNCTION));
+                physical.get(HISTORY_TABLE), physical.get(REPAIR_FUNCTION), physical.get(SWEEP_FUNCTION), physical.get(CONSUMERS_TABLE));
     }
 }

@@ -5,10 +5,16 @@ import java.util.Objects;
 /**
  * A deployed Landing Ledger stack's resources, as {@link DeployedStack#resolve} finds them: the physical names of
  * the template's (infra/template.yaml) InboxBucket, LakeBucket, LedgerTable, LedgerHistoryTable, RepairFunction and
- * CompletenessSweepFunction. The functions are invoked at their {@value #LIVE_ALIAS} alias (AutoPublishAlias).
+ * CompletenessSweepFunction, and ConsumersTable (null on a stack deployed before it). The functions are invoked at their {@value #LIVE_ALIAS} alias (AutoPublishAlias).
  */
 public record StackResources(String region, String inboxBucket, String lakeBucket, String ledgerTable, String historyTable,
-                             String repairFunction, String sweepFunction) {
+                             String repairFunction, String sweepFunction, String consumersTable) {
+    /** A stack without a Consumers table (deployed before consumer receipts). */
+    public StackResources(String region, String inboxBucket, String lakeBucket, String ledgerTable, String historyTable,
+                          String repairFunction, String sweepFunction) {
+        this(region, inboxBucket, lakeBucket, ledgerTable, historyTable, repairFunction, sweepFunction, null);
+    }
+
     /** The alias the template publishes each function under (SnapStart snapshots published versions). */
     public static final String LIVE_ALIAS = "live";
 

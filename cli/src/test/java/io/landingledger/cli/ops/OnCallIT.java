@@ -288,4 +288,56 @@ class OnCallIT {
             System.setProperty(LocalStackRecord.PROPERTY, saved);
         }
     }
+    @Test
+    @Order(7)
+    @SuppressWarnings("unchecked")
+    void aRestatement_showsTheConsumerThatReadTheEarlierPublishBehind_untilItAcksTheNewOne() throws Exception {
+        String unit = "2026-03-02";
+        Run ack = landing("ack", DATASET, unit, "--consumer", "mart", "--json");
+        assertEquals(0, ack.exit(), ack.stderr());
+        String firstRun = (String) ack.json().get("publish");
+        assertEquals(firstRun, byUnitRunId(unit));
+        assertEquals(Map.of(), landing("status", DATASET, "--json").json().get("consumers_behind"));
+
+        // a restatement: a new input of the unit, published anew (by repair: --no-bucket-events delivers no event)
+        s3.putObject(r -> r.bucket(record.inboxBucket()).key("progress_events/progress-2026-03-02.jsonl"),
+                RequestBody.fromFile(ROOT.resolve("examples/redelivery/progress_events/progress-2026-03-02.jsonl")));
+        Run repair = landing("repair", DATASET, unit, "--input-version", "latest", "--reason", "INC-3 restatement", "--yes");
+        assertEquals(0, repair.exit(), repair.stdout() + repair.stderr());
+        assertFalse(firstRun.equals(byUnitRunId(unit)), "a new publish");
+
+        Run status = landing("status", DATASET, "--json");
+        assertEquals(Map.of(DATASET, Map.of("mart", List.of(unit))), status.json().get("consumers_behind"), status.stdout());
+        assertEquals(List.of("mart"), byUnit(status.json()).get(unit).get("consumers_behind"));
+        Run text = landing("status", DATASET);
+        assertTrue(text.stdout().contains("Consumers behind") && text.stdout().matches("(?s).*mart +progress_events +2026-03-02.*"), text.stdout());
+        assertEquals(Map.of("mart", List.of(unit)), latestReport().get("consumers_behind"));
+        assertEquals(1, latestReport().get("units_behind_consumers"));
+
+        // mart rebuilt from the new publish and says so
+        Run again = landing("ack", DATASET, unit, "--consumer", "mart");
+        assertEquals(0, again.exit(), again.stderr());
+        assertTrue(again.stdout().contains("Recorded: mart read progress_events/2026-03-02"), again.stdout());
+        assertEquals(Map.of(), landing("status", DATASET, "--json").json().get("consumers_behind"));
+        assertFalse(landing("status", DATASET).stdout().contains("Consumers behind"));
+        assertEquals(Map.of(), latestReport().get("consumers_behind"));
+
+        Run unknown = landing("ack", DATASET, "2026-03-09", "--consumer", "mart");
+        assertEquals(2, unknown.exit());
+        assertTrue(unknown.stderr().contains("has no publish to acknowledge"), unknown.stderr());
+    }
+
+    private String byUnitRunId(String unit) throws Exception {
+        Map<String, Object> explain = landing("history", DATASET, unit, "--json").json();
+        List<Map<String, Object>> history = (List<Map<String, Object>>) explain.get("history");
+        return history.stream().filter(h -> "PUBLISHED".equals(h.get("action"))).reduce((a, b) -> b).map(h -> (String) h.get("run_id")).orElseThrow();
+    }
+
+    /** Runs the sweep and reads the report it wrote as latest.json. */
+    private Map<String, Object> latestReport() throws Exception {
+        Run sweep = landing("sweep", DATASET, "--json");
+        Map<String, Object> dataset = (Map<String, Object>) ((List<Object>) sweep.json().get("datasets")).get(0);
+        String latest = (String) ((Map<String, Object>) dataset.get("reports")).get("latest_json");
+        return JSON.std.mapFrom(s3.getObjectAsBytes(r -> r.bucket(record.lakeBucket()).key(latest)).asUtf8String());
+    }
 }

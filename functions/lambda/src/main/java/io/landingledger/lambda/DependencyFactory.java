@@ -54,6 +54,7 @@ public final class DependencyFactory implements AutoCloseable {
     private final DynamoDbLedger ledger;
     private final IngestService ingestService;
     private final OutcomeReporter reporter;
+    private io.landingledger.core.consumers.ConsumerReceipts consumers = io.landingledger.core.consumers.ConsumerReceipts.NONE;
 
     private DependencyFactory(FunctionConfig config) {
         this.config = config;
@@ -96,7 +97,7 @@ public final class DependencyFactory implements AutoCloseable {
             LogManager.getLogger(DependencyFactory.class).warn(new JsonLine("could not delete leftover key-index spill directories",
                     Map.of("error", e.getClass().getSimpleName())));
         }
-        return create(config);
+        return create(config).withConsumersTable(System.getenv(ConsumersTable.ENVIRONMENT));
     }
 
     public FunctionConfig config() {
@@ -255,6 +256,16 @@ public final class DependencyFactory implements AutoCloseable {
 
     private io.landingledger.core.sweep.CompletenessSweep sweep(io.landingledger.core.ingest.IngestPath redrive) {
         return new io.landingledger.core.sweep.CompletenessSweep(objectStore, ledger, redrive, router(), config.inboxBucket(),
-                config.lakeBucket(), Clock.systemUTC(), () -> java.util.UUID.randomUUID().toString());
+                config.lakeBucket(), Clock.systemUTC(), () -> java.util.UUID.randomUUID().toString(), consumers);
+    }
+
+    /**
+     * The receipts the sweep reads ({@value ConsumersTable#ENVIRONMENT}; without one no consumer is known). Not in
+     * {@link FunctionConfig}: only the sweep and the receipt function read it.
+     */
+    public DependencyFactory withConsumersTable(String table) {
+        this.consumers = table == null || table.isBlank() ? io.landingledger.core.consumers.ConsumerReceipts.NONE
+                : new io.landingledger.lambda.adapters.DynamoDbConsumerReceipts(dynamoDb, table.strip());
+        return this;
     }
 }

@@ -17,6 +17,7 @@ import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.reader.ReaderTables;
 import io.landingledger.core.sweep.CompletenessSweep;
 import io.landingledger.lambda.handlers.CompletenessSweepHandler;
+import io.landingledger.lambda.handlers.ConsumerReceiptHandler;
 import io.landingledger.lambda.handlers.RepairHandler;
 import io.landingledger.lambda.handlers.ValidateObjectHandler;
 
@@ -177,7 +178,7 @@ public class TemplateIT {
         Set<String> handlers = functions().stream().map(f -> ((String) property(f, "Handler")).split("::")[0])
                 .collect(Collectors.toCollection(TreeSet::new));
         assertEquals(new TreeSet<>(List.of(ValidateObjectHandler.class.getName(), CompletenessSweepHandler.class.getName(),
-                RepairHandler.class.getName())), handlers);
+                RepairHandler.class.getName(), ConsumerReceiptHandler.class.getName())), handlers);
     }
 
     @Test
@@ -222,10 +223,18 @@ public class TemplateIT {
     void tables_haveTheKeySchemasOfLedgerTables() {
         assertTableMatches(FunctionConfig.LEDGER_TABLE, LedgerTables.ledger("x").build());
         assertTableMatches(FunctionConfig.LEDGER_HISTORY_TABLE, LedgerTables.ledgerHistory("x").build());
+        // the receipt function and the sweep name the same Consumers table, retained like the ledger's
+        assertTableMatches(ConsumerReceiptHandler.class, ConsumersTable.ENVIRONMENT, ConsumersTable.definition("x").build());
+        assertEquals(environment(function(ConsumerReceiptHandler.class)).get(ConsumersTable.ENVIRONMENT),
+                environment(function(CompletenessSweepHandler.class)).get(ConsumersTable.ENVIRONMENT));
     }
 
     private static void assertTableMatches(String variable, CreateTableRequest expected) {
-        String table = referencedResource(environment(function(ValidateObjectHandler.class)).get(variable), variable);
+        assertTableMatches(ValidateObjectHandler.class, variable, expected);
+    }
+
+    private static void assertTableMatches(Class<?> handler, String variable, CreateTableRequest expected) {
+        String table = referencedResource(environment(function(handler)).get(variable), variable);
         Map<String, Object> properties = properties(table);
         List<String> keySchema = list(properties.get("KeySchema")).stream().map(TemplateIT::map)
                 .map(key -> key.get("AttributeName") + ":" + key.get("KeyType")).toList();

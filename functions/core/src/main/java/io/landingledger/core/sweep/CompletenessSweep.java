@@ -2,6 +2,9 @@ package io.landingledger.core.sweep;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 
+import io.landingledger.core.consumers.ConsumerReceipt;
+import io.landingledger.core.consumers.ConsumerReceipts;
+import io.landingledger.core.consumers.ConsumersBehind;
 import io.landingledger.core.contract.Cadence;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.UnitCalendar;
@@ -59,6 +62,7 @@ public final class CompletenessSweep {
     private final String lakeBucket;
     private final Clock clock;
     private final Supplier<String> runIds;
+    private final ConsumerReceipts consumers;
 
     /**
      * @param ingest the publish protocol a re-drive runs (the same one the S3 trigger runs)
@@ -68,6 +72,13 @@ public final class CompletenessSweep {
      */
     public CompletenessSweep(ObjectStore store, Ledger ledger, IngestPath ingest, UnitRouter router, String inboxBucket,
                              String lakeBucket, Clock clock, Supplier<String> runIds) {
+        this(store, ledger, ingest, router, inboxBucket, lakeBucket, clock, runIds, ConsumerReceipts.NONE);
+    }
+
+    /** @param consumers the receipts consumers recorded: the report names, per unit, the consumers behind on it */
+    public CompletenessSweep(ObjectStore store, Ledger ledger, IngestPath ingest, UnitRouter router, String inboxBucket,
+                             String lakeBucket, Clock clock, Supplier<String> runIds, ConsumerReceipts consumers) {
+        this.consumers = Objects.requireNonNull(consumers);
         this.store = Objects.requireNonNull(store);
         this.ledger = Objects.requireNonNull(ledger);
         this.ingest = Objects.requireNonNull(ingest);
@@ -210,6 +221,8 @@ public final class CompletenessSweep {
             for (LedgerItem item : ledger.items(dataset, first, last)) {
                 items.put(item.unit(), item);
             }
+            // one Query of the Consumers table for the range: who read which publish
+            Map<String, List<String>> behind = ConsumersBehind.byUnit(items.values(), consumers.forUnits(dataset, first, last));
 
             // one version listing of the dataset's inbox prefix: every unit's newest input by the ingest path's rule
             int[] unroutableKeys = {0};
@@ -238,7 +251,7 @@ public final class CompletenessSweep {
                 InboxObject current = inbox.get(unit);
                 UnitClassifier.Evidence evidence = new UnitClassifier.Evidence(unit, calendar.deadline(unit).orElse(null), now,
                         item, current, published.get(unit));
-                units.add(UnitReport.of(evidence, UnitClassifier.classify(evidence)));
+                units.add(UnitReport.of(evidence, UnitClassifier.classify(evidence)).withConsumersBehind(behind.get(unit)));
             }
         }
         return new DatasetReport(dataset, contract.unit().cadence(), range.from(), range.to(), now, contract.unit().autoRedrive(),
@@ -318,7 +331,11 @@ public final class CompletenessSweep {
                 .map(o -> new ObjectStore.ListedObject(key, o.etag(), o.size(), o.lastModified())).orElse(null);
         UnitClassifier.Evidence evidence = new UnitClassifier.Evidence(unit, calendar.deadline(unit).orElse(null), now, item,
                 current, published);
-        return UnitReport.of(evidence, UnitClassifier.classify(evidence));
+        // the re-drive may have published anew: the unit's receipts again (one Query, re-driven units only)
+        List<ConsumerReceipt> receipts = consumers.forUnits(contract.dataset(), unit, unit);
+        List<String> behind = item == null || receipts.isEmpty() ? List.of()
+                : ConsumersBehind.byUnit(List.of(item), receipts).getOrDefault(unit, List.of());
+        return UnitReport.of(evidence, UnitClassifier.classify(evidence)).withConsumersBehind(behind);
     }
 
     /**

@@ -70,10 +70,27 @@ public record DatasetReport(String dataset, Cadence cadence, String from, String
         return units.stream().map(UnitReport::unpublishedAgeSeconds).filter(v -> v != null).mapToLong(Long::longValue).max().orElse(0);
     }
 
+    /** Per consumer (name order), the units whose current publish it has not read (unit order; see UnitReport). */
+    public Map<String, List<String>> consumersBehind() {
+        Map<String, List<String>> byUnit = new LinkedHashMap<>();
+        for (UnitReport unit : units) {
+            if (!unit.consumersBehind().isEmpty()) {
+                byUnit.put(unit.unit(), unit.consumersBehind());
+            }
+        }
+        return io.landingledger.core.consumers.ConsumersBehind.byConsumer(byUnit);
+    }
+
+    /** The units some consumer has not read the current publish of. */
+    public long unitsBehindConsumers() {
+        return units.stream().filter(u -> !u.consumersBehind().isEmpty()).count();
+    }
+
     /**
      * The dataset's metrics, by EMF name: UnitsExpected, UnitsOk, one count per other status (UnitsMissing,
      * UnitsRefused, ...), UnitsRedriven (every re-drive: run in the sweep, submitted to the validator, or not
-     * submitted) and OldestUnpublishedAgeSeconds.
+     * submitted), OldestUnpublishedAgeSeconds and UnitsBehindConsumers (units some consumer has not read the current
+     * publish of: one figure per dataset, never a consumer dimension, whose values are names the consumers choose).
      */
     public Map<String, Metric> metrics() {
         Map<String, Metric> metrics = new LinkedHashMap<>();
@@ -81,6 +98,7 @@ public record DatasetReport(String dataset, Cadence cadence, String from, String
         counts().forEach((status, count) -> metrics.put(status.metricName(), Metric.count(count)));
         metrics.put("UnitsRedriven", Metric.count(redrives.size()));
         metrics.put("OldestUnpublishedAgeSeconds", Metric.seconds(oldestUnpublishedAgeSeconds()));
+        metrics.put("UnitsBehindConsumers", Metric.count(unitsBehindConsumers()));
         return metrics;
     }
 
@@ -137,6 +155,8 @@ public record DatasetReport(String dataset, Cadence cadence, String from, String
         map.put("counts", counts);
         map.put("oldest_unpublished_age_seconds", oldestUnpublishedAgeSeconds());
         map.put("unroutable_inbox_objects", unroutableInbox);
+        map.put("units_behind_consumers", unitsBehindConsumers());
+        map.put("consumers_behind", consumersBehind());
         return map;
     }
 }

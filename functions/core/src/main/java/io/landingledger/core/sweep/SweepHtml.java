@@ -116,6 +116,7 @@ public final class SweepHtml {
         grid(html, report);
         attention(html, report);
         redrives(html, report);
+        consumersBehind(html, report);
         freshness(html, report);
         html.append("<footer>Completeness sweep of <code>").append(esc(report.dataset())).append("</code> as of ")
                 .append(esc(report.asOf().toString()));
@@ -344,6 +345,26 @@ public final class SweepHtml {
                     .append(Redrive.NOT_SUBMITTED).append("</b>: the hand-over failed (the reason is shown) and was not retried; ")
                     .append("the next sweep re-drives the unit if it is still unprocessed.</p>\n");
         }
+    }
+
+    private static void consumersBehind(StringBuilder html, DatasetReport report) {
+        Map<String, List<String>> behind = report.consumersBehind();
+        html.append("<h2>Consumers behind (").append(behind.size()).append(")</h2>\n");
+        if (behind.isEmpty()) {
+            html.append("<p class=\"muted\">Every consumer receipt of this range names the unit's current publish.</p>\n");
+            return;
+        }
+        html.append("<table class=\"data\">\n<tr><th>consumer</th><th>units whose current publish it has not read</th></tr>\n");
+        behind.forEach((consumer, units) -> {
+            html.append("<tr><td><code>").append(esc(consumer)).append("</code></td><td>");
+            for (String unit : units) {
+                html.append("<code>").append(esc(unit)).append("</code> ");
+            }
+            html.append("</td></tr>\n");
+        });
+        html.append("</table>\n<p class=\"muted\">A consumer is behind when its receipt names an earlier publish (run id or ETag) ")
+                .append("than the ledger's current one, e.g. after a restatement or repair: it must read the unit again ")
+                .append("(<code>landing ack</code> or a UnitConsumed event records that it did).</p>\n");
     }
 
     private static void freshness(StringBuilder html, DatasetReport report) {

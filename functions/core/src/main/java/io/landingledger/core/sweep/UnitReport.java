@@ -24,10 +24,16 @@ import java.util.Map;
  *                                      UNPROCESSED since its input arrived, REFUSED since its deadline (never
  *                                      published) or since the refusal; null otherwise
  * @param redrive                       the sweep's re-drive of the unit, or null
+ * @param consumersBehind               the consumers whose receipt for the unit names an earlier publish than the
+ *                                      current one (name order; {@code ConsumersBehind}): they must read it again
  */
 public record UnitReport(String unit, Classification classification, Instant deadline, LedgerItem item, InboxObject inbox,
                          ObjectStore.ListedObject published, Long ageSeconds, Long publishedAfterDeadlineSeconds,
-                         Long unpublishedAgeSeconds, Redrive redrive) {
+                         Long unpublishedAgeSeconds, Redrive redrive, List<String> consumersBehind) {
+
+    public UnitReport {
+        consumersBehind = consumersBehind == null ? List.of() : List.copyOf(consumersBehind);
+    }
 
     static UnitReport of(UnitClassifier.Evidence evidence, Classification classification) {
         Instant now = evidence.now();
@@ -48,7 +54,7 @@ public record UnitReport(String unit, Classification classification, Instant dea
             default -> null;
         };
         return new UnitReport(evidence.unit(), classification, deadline, item, evidence.inbox(), evidence.published(), age, late,
-                unpublished, null);
+                unpublished, null, List.of());
     }
 
     private static Long refusedSince(LedgerItem item, Instant deadline, Instant now) {
@@ -68,7 +74,12 @@ public record UnitReport(String unit, Classification classification, Instant dea
 
     UnitReport withRedrive(Redrive value) {
         return new UnitReport(unit, classification, deadline, item, inbox, published, ageSeconds, publishedAfterDeadlineSeconds,
-                unpublishedAgeSeconds, value);
+                unpublishedAgeSeconds, value, consumersBehind);
+    }
+
+    UnitReport withConsumersBehind(List<String> consumers) {
+        return new UnitReport(unit, classification, deadline, item, inbox, published, ageSeconds, publishedAfterDeadlineSeconds,
+                unpublishedAgeSeconds, redrive, consumers);
     }
 
     public UnitStatus status() {
@@ -156,6 +167,7 @@ public record UnitReport(String unit, Classification classification, Instant dea
         if (redrive != null) {
             map.put("redrive", redrive.toMap());
         }
+        map.put("consumers_behind", consumersBehind);
         return map;
     }
 

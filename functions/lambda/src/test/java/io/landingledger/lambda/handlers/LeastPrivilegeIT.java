@@ -164,6 +164,9 @@ class LeastPrivilegeIT {
         ValidateObjectHandler validatorHandler = validator.validatorHandler();
         deliver(validatorHandler, producer.putExample(DATASET, "progress-2026-03-01.jsonl"), "published");
         deliver(validatorHandler, producer.putExample(DATASET, "progress-2026-03-03.jsonl"), "published");
+        // a consumer read 2026-03-01's publish: the sweep's Query of the Consumers table finds it
+        validator.consumers().record(new io.landingledger.core.consumers.ConsumerReceipt(DATASET, "2026-03-01", "mart", "run-old",
+                java.time.Instant.parse("2026-03-02T00:00:00Z")));
         validator.calls = new RecordedCalls(); // the setup's calls are the validator test's business
 
         try (StubLambda lambda = new StubLambda(validatorHandler)) {
@@ -184,6 +187,36 @@ class LeastPrivilegeIT {
         List<String> redriveMissing = redrive.findings().stream().filter(f -> !f.contains("unused grant") && !f.contains("managed policy"))
                 .map(f -> "(re-drive) " + f).toList();
         assertLeastPrivilege("CompletenessSweepFunction", sweep, redriveMissing);
+    }
+
+    @Test
+    void consumerReceiptFunction_everyCallIsAllowedAndEveryGrantIsUsed() throws Exception {
+        Wiring receipts = wiring("consumer-receipt");
+        ConsumerReceiptHandler handler = receipts.consumerReceiptHandler();
+        // a receipt, then an older one arriving late (the conditional PutItem fails: still only PutItem), then an invalid one
+        assertEquals(true, handler.handleRequest(unitConsumed("2026-03-01", "run-2", "2026-03-02T10:00:00Z"), null).get("recorded"));
+        assertEquals(false, handler.handleRequest(unitConsumed("2026-03-01", "run-1", "2026-03-02T09:00:00Z"), null).get("recorded"));
+        assertEquals("INVALID_EVENT", handler.handleRequest(unitConsumed("March", "run-1", "2026-03-02T09:00:00Z"), null).get("reason"));
+        assertLeastPrivilege("ConsumerReceiptFunction", receipts);
+    }
+
+    /** A UnitConsumed event as EventBridge delivers it (events/unit-consumed.json). */
+    static Map<String, Object> unitConsumed(String unit, String publish, String at) throws IOException {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> event = (Map<String, Object>) (Map<?, ?>) JSON.std.mapFrom(
+                java.nio.file.Files.readString(PipelineFixture.REPOSITORY.resolve("events/unit-consumed.json")));
+        Map<String, Object> detail = new HashMap<>(map(event.get("detail")));
+        detail.put("unit", unit);
+        detail.put("publish", publish);
+        detail.put("consumed_at", at);
+        Map<String, Object> copy = new HashMap<>(event);
+        copy.put("detail", detail);
+        return copy;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object value) {
+        return (Map<String, Object>) value;
     }
 
     @Test
@@ -263,6 +296,7 @@ class LeastPrivilegeIT {
         names.put(resources.lakeBucket(), environment.get(FunctionConfig.LAKE_BUCKET));
         names.put(resources.ledgerTable(), environment.get(FunctionConfig.LEDGER_TABLE));
         names.put(resources.ledgerHistoryTable(), environment.get(FunctionConfig.LEDGER_HISTORY_TABLE));
+        names.put(resources.consumersTable(), environment.get(io.landingledger.lambda.ConsumersTable.ENVIRONMENT));
         return name -> names.get(name) == null ? "{not in " + functionId + "'s environment: " + name + "}" : names.get(name);
     }
 
@@ -423,9 +457,18 @@ class LeastPrivilegeIT {
                 redrive = new LambdaIngestPath(() -> lambda, validatorFunction.strip(), resources.config().aws().region().id());
             }
             CompletenessSweep sweep = new CompletenessSweep(store, ledger, redrive, new UnitRouter(contracts), resources.inboxBucket(),
-                    resources.lakeBucket(), Clock.systemUTC(), () -> UUID.randomUUID().toString());
+                    resources.lakeBucket(), Clock.systemUTC(), () -> UUID.randomUUID().toString(), consumers());
             return new CompletenessSweepHandler(contracts, sweep, DatasetMetrics.to(new PrintStream(new ByteArrayOutputStream(), true,
                     StandardCharsets.UTF_8)), QUIET);
+        }
+
+        /** As DependencyFactory.withConsumersTable: the Consumers table on this wiring's client. */
+        io.landingledger.lambda.adapters.DynamoDbConsumerReceipts consumers() {
+            return new io.landingledger.lambda.adapters.DynamoDbConsumerReceipts(dynamo, resources.consumersTable());
+        }
+
+        ConsumerReceiptHandler consumerReceiptHandler() {
+            return new ConsumerReceiptHandler(contracts, consumers());
         }
 
         RepairHandler repairHandler() {

@@ -120,6 +120,7 @@ public final class AwsEmulators implements BeforeAllCallback, ParameterResolver 
                 .versioningConfiguration(v -> v.status(BucketVersioningStatus.ENABLED)));
         s3.createBucket(request -> request.bucket(resources.lakeBucket()));
         LedgerTables.create(current.dynamoDb, resources.ledgerTable(), resources.ledgerHistoryTable());
+        io.landingledger.lambda.ConsumersTable.create(current.dynamoDb, resources.consumersTable());
         return resources;
     }
 

@@ -23,4 +23,9 @@ public record TestResources(FunctionConfig config) {
     public String ledgerHistoryTable() {
         return config.ledgerHistoryTable();
     }
+
+    /** The Consumers table ({@code ConsumersTable}), named after the ledger table. */
+    public String consumersTable() {
+        return config.ledgerTable() + "-consumers";
+    }
 }

@@ -1,0 +1,82 @@
+package io.landingledger.core.consumers;
+
+import io.landingledger.core.contract.Cadence;
+import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.ledger.LedgerStatus;
+import io.landingledger.core.ledger.PublishedRef;
+import io.landingledger.core.ledger.RunKind;
+import io.landingledger.core.sweep.DatasetReport;
+import io.landingledger.core.sweep.SweepHtml;
+import io.landingledger.core.testing.InMemoryConsumerReceipts;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Receipts against the ledger's current publish: who is behind on which unit; a late older receipt never wins. */
+class ConsumersBehindTest {
+    private static final Instant T0 = Instant.parse("2026-03-10T00:00:00Z");
+
+    private static LedgerItem published(String unit, String runId, String etag, long count) {
+        return new LedgerItem("progress_events", unit, LedgerStatus.PUBLISHED, null,
+                new PublishedRef("published/progress_events/unit=" + unit + "/part-00000.jsonl", etag, 10, 0, 0, null),
+                runId, RunKind.INGEST, 1, count, T0, T0, null, null);
+    }
+
+    private static ConsumerReceipt receipt(String unit, String consumer, String publish, int minutes) {
+        return new ConsumerReceipt("progress_events", unit, consumer, publish, T0.plusSeconds(60L * minutes));
+    }
+
+    @Test
+    void aReceiptOfAnEarlierPublish_isBehind_runIdOrEtag() {
+        InMemoryConsumerReceipts receipts = new InMemoryConsumerReceipts();
+        receipts.record(receipt("2026-03-01", "mart", "run-1", 1));        // restated since: run-2 now
+        receipts.record(receipt("2026-03-01", "dashboards", "\"etag-2\"", 2)); // the current ETag, quoted
+        receipts.record(receipt("2026-03-02", "mart", "etag-b", 1));       // current by ETag
+        receipts.record(receipt("2026-03-03", "mart", "run-x", 1));        // never published: nobody behind
+        List<LedgerItem> items = List.of(published("2026-03-01", "run-2", "etag-2", 2), published("2026-03-02", "run-b", "etag-b", 1),
+                new LedgerItem("progress_events", "2026-03-03", LedgerStatus.REFUSED, null, null, "run-r", RunKind.INGEST, 1, 0,
+                        null, null, null, "NOT_UTF8"));
+        Map<String, List<String>> byUnit = ConsumersBehind.byUnit(items, receipts.forUnits("progress_events", "2026-03-01", "2026-03-03"));
+        assertEquals(Map.of("2026-03-01", List.of("mart")), byUnit);
+        assertEquals(Map.of("mart", List.of("2026-03-01")), ConsumersBehind.byConsumer(byUnit));
+
+        receipts.record(receipt("2026-03-01", "mart", "run-2", 5)); // mart rebuilt
+        assertTrue(ConsumersBehind.byUnit(items, receipts.forUnits("progress_events", null, null)).isEmpty());
+    }
+
+    @Test
+    void aLateOlderReceipt_neverReplacesANewerOne() {
+        InMemoryConsumerReceipts receipts = new InMemoryConsumerReceipts();
+        assertTrue(receipts.record(receipt("2026-03-01", "mart", "run-2", 5)));
+        assertFalse(receipts.record(receipt("2026-03-01", "mart", "run-1", 1)));
+        assertFalse(receipts.record(receipt("2026-03-01", "mart", "run-1", 5)));
+        assertEquals("run-2", receipts.forUnits("progress_events", "2026-03-01", "2026-03-01").get(0).publish());
+    }
+
+    @Test
+    void consumerNames_areBounded() {
+        assertThrows(IllegalArgumentException.class, () -> receipt("2026-03-01", "a b", "r", 0));
+        assertThrows(IllegalArgumentException.class, () -> receipt("2026-03-01", "x".repeat(65), "r", 0));
+        assertThrows(IllegalArgumentException.class, () -> receipt("2026-03-01", "mart", " ", 0));
+    }
+
+    @Test
+    void theReports_nameTheConsumersBehind_andCountTheUnits() {
+        DatasetReport report = io.landingledger.core.sweep.SweepTesting.reportWithBehind("2026-03-01", List.of("mart", "ml<x>"));
+        assertEquals(Map.of("mart", List.of("2026-03-01"), "ml<x>", List.of("2026-03-01")), report.consumersBehind());
+        assertEquals(1, report.metrics().get("UnitsBehindConsumers").value());
+        assertEquals(Map.of("mart", List.of("2026-03-01"), "ml<x>", List.of("2026-03-01")), report.toMap().get("consumers_behind"));
+        String html = SweepHtml.render(report);
+        assertTrue(html.contains("Consumers behind (2)"));
+        assertTrue(html.contains("<code>ml&lt;x&gt;</code>"));
+        assertEquals(Cadence.DAILY, report.cadence());
+    }
+}
