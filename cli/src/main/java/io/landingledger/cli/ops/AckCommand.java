@@ -16,7 +16,8 @@ import java.util.Map;
  * {@code landing ack DATASET UNIT --consumer NAME [--publish ID]}: records that a consumer read a unit's publish
  * (docs/readers.md, "Consumer receipts"), as a UnitConsumed event would: one conditional PutItem on the target's
  * Consumers table, so an older receipt never replaces a newer one. On a deployed stack it writes the table directly
- * with the caller's credentials (dynamodb:PutItem on the table): the CLI bundles no EventBridge client.
+ * with the caller's credentials (dynamodb:PutItem on the table) rather than putting a UnitConsumed event: the event is
+ * delivered asynchronously, and the operator is told here whether the receipt was recorded or a later one stands.
  */
 @Command(name = "ack", mixinStandardHelpOptions = true,
         description = {"Record that CONSUMER read DATASET's UNIT: the publish it read (--publish: a run id or the published ETag;",
