@@ -175,16 +175,9 @@ final class LocalPipeline implements AutoCloseable {
      * The pipeline's object store, its reads of inbox objects counted into the current file's meter; everything else
      * passes through unchanged.
      */
-    private final class MeteredStore implements io.landingledger.core.store.ObjectStore {
-        private final io.landingledger.core.store.ObjectStore store;
-
+    private final class MeteredStore extends io.landingledger.core.store.ForwardingObjectStore {
         MeteredStore(io.landingledger.core.store.ObjectStore store) {
-            this.store = store;
-        }
-
-        @Override
-        public java.util.Optional<io.landingledger.core.store.StoredObject> head(String bucket, String key) {
-            return store.head(bucket, key);
+            super(store);
         }
 
         @Override
@@ -192,38 +185,6 @@ final class LocalPipeline implements AutoCloseable {
             OpenedObject opened = store.open(bucket, key, versionId);
             io.landingledger.cli.Progress current = meter;
             return current == null || !INBOX_BUCKET.equals(bucket) ? opened : new OpenedObject(opened.object(), current.wrap(opened.body()));
-        }
-
-        @Override
-        public StreamingUpload startUpload(String bucket, String key, String contentType) {
-            return store.startUpload(bucket, key, contentType);
-        }
-
-        @Override
-        public void put(String bucket, String key, byte[] body, String contentType) {
-            store.put(bucket, key, body, contentType);
-        }
-
-        @Override
-        public String promote(String bucket, String sourceKey, String targetKey, Map<String, String> metadata,
-                              io.landingledger.core.store.Precondition precondition)
-                throws io.landingledger.core.store.PreconditionFailedException, io.landingledger.core.store.ConcurrentUpdateException {
-            return store.promote(bucket, sourceKey, targetKey, metadata, precondition);
-        }
-
-        @Override
-        public void delete(String bucket, String key) {
-            store.delete(bucket, key);
-        }
-
-        @Override
-        public Iterable<ListedObject> list(String bucket, String prefix) {
-            return store.list(bucket, prefix);
-        }
-
-        @Override
-        public Iterable<ListedVersion> versions(String bucket, String prefix) {
-            return store.versions(bucket, prefix);
         }
     }
 

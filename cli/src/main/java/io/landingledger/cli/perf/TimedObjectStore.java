@@ -1,37 +1,30 @@
 package io.landingledger.cli.perf;
 
 import io.landingledger.core.store.ConcurrentUpdateException;
+import io.landingledger.core.store.ForwardingObjectStore;
 import io.landingledger.core.store.ObjectNotFoundException;
 import io.landingledger.core.store.ObjectStore;
 import io.landingledger.core.store.Precondition;
 import io.landingledger.core.store.PreconditionFailedException;
-import io.landingledger.core.store.StoredObject;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The product's object store, noting into a {@link EndToEndStage.Timeline} when the ingest path reaches each step:
  * GetObject's response, the end of validation (the staging upload's {@code complete()} is called the moment the
  * validator returns), the staged object, the promote. Every call goes to the real store unchanged.
  */
-final class TimedObjectStore implements ObjectStore {
-    private final ObjectStore store;
+final class TimedObjectStore extends ForwardingObjectStore {
     private final EndToEndStage.Timeline timeline;
     private final Runnable afterStaged;
 
     /** @param afterStaged runs when the staging upload has completed, before the promote starts */
     TimedObjectStore(ObjectStore store, EndToEndStage.Timeline timeline, Runnable afterStaged) {
-        this.store = store;
+        super(store);
         this.timeline = timeline;
         this.afterStaged = afterStaged;
-    }
-
-    @Override
-    public Optional<StoredObject> head(String bucket, String key) {
-        return store.head(bucket, key);
     }
 
     @Override
@@ -75,30 +68,10 @@ final class TimedObjectStore implements ObjectStore {
     }
 
     @Override
-    public void put(String bucket, String key, byte[] body, String contentType) {
-        store.put(bucket, key, body, contentType);
-    }
-
-    @Override
     public String promote(String bucket, String sourceKey, String targetKey, Map<String, String> metadata, Precondition precondition)
             throws PreconditionFailedException, ConcurrentUpdateException {
         String etag = store.promote(bucket, sourceKey, targetKey, metadata, precondition);
         timeline.promoted = System.nanoTime();
         return etag;
-    }
-
-    @Override
-    public void delete(String bucket, String key) {
-        store.delete(bucket, key);
-    }
-
-    @Override
-    public Iterable<ListedObject> list(String bucket, String prefix) {
-        return store.list(bucket, prefix);
-    }
-
-    @Override
-    public Iterable<ListedVersion> versions(String bucket, String prefix) {
-        return store.versions(bucket, prefix);
     }
 }
