@@ -80,8 +80,8 @@ public final class RemoteRepair implements AutoCloseable {
 
     /**
      * Invokes the repair with {@code payload}, then with each answer's continuation; {@code eachPage} sees every answer
-     * as it arrives. A dry run stays a dry run: the continuation the function returns does not carry {@code dryRun}
-     * (RepairResult.continuation), so it is added here.
+     * as it arrives. A dry run stays a dry run: the function's continuation carries {@code dryRun}, but one deployed
+     * before RepairResult.continuation did returned none, so a dry run's next page is marked here too.
      */
     public Result run(Map<String, Object> payload, Consumer<Map<String, Object>> eachPage) {
         List<Map<String, Object>> pages = new ArrayList<>();
