@@ -24,6 +24,19 @@ public final class ValidationLimits {
     public static final long DEFAULT_KEY_INDEX_MEMORY_BYTES = Runtime.getRuntime().maxMemory() / 2;
     /** Disk the index's spilled runs may take: no bound of its own, the spill directory's free space decides. */
     public static final long DEFAULT_KEY_INDEX_DISK_BYTES = Long.MAX_VALUE;
+    /**
+     * The system property that pins the default worker count ({@link #DEFAULT_WORKERS}): the build runs the core
+     * suite at 1, 2 and 4 workers with it, and an operator can pin a run with {@code -D} without a new build.
+     */
+    public static final String WORKERS_PROPERTY = "landing.validator.workers";
+    /**
+     * Threads that parse lines: {@value #WORKERS_PROPERTY} when set, else the processors this JVM may use (a Lambda
+     * function has about one vCPU per 1,769 MB). With 1 the calling thread parses; above 1 it reads, hashes and
+     * writes while the workers parse, and what is written is the same byte for byte.
+     */
+    public static final int DEFAULT_WORKERS = defaultWorkers();
+    /** More workers than this only add buffers: the single in-order reader and writer is the limit well before. */
+    public static final int MAX_WORKERS = 64;
 
     private static final ValidationLimits DEFAULTS = builder().build();
 
@@ -34,6 +47,7 @@ public final class ValidationLimits {
     private final long keyIndexMemoryBytes;
     private final long keyIndexDiskBytes;
     private final Path spillDirectory;
+    private final int workers;
 
     private ValidationLimits(Builder builder) {
         this.maxLineBytes = builder.maxLineBytes;
@@ -44,6 +58,24 @@ public final class ValidationLimits {
         this.keyIndexDiskBytes = builder.keyIndexDiskBytes;
         this.spillDirectory = builder.spillDirectory != null ? builder.spillDirectory
                 : Path.of(System.getProperty("java.io.tmpdir"));
+        this.workers = builder.workers;
+    }
+
+    private static int defaultWorkers() {
+        String pinned = System.getProperty(WORKERS_PROPERTY);
+        if (pinned == null || pinned.isBlank()) {
+            return Math.min(MAX_WORKERS, Runtime.getRuntime().availableProcessors());
+        }
+        try {
+            int value = Integer.parseInt(pinned.trim());
+            if (value >= 1 && value <= MAX_WORKERS) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below with the range
+        }
+        throw new IllegalArgumentException(WORKERS_PROPERTY + " must be a whole number from 1 to " + MAX_WORKERS
+                + ", not '" + pinned + "'");
     }
 
     public static ValidationLimits defaults() {
@@ -80,6 +112,11 @@ public final class ValidationLimits {
         return keyIndexDiskBytes;
     }
 
+    /** Threads that parse lines ({@link #DEFAULT_WORKERS}); the output never depends on it. */
+    public int workers() {
+        return workers;
+    }
+
     /** Where the index spills: {@code java.io.tmpdir} unless set (Lambda: /tmp, the function's ephemeral storage). */
     public Path spillDirectory() {
         return spillDirectory;
@@ -91,13 +128,13 @@ public final class ValidationLimits {
                 && maxNestingDepth == that.maxNestingDepth && maxCompressionRatio == that.maxCompressionRatio
                 && compressionRatioGraceBytes == that.compressionRatioGraceBytes
                 && keyIndexMemoryBytes == that.keyIndexMemoryBytes && keyIndexDiskBytes == that.keyIndexDiskBytes
-                && spillDirectory.equals(that.spillDirectory);
+                && spillDirectory.equals(that.spillDirectory) && workers == that.workers;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(maxLineBytes, maxNestingDepth, maxCompressionRatio, compressionRatioGraceBytes,
-                keyIndexMemoryBytes, keyIndexDiskBytes, spillDirectory);
+                keyIndexMemoryBytes, keyIndexDiskBytes, spillDirectory, workers);
     }
 
     @Override
@@ -105,7 +142,7 @@ public final class ValidationLimits {
         return "ValidationLimits[maxLineBytes=" + maxLineBytes + ", maxNestingDepth=" + maxNestingDepth
                 + ", maxCompressionRatio=" + maxCompressionRatio + ", compressionRatioGraceBytes=" + compressionRatioGraceBytes
                 + ", keyIndexMemoryBytes=" + keyIndexMemoryBytes + ", keyIndexDiskBytes=" + keyIndexDiskBytes
-                + ", spillDirectory=" + spillDirectory + "]";
+                + ", spillDirectory=" + spillDirectory + ", workers=" + workers + "]";
     }
 
     public static final class Builder {
@@ -116,6 +153,7 @@ public final class ValidationLimits {
         private long keyIndexMemoryBytes = DEFAULT_KEY_INDEX_MEMORY_BYTES;
         private long keyIndexDiskBytes = DEFAULT_KEY_INDEX_DISK_BYTES;
         private Path spillDirectory;
+        private int workers = DEFAULT_WORKERS;
 
         private Builder() {
         }
@@ -176,6 +214,15 @@ public final class ValidationLimits {
         /** Where the index spills its runs (an existing, writable directory). */
         public Builder spillDirectory(Path value) {
             this.spillDirectory = Objects.requireNonNull(value, "spillDirectory");
+            return this;
+        }
+
+        /** Threads that parse lines, 1 to {@value ValidationLimits#MAX_WORKERS}. */
+        public Builder workers(int value) {
+            if (value < 1 || value > MAX_WORKERS) {
+                throw new IllegalArgumentException("workers must be between 1 and " + MAX_WORKERS + ", not " + value);
+            }
+            this.workers = value;
             return this;
         }
 
