@@ -20,8 +20,8 @@ import java.util.regex.Pattern;
  * quoted empty cell is the empty string. Rows are published as the same canonical JSON lines as JSONL input.
  * A quoted cell may span lines; the validator joins them and {@link #split} reports when it needs more.
  */
-final class CsvLineParser {
-    enum Split { OK, UNTERMINATED, MALFORMED }
+final class CsvLineParser implements LineParser {
+    private enum Split { OK, UNTERMINATED, MALFORMED }
 
     private static final Pattern JSON_NUMBER = Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
 
@@ -47,12 +47,46 @@ final class CsvLineParser {
         }
     }
 
-    boolean hasHeader() {
+    @Override
+    public boolean ready() {
         return columnField != null;
     }
 
+    @Override
+    public LineParser copy() {
+        CsvLineParser copy = new CsvLineParser(contract);
+        copy.columnField = columnField; // never written once read
+        return copy;
+    }
+
+    /** CSV names its fields once, in the header, which {@link #readHeader} checks. */
+    @Override
+    public boolean namesProhibitedField(byte[] b, int off, int len, CanonicalRow row, LineOutcome outcome) {
+        return false;
+    }
+
+    @Override
+    public boolean endsRecord(byte[] b, int off, int len) {
+        return split(b, off, len) != Split.UNTERMINATED;
+    }
+
+    @Override
+    public Parsed parse(byte[] b, int off, int len, CanonicalRow row, LineOutcome outcome) {
+        Split split = split(b, off, len);
+        if (split == Split.UNTERMINATED) {
+            return Parsed.UNTERMINATED;
+        }
+        if (split == Split.OK) {
+            typeCells(row, outcome);
+        } else {
+            outcome.reject(ReasonCode.CSV_MALFORMED, null);
+        }
+        return Parsed.RECORD;
+    }
+
     /** Reads the header row; returns null when it names the contract's fields, else the refusal. */
-    Refusal readHeader(byte[] b, int off, int len, long line) {
+    @Override
+    public Refusal readHeader(byte[] b, int off, int len, long line) {
         if (!Utf8.isValid(b, off, len) || split(b, off, len) != Split.OK) {
             return new Refusal(RefusalCode.CSV_HEADER_MISMATCH, "the header row (line " + line + ") is not a readable CSV row", List.of(line));
         }
@@ -106,7 +140,7 @@ final class CsvLineParser {
     }
 
     /** Splits one record into cells (quotes removed, {@code ""} unescaped). */
-    Split split(byte[] b, int off, int len) {
+    private Split split(byte[] b, int off, int len) {
         cells.reset();
         cellCount = 0;
         int i = off;
@@ -179,7 +213,7 @@ final class CsvLineParser {
     }
 
     /** Types the cells of a record split by {@link #split} into the row. */
-    void parse(CanonicalRow row, LineOutcome out) {
+    private void typeCells(CanonicalRow row, LineOutcome out) {
         if (cellCount != columnField.length) {
             out.reject(ReasonCode.CSV_COLUMN_COUNT, null);
             return;

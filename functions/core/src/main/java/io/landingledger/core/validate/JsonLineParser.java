@@ -25,7 +25,7 @@ import java.util.Map;
  * Jackson's defaults: JsonLineRulesTest pins each rule, and JsonGrammarParityTest holds random mutations of real
  * lines to what Jackson says is JSON.
  */
-final class JsonLineParser {
+final class JsonLineParser implements LineParser {
     /** Jackson's default StreamReadConstraints.maxNumberLength: a longer number is NUMBER_OVERFLOW, not parsed. */
     static final int MAX_NUMBER_LENGTH = 1000;
 
@@ -67,7 +67,12 @@ final class JsonLineParser {
     /** Container kinds of the value being walked, one per level: true for an object. */
     private boolean[] objectAt = new boolean[64];
 
+    private final DatasetContract contract;
+    private final ValidationLimits limits;
+
     JsonLineParser(DatasetContract contract, ValidationLimits limits) {
+        this.contract = contract;
+        this.limits = limits;
         this.maxDepth = limits.maxNestingDepth();
         this.fields = contract.fields().toArray(new FieldSpec[0]);
         this.fieldNames = new byte[fields.length][];
@@ -91,7 +96,41 @@ final class JsonLineParser {
         }
     }
 
-    void parse(byte[] bytes, int off, int len, CanonicalRow row, LineOutcome outcome) {
+    @Override
+    public boolean ready() {
+        return true;
+    }
+
+    /** JSON Lines has no header row. */
+    @Override
+    public Refusal readHeader(byte[] b, int off, int len, long line) {
+        throw new IllegalStateException("JSON Lines has no header row");
+    }
+
+    /**
+     * The parser does not decode plain values, so it reads on past a bad byte in one: keys before it count, and keys
+     * after it while the line stays JSON (a Latin-1 export that joined a profile: {@code "name":"Zo\xEB"}).
+     */
+    @Override
+    public boolean namesProhibitedField(byte[] b, int off, int len, CanonicalRow row, LineOutcome outcome) {
+        outcome.clear();
+        parse(b, off, len, row, outcome);
+        return outcome.prohibited != null;
+    }
+
+    /** A JSON record is one line. */
+    @Override
+    public boolean endsRecord(byte[] b, int off, int len) {
+        return true;
+    }
+
+    @Override
+    public LineParser copy() {
+        return new JsonLineParser(contract, limits);
+    }
+
+    @Override
+    public Parsed parse(byte[] bytes, int off, int len, CanonicalRow row, LineOutcome outcome) {
         this.b = bytes;
         this.pos = off;
         this.end = off + len;
@@ -126,6 +165,7 @@ final class JsonLineParser {
             this.b = null;
             this.out = null;
         }
+        return Parsed.RECORD;
     }
 
     /** The line's object, after its '{': each member checked against the contract and put into the row. */

@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * Splits a byte stream into lines (LF or CRLF; the last line may lack a terminator) in one reused buffer.
- * A line longer than {@code maxLineBytes} is reported as too long and skipped to its end without being held:
- * memory stays at one buffer of about {@code maxLineBytes}, whatever the file.
+ * Splits a byte stream into lines (LF or CRLF; the last line may lack a terminator) in a buffer the caller may swap
+ * at each read. A line longer than {@code maxLineBytes} is reported as too long and skipped to its end without being
+ * held: memory stays at a buffer of about {@code maxLineBytes} per buffer in use, whatever the file.
  */
 final class LineReader {
     private static final int READ_CHUNK = 256 * 1024;
@@ -14,7 +14,7 @@ final class LineReader {
 
     private final InputStream in;
     private final int maxLineBytes;
-    private final byte[] buffer;
+    private byte[] buffer;
     private int start;
     private int end;
     private boolean eof;
@@ -34,67 +34,97 @@ final class LineReader {
     boolean tooLong;
     long tooLongBytes;
 
-    /**
-     * Asked before the reader reads more of the stream (all lines already read are then handed out): false ends the
-     * stream there, so that nothing past a decided end is ever read, decompressed or counted.
-     */
-    interface BeforeRead {
-        boolean proceed() throws IOException;
+    /** What {@link #next()} found. */
+    enum Next {
+        /** A line: {@link #lineStart}, {@link #lineLength}, {@link #lineNumber} and the flags describe it. */
+        LINE,
+        /** Every line read so far is handed out: {@link #read} reads more, or the caller ends the stream here. */
+        NEED_INPUT,
+        /** The stream ended and every line is handed out. */
+        END
     }
 
-    private final BeforeRead beforeRead;
+    /** The scan of the current line continues at {@link #scan} after a read (its bytes so far are in scannedBits). */
+    private boolean resuming;
+    private int scan;
+    /** {@link #read} skipped a line too long to hold: the next {@link #next()} hands it out. */
+    private boolean skipped;
 
     LineReader(InputStream in, int maxLineBytes) {
-        this(in, maxLineBytes, () -> true);
-    }
-
-    LineReader(InputStream in, int maxLineBytes, BeforeRead beforeRead) {
         this.in = in;
-        this.beforeRead = beforeRead;
         this.maxLineBytes = maxLineBytes;
-        // room for one maximal line (+ CR) plus a read chunk, so a full read never splits a legal line twice
-        this.buffer = new byte[maxLineBytes + 1 + READ_CHUNK];
+        this.buffer = new byte[bufferBytes(maxLineBytes)];
     }
 
+    /** Room for one maximal line (+ CR) plus a read, so a full read never splits a legal line twice. */
+    static int bufferBytes(int maxLineBytes) {
+        return maxLineBytes + 1 + READ_CHUNK;
+    }
+
+    /** The buffer the current line is in: the one given to the last {@link #read}. */
     byte[] buffer() {
         return buffer;
     }
 
-    /** Advances to the next line; false at the end of the stream, or where {@link BeforeRead} ended it. */
-    boolean next() throws IOException {
-        tooLong = false;
-        scannedBits = 0;
-        int scan = start;
-        while (true) {
-            int newline = scanForNewline(scan, end);
-            if (newline >= 0) {
-                emit(start, newline);
-                start = newline + 1;
-                return true;
-            }
-            if (eof) {
-                if (start < end) {
-                    emit(start, end);
-                    start = end;
-                    return true;
-                }
-                return false;
-            }
-            if (!beforeRead.proceed()) {
-                return false;
-            }
-            if (end - start > maxLineBytes + 1) {
-                skipLongLine();
-                return true;
-            }
-            if (start > 0) {
-                System.arraycopy(buffer, start, buffer, 0, end - start);
-                end -= start;
-                start = 0;
-            }
-            scan = end;
-            fill();
+    /**
+     * Advances to the next line without reading: the caller decides at {@link Next#NEED_INPUT} whether the stream
+     * goes on, so nothing past a decided end is ever read, decompressed or counted.
+     */
+    Next next() {
+        if (skipped) {
+            skipped = false;
+            return Next.LINE;
         }
+        if (!resuming) {
+            tooLong = false;
+            scannedBits = 0;
+            scan = start;
+        }
+        resuming = false;
+        int newline = scanForNewline(scan, end);
+        if (newline >= 0) {
+            emit(start, newline);
+            start = newline + 1;
+            return Next.LINE;
+        }
+        if (eof) {
+            if (start < end) {
+                emit(start, end);
+                start = end;
+                return Next.LINE;
+            }
+            return Next.END;
+        }
+        resuming = true;
+        scan = end;
+        return Next.NEED_INPUT;
+    }
+
+    /**
+     * Reads more after {@link Next#NEED_INPUT}, into {@code into} (a buffer of {@link #bufferBytes} bytes, or the
+     * current one): the line begun so far moves to its start, so the lines handed out before stay intact in the old
+     * buffer when {@code into} is another. The reads are the same whichever buffer is given.
+     */
+    void read(byte[] into) throws IOException {
+        if (into.length != buffer.length) {
+            throw new IllegalArgumentException("a line buffer of " + buffer.length + " bytes is needed, not " + into.length);
+        }
+        if (end - start > maxLineBytes + 1) {
+            long length = end - start;
+            boolean lastWasCr = buffer[end - 1] == '\r';
+            buffer = into;
+            skipLongLine(length, lastWasCr);
+            resuming = false;
+            skipped = true;
+            return;
+        }
+        int tail = end - start;
+        System.arraycopy(buffer, start, into, 0, tail);
+        buffer = into;
+        scan -= start;
+        start = 0;
+        end = tail;
+        fill();
     }
 
     private void emit(int from, int newline) {
@@ -116,9 +146,7 @@ final class LineReader {
     }
 
     /** The buffer holds more than a legal line and no newline: count the rest of the line without keeping it. */
-    private void skipLongLine() throws IOException {
-        long length = end - start;
-        boolean lastWasCr = buffer[end - 1] == '\r';
+    private void skipLongLine(long length, boolean lastWasCr) throws IOException {
         start = 0;
         end = 0;
         while (true) {

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.EnumMap;
 import java.util.List;
@@ -34,7 +35,7 @@ public final class StreamingValidator {
     /** The stored size is not known (standard input): the duplicate-key index grows as keys come. */
     public static final long UNKNOWN_SIZE = -1;
     /** Lines read before the key count is estimated from the stored size: enough for a steady average line. */
-    private static final long LINES_BEFORE_ESTIMATE = 1 << 12;
+    static final long LINES_BEFORE_ESTIMATE = 1 << 12;
     /** Rows whose keys are offered to the index together (see Pass.settlePending). */
     private static final int PENDING_ROWS = 16;
 
@@ -102,38 +103,45 @@ public final class StreamingValidator {
         return new Pass(stored, storedBytes, accepted, rejects, dropRows).execute();
     }
 
-    /** The state of one validation pass (a spilled key index can make a second pass with {@code dropRows}). */
+    /**
+     * The state of one validation pass (a spilled key index can make a second pass with {@code dropRows}): the
+     * in-order decisions over the chunks a {@link ChunkPipeline} hands it, whose lines workers parsed.
+     */
     private final class Pass {
         private final HashingInputStream source;
         private final OutputStream acceptedOut;
         private final OutputStream rejectsOut;
         private final ByteSink acceptedBuffer = new ByteSink(OUTPUT_FLUSH_BYTES + 4096);
         private final ByteSink rejectBuffer = new ByteSink(4096);
-        private final CanonicalRow row = new CanonicalRow(contract);
-        private final LineOutcome outcome = new LineOutcome();
         private final SpilledKeyRuns runs = new SpilledKeyRuns(limits.spillDirectory(), limits.keyIndexDiskBytes());
         private final DuplicateKeyIndex index = new DuplicateKeyIndex(1024, limits.keyIndexMemoryBytes(), runs);
-        private final long[] keyHash = new long[2];
+        /** Parses what the workers did not: a CSV header and what follows it, records over several lines. */
+        private final ChunkParser parser;
         /**
-         * Rows written to the output whose keys are not yet offered to the index ({@link #settlePending}): offered
-         * together, their index lookups overlap in memory instead of waiting one after another.
+         * Rows parsed whose keys are not yet offered to the index ({@link #settlePending}): offered together, their
+         * index lookups overlap in memory instead of waiting one after another.
          */
         private final long[] pendingHi = new long[PENDING_ROWS];
         private final long[] pendingLo = new long[PENDING_ROWS];
         private final long[] pendingPayload = new long[PENDING_ROWS];
         private final long[] pendingLine = new long[PENDING_ROWS];
+        private final byte[][] pendingRows = new byte[PENDING_ROWS][];
         private final int[] pendingStart = new int[PENDING_ROWS];
         private final int[] pendingEnd = new int[PENDING_ROWS];
         private int pending;
-        private final long[] payloadHash = new long[2];
         private final LineSet dropRows;
         private final boolean dropping;
         private final long storedBytes;
         private final Map<ReasonCode, Long> reasons = new EnumMap<>(ReasonCode.class);
-        private final JsonLineParser json;
-        private final CsvLineParser csv;
+        private final ByteSink join = new ByteSink(1024);
 
         private final DecodedInput input;
+        private ChunkPipeline chunks;
+        /** The chunk of the current line and the line's index in it. */
+        private LineChunk chunk;
+        private int at;
+        /** Decoded bytes read by the last read this pass took: where reading stopped. */
+        private long decodedBytes = -1;
         private long lines;
         private long blankLines;
         private long acceptedRows;
@@ -155,8 +163,7 @@ public final class StreamingValidator {
             this.rejectsOut = rejects;
             this.dropRows = dropRows;
             this.dropping = !dropRows.isEmpty();
-            this.json = contract.format() == DataFormat.JSONL ? new JsonLineParser(contract, limits) : null;
-            this.csv = contract.format() == DataFormat.CSV ? new CsvLineParser(contract) : null;
+            this.parser = new ChunkParser(contract, LineParser.forContract(contract, limits));
         }
 
         ValidationResult execute() throws IOException {
@@ -167,10 +174,14 @@ public final class StreamingValidator {
 
         private ValidationResult validateAndSettle() throws IOException {
             try {
-                LineReader reader = open();
-                if (reader != null) {
-                    readLines(reader);
-                    settlePending();
+                refusal = input.open();
+                if (refusal == null) {
+                    ChunkReader reader = new ChunkReader(source, input, limits.maxLineBytes());
+                    try (ChunkPipeline pipeline = new ChunkPipeline(reader, parser, limits.workers(), limits.maxLineBytes())) {
+                        chunks = pipeline;
+                        readLines();
+                        settlePending();
+                    }
                 }
                 // Always read to the end, not only after a refusal: GZIPInputStream stops at bytes after its last
                 // member that are not another member, and sha256 must still cover every stored byte.
@@ -198,8 +209,9 @@ public final class StreamingValidator {
             }
             flushAccepted();
             flushRejects();
+            long decoded = decodedBytes >= 0 ? decodedBytes : input.decodedBytes();
             return new ValidationResult(contract.dataset(), contract.version(), source.sha256Hex(), source.count(),
-                    input.gzip() ? input.decodedBytes() : source.count(), input.gzip(), lines, blankLines, acceptedRows, duplicates, rejected,
+                    input.gzip() ? decoded : source.count(), input.gzip(), lines, blankLines, acceptedRows, duplicates, rejected,
                     reasons, acceptedBytes, distinctKeys, index.bytes(), runs.count(), runs.diskBytes(), rowsToDrop, refusal);
         }
 
@@ -245,102 +257,67 @@ public final class StreamingValidator {
                     + " repeats the one on line " + firstLine + " with a different payload", List.of(firstLine, line));
         }
 
-        /** Opens the decoded input and its line reader; null after an unreadable-header refusal. */
-        private LineReader open() throws IOException {
-            refusal = input.open();
-            if (refusal != null) {
-                return null;
-            }
-            // rows wait to be settled against the key index: settle them before reading on, so that a conflict among
-            // them ends the input where reading row by row would have (same bytes read, decompressed and counted)
-            return new LineReader(input.stream(), limits.maxLineBytes(), () -> {
-                settlePending();
-                return refusal == null;
-            });
-        }
-
-        private boolean next(LineReader reader) throws IOException {
-            try {
-                boolean more = reader.next();
-                if (!more && refusal == null) { // the end of the stream, not a stop
-                    input.ended();
+        /**
+         * Moves to the next line, crossing into the next chunk (the next read) when this one is done: false at the end
+         * of the input or where reading stops. Rows waiting to be settled against the key index are settled before each
+         * read, so that a conflict among them ends the input where reading row by row would have (the same bytes read,
+         * decompressed and counted).
+         */
+        private boolean nextLine() throws IOException {
+            while (chunk == null || at + 1 >= chunk.count) {
+                if (chunk != null && chunk.end) {
+                    if (refusal == null) {
+                        input.ended();
+                    }
+                    return false;
                 }
-                return more;
-            } catch (SourceReadException e) {
-                throw e;
-            } catch (IOException e) {
-                refusal = input.readFailure(e, reader.lineNumber);
-                return false;
+                settlePending();
+                if (refusal != null) {
+                    return false;
+                }
+                chunk = chunks.next();
+                at = -1;
+                decodedBytes = chunk.decodedAfterRead;
+                if (chunk.readFailure != null) {
+                    refusal = chunk.readFailure;
+                    return false;
+                }
             }
+            at++;
+            if (at >= chunk.parsed.parsed) {
+                parser.parse(chunk, at); // after a record over several lines, or a chunk no worker was given
+            }
+            return true;
         }
 
-        private void readLines(LineReader reader) throws IOException {
-            ByteSink join = csv == null ? null : new ByteSink(1024);
-            while (refusal == null && next(reader)) {
-                long line = reader.lineNumber;
+        private long lineNumber() {
+            return chunk.firstLine + at;
+        }
+
+        private void readLines() throws IOException {
+            while (refusal == null && nextLine()) {
+                long line = lineNumber();
                 lines = line;
                 if (line == LINES_BEFORE_ESTIMATE && storedBytes > 0) {
-                    reserveKeyIndex(reader);
+                    reserveKeyIndex(chunk.storedAtEstimateLine, line);
                 }
-                if (reader.tooLong) {
-                    reject(line, ReasonCode.LINE_TOO_LONG, null, "line is " + reader.tooLongBytes
+                ParsedLines verdicts = chunk.parsed;
+                switch (verdicts.kind[at]) {
+                    case TOO_LONG -> reject(line, ReasonCode.LINE_TOO_LONG, null, "line is " + chunk.tooLongBytes(at)
                             + " bytes, above maxLineBytes (" + limits.maxLineBytes() + ")");
-                    continue;
-                }
-                byte[] b = reader.buffer();
-                int off = reader.lineStart;
-                int len = reader.lineLength;
-                if (line == 1 && len >= 3 && b[off] == (byte) 0xEF && b[off + 1] == (byte) 0xBB && b[off + 2] == (byte) 0xBF) {
-                    off += 3; // a UTF-8 byte order mark is tolerated at the start of the file
-                    len -= 3;
-                }
-                if (isBlank(b, off, len)) {
-                    settlePending(); // a repeat in the rows before may end the file there
-                    if (refusal == null) {
-                        blankLines++;
-                    }
-                    continue;
-                }
-                if (!reader.lineAscii && !Utf8.isValid(b, off, len)) {
-                    if (csv != null && !csv.hasHeader()) {
-                        refusal = new Refusal(RefusalCode.CSV_HEADER_MISMATCH, "the header row (line " + line + ") is not valid UTF-8", List.of(line));
-                    } else if (json != null && hasProhibitedKey(b, off, len)) {
-                        judge(line); // a prohibited key refuses the file however the rest of its line is encoded
-                    } else {
-                        reject(line, ReasonCode.INVALID_UTF8, null, null);
-                    }
-                    continue;
-                }
-                outcome.clear();
-                if (csv != null) {
-                    if (!csv.hasHeader()) {
-                        refusal = csv.readHeader(b, off, len, line);
-                        continue;
-                    }
-                    CsvLineParser.Split split = csv.split(b, off, len);
-                    if (split == CsvLineParser.Split.UNTERMINATED) {
-                        // a quoted cell holds a line break: join physical lines until the record closes
-                        join.reset();
-                        join.write(b, off, len);
-                        split = joinRecord(reader, join);
-                        if (refusal != null) {
-                            return;
-                        }
-                        if (split == null) {
-                            reject(line, ReasonCode.LINE_TOO_LONG, null, "the quoted record starting here exceeds maxLineBytes ("
-                                    + limits.maxLineBytes() + ")");
-                            continue;
+                    case BLANK -> {
+                        settlePending(); // a repeat in the rows before may end the file there
+                        if (refusal == null) {
+                            blankLines++;
                         }
                     }
-                    if (split == CsvLineParser.Split.OK) {
-                        csv.parse(row, outcome);
-                    } else {
-                        outcome.reject(ReasonCode.CSV_MALFORMED, null);
-                    }
-                } else {
-                    json.parse(b, off, len, row, outcome);
+                    case HEADER_NOT_UTF8 -> refusal = new Refusal(RefusalCode.CSV_HEADER_MISMATCH, "the header row (line " + line
+                            + ") is not valid UTF-8", List.of(line));
+                    case INVALID_UTF8 -> reject(line, ReasonCode.INVALID_UTF8, null, null);
+                    case HEADER -> refusal = verdicts.headerRefusal;
+                    case UNTERMINATED -> joinRecord(line);
+                    case RECORD -> judge(chunk, at, line);
                 }
-                judge(line);
             }
         }
 
@@ -350,106 +327,111 @@ public final class StreamingValidator {
          * read-ahead, so the estimate errs low: a table a little small grows once more, one too large would waste
          * memory (never more than the budget).
          */
-        private void reserveKeyIndex(LineReader reader) {
-            long storedSoFar = input.gzip() ? source.count() : reader.consumed();
+        private void reserveKeyIndex(long storedSoFar, long line) {
             if (storedSoFar > 0) {
-                index.reserve((long) ((double) storedBytes / storedSoFar * reader.lineNumber));
+                index.reserve((long) ((double) storedBytes / storedSoFar * line));
             }
         }
 
         /**
-         * Whether a line that is not valid UTF-8 still names a prohibited key before its first bad byte (a Latin-1
-         * export that joined a profile: {@code "name":"Zo\xEB"}). The parser does not decode plain values, so it reads
-         * on past a bad byte in one: keys before it count, and keys after it while the line stays JSON.
+         * A quoted CSV cell holds a line break: joins physical lines until the record closes, then judges it as the
+         * record of its first line. A record past maxLineBytes is rejected LINE_TOO_LONG, one the file ends inside is
+         * CSV_MALFORMED; the lines it took count as read, and the next record starts after them.
          */
-        private boolean hasProhibitedKey(byte[] b, int off, int len) {
-            outcome.clear();
-            json.parse(b, off, len, row, outcome);
-            return outcome.prohibited != null;
-        }
-
-        /** Appends physical lines to {@code join} until the CSV record closes; null when it grows past the limit. */
-        private CsvLineParser.Split joinRecord(LineReader reader, ByteSink join) throws IOException {
+        private void joinRecord(long line) throws IOException {
+            int off = chunk.start[at];
+            int len = chunk.length[at];
+            if (line == 1 && len >= 3 && chunk.text[off] == (byte) 0xEF && chunk.text[off + 1] == (byte) 0xBB
+                    && chunk.text[off + 2] == (byte) 0xBF) {
+                off += 3;
+                len -= 3;
+            }
+            join.reset();
+            join.write(chunk.text, off, len);
             while (true) {
-                if (!next(reader)) {
-                    return refusal != null ? null : CsvLineParser.Split.MALFORMED; // the file ended inside quotes
+                // the next physical line; a worker may have parsed it as a record of its own, a verdict never used
+                if (!nextLine()) {
+                    if (refusal == null) { // the file ended inside quotes
+                        reject(line, ReasonCode.CSV_MALFORMED, null, null);
+                    }
+                    return;
                 }
-                lines = reader.lineNumber;
-                if (reader.tooLong || join.size + 1 + reader.lineLength > limits.maxLineBytes()) {
-                    return null;
+                lines = lineNumber();
+                int length = chunk.length[at];
+                if (chunk.tooLong(at) || join.size + 1 + length > limits.maxLineBytes()) {
+                    reject(line, ReasonCode.LINE_TOO_LONG, null, "the quoted record starting here exceeds maxLineBytes ("
+                            + limits.maxLineBytes() + ")");
+                    return;
                 }
                 join.write('\n');
-                join.write(reader.buffer(), reader.lineStart, reader.lineLength);
-                if (!Utf8.isValid(reader.buffer(), reader.lineStart, reader.lineLength)) {
-                    continue; // reported as malformed below, once the record is complete
+                join.write(chunk.text, chunk.start[at], length);
+                if (!chunk.ascii(at) && !Utf8.isValid(chunk.text, chunk.start[at], length)) {
+                    continue; // reported as malformed once the record is complete
                 }
-                CsvLineParser.Split split = csv.split(join.bytes, 0, join.size);
-                if (split != CsvLineParser.Split.UNTERMINATED) {
-                    return Utf8.isValid(join.bytes, 0, join.size) ? split : CsvLineParser.Split.MALFORMED;
+                if (parser.endsRecord(join.bytes, 0, join.size)) {
+                    parser.parseJoined(join.bytes, 0, join.size, chunk, at);
+                    judge(chunk, at, line);
+                    return;
                 }
             }
         }
 
-        /** Turns a parsed line's outcome into a rejection, a refusal, a duplicate or an accepted row. */
-        private void judge(long line) throws IOException {
-            if (outcome.prohibited != null || outcome.unknownField || outcome.reason != null) {
+        /** Turns a parsed line's verdict into a rejection, a refusal, a duplicate or a row waiting for its key. */
+        private void judge(LineChunk lines, int i, long line) throws IOException {
+            ParsedLines verdict = lines.parsed;
+            String prohibited = verdict.prohibited[i];
+            boolean unknownField = verdict.unknownField[i];
+            ReasonCode reason = verdict.reason[i];
+            if (prohibited != null || unknownField || reason != null) {
                 settlePending(); // what this line decides comes after the rows before it
                 if (refusal != null) {
                     return;
                 }
             }
-            if (outcome.prohibited != null) {
-                refusal = new Refusal(RefusalCode.PROHIBITED_FIELD, "line " + line + " has the prohibited field " + outcome.prohibited, List.of(line));
+            if (prohibited != null) {
+                refusal = new Refusal(RefusalCode.PROHIBITED_FIELD, "line " + line + " has the prohibited field " + prohibited, List.of(line));
                 return;
             }
-            if (outcome.unknownField && contract.unknownFields() == UnknownFieldPolicy.REFUSE_FILE) {
+            if (unknownField && contract.unknownFields() == UnknownFieldPolicy.REFUSE_FILE) {
                 refusal = new Refusal(RefusalCode.UNKNOWN_FIELD, "line " + line + " has a field the contract does not name (unknownFields is refuse-file)", List.of(line));
                 return;
             }
-            if (outcome.reason != null) {
-                reject(line, outcome.reason, outcome.field, null);
+            if (reason != null) {
+                reject(line, reason, verdict.field[i], null);
                 return;
             }
-            int start = acceptedBuffer.size;
-            row.appendTo(acceptedBuffer);
-            Murmur3.hash128(row.keyBytes(), row.keyStart(), row.keyEnd() - row.keyStart(), 0, keyHash);
-            Murmur3.hash128(acceptedBuffer.bytes, start, acceptedBuffer.size - start, 0x5eed, payloadHash);
-            pendingHi[pending] = keyHash[0];
-            pendingLo[pending] = keyHash[1];
-            pendingPayload[pending] = payloadHash[0];
+            pendingHi[pending] = verdict.keyHi[i];
+            pendingLo[pending] = verdict.keyLo[i];
+            pendingPayload[pending] = verdict.payloadHash[i];
             pendingLine[pending] = line;
-            pendingStart[pending] = start;
-            pendingEnd[pending] = acceptedBuffer.size;
+            pendingRows[pending] = verdict.rows.bytes;
+            pendingStart[pending] = verdict.rowStart[i];
+            pendingEnd[pending] = verdict.rowEnd[i];
             if (++pending == PENDING_ROWS) {
                 settlePending();
             }
         }
 
         /**
-         * Offers the pending rows' keys to the index in line order and keeps each row in the output only when its key
-         * is new (closing the gaps the others leave), as if each had been offered as it was read. A repeat with
-         * another payload refuses the file at its line: the rows after it are dropped and {@link #lines} goes back
-         * to it, since reading would have stopped there. Anything else a line decides (a reject, a blank line, a
-         * refusal) settles the pending rows first, so it always comes after them, and so does reading more of the
-         * input (the LineReader asks first): what the stream itself decides there (gzip faults, the decompression
-         * ratio, CSV records over several lines) is never reached past a conflict.
+         * Offers the pending rows' keys to the index in line order and writes each row only when its key is new, as if
+         * each had been offered as it was read. A repeat with another payload refuses the file at its line: the rows
+         * after it are dropped and {@link #lines} goes back to it, since reading would have stopped there. Anything
+         * else a line decides (a reject, a blank line, a refusal) settles the pending rows first, so it always comes
+         * after them, and so does reading more of the input ({@link #nextLine} settles first): what the stream itself
+         * decides there (gzip faults, the decompression ratio, CSV records over several lines) is never reached past
+         * a conflict.
          */
         private void settlePending() throws IOException {
             if (pending == 0) {
                 return;
             }
             index.warm(pendingLo, pending);
-            byte[] out = acceptedBuffer.bytes;
-            int write = pendingStart[0];
             for (int k = 0; k < pending; k++) {
                 long line = pendingLine[k];
                 DuplicateKeyIndex.Outcome offered = index.offer(pendingHi[k], pendingLo[k], pendingPayload[k], line);
                 if (offered == DuplicateKeyIndex.Outcome.NEW && !(dropping && dropRows.contains(line))) {
                     int length = pendingEnd[k] - pendingStart[k];
-                    if (write != pendingStart[k]) {
-                        System.arraycopy(out, pendingStart[k], out, write, length);
-                    }
-                    write += length;
+                    acceptedBuffer.write(pendingRows[k], pendingStart[k], length);
                     acceptedBytes += length;
                     acceptedRows++;
                     continue;
@@ -473,7 +455,7 @@ public final class StreamingValidator {
                     break;
                 }
             }
-            acceptedBuffer.size = write;
+            Arrays.fill(pendingRows, 0, pending, null);
             pending = 0;
             if (acceptedBuffer.size >= OUTPUT_FLUSH_BYTES) {
                 flushAccepted();
@@ -525,15 +507,6 @@ public final class StreamingValidator {
                 rejectBuffer.writeTo(rejectsOut);
                 rejectBuffer.reset();
             }
-        }
-
-        private static boolean isBlank(byte[] b, int off, int len) {
-            for (int i = off; i < off + len; i++) {
-                if (b[i] != ' ' && b[i] != '\t') {
-                    return false;
-                }
-            }
-            return true;
         }
     }
 }

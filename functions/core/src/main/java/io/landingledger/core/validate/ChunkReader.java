@@ -1,0 +1,72 @@
+package io.landingledger.core.validate;
+
+import java.io.IOException;
+
+/**
+ * Reads the decoded input one read at a time into {@link LineChunk}s, in order, on the validation's own thread: the
+ * reads, the SHA-256 of the stored bytes and the line split are one pass, and the reads are the same whoever parses
+ * the lines and however far ahead of the in-order pass they run (so are the decoded-byte counts a chunk records).
+ */
+final class ChunkReader {
+    private final LineReader reader;
+    private final DecodedInput input;
+    private final HashingInputStream source;
+    private boolean done;
+
+    ChunkReader(HashingInputStream source, DecodedInput input, int maxLineBytes) {
+        this.source = source;
+        this.input = input;
+        this.reader = new LineReader(input.stream(), maxLineBytes);
+    }
+
+    /** The bytes a chunk's buffer must have. */
+    static int bufferBytes(int maxLineBytes) {
+        return LineReader.bufferBytes(maxLineBytes);
+    }
+
+    /** The stream ended or a read failed: there is no next chunk. */
+    boolean done() {
+        return done;
+    }
+
+    /**
+     * Makes the next read into {@code into} and hands it the lines that read completed. A read the decoder refuses
+     * (corrupt gzip, the decompression ratio) becomes the chunk's {@link LineChunk#readFailure}; a failure of the
+     * source itself is thrown.
+     *
+     * @throws SourceReadException the source failed (an infrastructure fault to retry)
+     */
+    void read(LineChunk into) throws IOException {
+        into.reset(reader.lineNumber + 1);
+        try {
+            reader.read(into.text);
+        } catch (SourceReadException e) {
+            throw e;
+        } catch (IOException e) {
+            into.readFailure = input.readFailure(e, reader.lineNumber);
+            into.decodedAfterRead = input.decodedBytes();
+            done = true;
+            return;
+        }
+        into.decodedAfterRead = input.decodedBytes();
+        while (true) {
+            switch (reader.next()) {
+                case LINE -> {
+                    into.add(reader.lineStart, reader.lineLength, reader.lineAscii, reader.tooLong, reader.tooLongBytes);
+                    if (reader.lineNumber == StreamingValidator.LINES_BEFORE_ESTIMATE) {
+                        // for gzip the stored bytes read so far include the inflater's read-ahead
+                        into.storedAtEstimateLine = input.gzip() ? source.count() : reader.consumed();
+                    }
+                }
+                case NEED_INPUT -> {
+                    return;
+                }
+                case END -> {
+                    into.end = true;
+                    done = true;
+                    return;
+                }
+            }
+        }
+    }
+}
