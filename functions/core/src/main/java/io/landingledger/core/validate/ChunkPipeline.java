@@ -69,7 +69,7 @@ final class ChunkPipeline implements AutoCloseable {
             inFlight.add(chunk);
             // a file that is one read is parsed by the pass: starting workers would cost more than it saves
             boolean alone = inFlight.size() == 1 && reader.done();
-            parsing.add(parallel && !alone && chunk.readFailure == null ? submit(chunk) : PARSED_BY_THE_PASS);
+            parsing.add(parallel && !alone && chunk.count > 0 ? submit(chunk) : PARSED_BY_THE_PASS);
         }
         if (inFlight.isEmpty()) {
             throw new IllegalStateException("no chunk after the end of the input");

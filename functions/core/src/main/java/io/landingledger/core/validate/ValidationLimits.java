@@ -117,6 +117,15 @@ public final class ValidationLimits {
         return workers;
     }
 
+    /** These limits with another worker count. */
+    public ValidationLimits withWorkers(int value) {
+        Builder copy = builder().maxLineBytes(maxLineBytes).maxNestingDepth(maxNestingDepth)
+                .maxCompressionRatio(maxCompressionRatio).compressionRatioGraceBytes(compressionRatioGraceBytes)
+                .keyIndexMemoryBytes(keyIndexMemoryBytes).keyIndexDiskBytes(keyIndexDiskBytes).workers(value);
+        copy.spillDirectory = spillDirectory;
+        return copy.build();
+    }
+
     /** Where the index spills: {@code java.io.tmpdir} unless set (Lambda: /tmp, the function's ephemeral storage). */
     public Path spillDirectory() {
         return spillDirectory;

@@ -170,6 +170,13 @@ class ValidatorFuzzTest {
             assertEquals(plain.acceptedText(), outcome.acceptedText(), () -> "gzip and plain text accept differently; " + context);
             assertEquals(plain.rejectsText(), outcome.rejectsText(), () -> "gzip and plain text reject differently; " + context);
         }
+        // every file, parsed by workers in chunks as small as a 7-byte read, decides and writes what one thread does
+        Outcome single = Validation.once(new StreamingValidator(file.contract, file.limits.withWorkers(1)), file.stored, Integer.MAX_VALUE);
+        try {
+            Validation.assertSameWithWorkers(single, file.contract, file.limits, file.stored, 4, 7);
+        } catch (RuntimeException | AssertionError e) {
+            throw new AssertionError("worker counts disagree or throw; " + context, e);
+        }
         if (file.crossCheckReads) {
             try {
                 Validation.validate(file.contract, file.limits, file.stored); // 1-, 7- and 8 KiB reads give the same result
