@@ -40,6 +40,8 @@ import software.amazon.awssdk.regions.Region;
  *       time (1-64; 1 is one GetObject); default {@value RangedRead.Settings#DEFAULT_RANGES_IN_FLIGHT}</td></tr>
  *   <tr><td>{@value #S3_READ_RANGE_MB}</td><td>no</td><td>you: the size of one range in MiB (1-1024); default 8.
  *       A read buffers at most K x this much heap; an object no larger than one range is one GetObject</td></tr>
+ *   <tr><td>{@value #VALIDATOR_WORKERS}</td><td>no</td><td>you: the threads that parse lines (1-64); default the
+ *       function's vCPUs (about one per 1,769 MB of memory). The output never depends on it</td></tr>
  * </table>
  *
  * <p>The overrides have names of their own rather than the SDK's {@code AWS_ENDPOINT_URL}: the SDK reads that one
@@ -81,6 +83,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
     public static final String KEY_INDEX_DISK_MB = "KEY_INDEX_DISK_MB";
     public static final String S3_READ_RANGES = "S3_READ_RANGES";
     public static final String S3_READ_RANGE_MB = "S3_READ_RANGE_MB";
+    public static final String VALIDATOR_WORKERS = "VALIDATOR_WORKERS";
 
     /** The variables infra/template.yaml must set for every function (a template test checks it). */
     public static final List<String> TEMPLATE_VARIABLES =
@@ -137,6 +140,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         ValidationLimits.Builder limits = ValidationLimits.builder();
         mebibytes(environment, KEY_INDEX_MEMORY_MB).ifPresent(limits::keyIndexMemoryBytes);
         mebibytes(environment, KEY_INDEX_DISK_MB).ifPresent(limits::keyIndexDiskBytes);
+        wholeNumber(environment, VALIDATOR_WORKERS, 1, ValidationLimits.MAX_WORKERS).ifPresent(limits::workers);
         int ranges = wholeNumber(environment, S3_READ_RANGES, 1, 64).orElse(RangedRead.Settings.DEFAULT_RANGES_IN_FLIGHT);
         long rangeBytes = wholeNumber(environment, S3_READ_RANGE_MB, 1, 1024).map(mib -> (long) mib << 20)
                 .orElse(RangedRead.Settings.DEFAULT_RANGE_BYTES);
@@ -195,6 +199,9 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         }
         if (validationLimits.keyIndexDiskBytes() != ValidationLimits.DEFAULT_KEY_INDEX_DISK_BYTES) {
             environment.put(KEY_INDEX_DISK_MB, Long.toString(validationLimits.keyIndexDiskBytes() >> 20));
+        }
+        if (validationLimits.workers() != ValidationLimits.DEFAULT_WORKERS) {
+            environment.put(VALIDATOR_WORKERS, Integer.toString(validationLimits.workers()));
         }
         validatorFunction.ifPresent(function -> environment.put(VALIDATOR_FUNCTION, function));
         if (reads.rangesInFlight() != RangedRead.Settings.DEFAULT_RANGES_IN_FLIGHT) {

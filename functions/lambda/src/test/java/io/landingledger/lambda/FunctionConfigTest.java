@@ -166,6 +166,21 @@ class FunctionConfigTest {
     }
 
     @Test
+    void fromEnvironment_withValidatorWorkers_pinsTheParseThreads() {
+        Map<String, String> environment = lambdaEnvironment();
+        assertEquals(io.landingledger.core.validate.ValidationLimits.DEFAULT_WORKERS,
+                FunctionConfig.fromEnvironment(environment).validationLimits().workers());
+        environment.put("VALIDATOR_WORKERS", "6");
+        FunctionConfig config = FunctionConfig.fromEnvironment(environment);
+        assertEquals(6, config.validationLimits().workers());
+        assertEquals(config, FunctionConfig.fromEnvironment(config.toEnvironment()));
+
+        environment.put("VALIDATOR_WORKERS", "0");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> FunctionConfig.fromEnvironment(environment));
+        assertTrue(e.getMessage().startsWith("VALIDATOR_WORKERS is '0', not a whole number from 1 to 64"), e.getMessage());
+    }
+
+    @Test
     void fromEnvironment_withKeyIndexBudgets_setsTheValidationLimitsInMebibytes() {
         Map<String, String> environment = lambdaEnvironment();
         assertEquals(io.landingledger.core.validate.ValidationLimits.defaults(),
