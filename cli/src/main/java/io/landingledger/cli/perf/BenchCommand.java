@@ -133,6 +133,13 @@ public final class BenchCommand implements Callable<Integer> {
             description = "End to end: also time these K (e.g. 2,4,16), each a stage of its own.")
     List<Integer> s3ReadRangesSweep = new ArrayList<>();
 
+    @Option(names = "--workers-sweep", paramLabel = "N,N", split = ",",
+            description = {"The validator core at each of these parse thread counts, a stage each (e.g. 1,2,4; default: 1, 2 and"
+                    + " this machine's processors).",
+                    "1 is always timed: the speed-up and the efficiency per worker are over it. The other stages run at the"
+                    + " default count (-D" + ValidationLimits.WORKERS_PROPERTY + ", else the processors)."})
+    List<Integer> workersSweep = new ArrayList<>();
+
     @Option(names = "--no-retained-heap",
             description = "Skip the one untimed validator pass that measures the heap it holds at the end of the input.")
     boolean noRetainedHeap;
@@ -154,12 +161,28 @@ public final class BenchCommand implements Callable<Integer> {
 
     /**
      * The stages timed {@code --repeat} times: the scan first, since every ratio is against it, then the validator
-     * core, then the end-to-end path on the emulators when there is one.
+     * core at each worker count of the sweep (fewest first), then the end-to-end path on the emulators when there is one.
      */
-    static List<BenchStage> stages(StreamingValidator validator, List<EndToEndStage> endToEnd) {
-        List<BenchStage> stages = new ArrayList<>(List.of(new ScanStage(), ValidatorStage.discarding(validator)));
+    static List<BenchStage> stages(Map<Integer, StreamingValidator> validators, List<EndToEndStage> endToEnd) {
+        List<BenchStage> stages = new ArrayList<>(List.of(new ScanStage()));
+        validators.forEach((workers, validator) -> stages.add(ValidatorStage.discarding(validator, workers)));
         stages.addAll(endToEnd);
         return stages;
+    }
+
+    /**
+     * The worker counts to time, fewest first, each once: always 1 (what the speed-up is over), then the requested
+     * counts, or by default 2 and the processors.
+     */
+    static List<Integer> workerCounts(List<Integer> requested, int processors) {
+        java.util.TreeSet<Integer> counts = new java.util.TreeSet<>(List.of(1));
+        for (int n : requested.isEmpty() ? List.of(2, processors) : requested) {
+            if (n < 1 || n > ValidationLimits.MAX_WORKERS) {
+                throw new IllegalArgumentException("--workers-sweep: each count must be from 1 to " + ValidationLimits.MAX_WORKERS + ", not " + n);
+            }
+            counts.add(n);
+        }
+        return List.copyOf(counts);
     }
 
     /** The end-to-end stage at K, then K=1 and the sweep's K on the same emulators (none with --no-end-to-end). */
@@ -241,7 +264,18 @@ public final class BenchCommand implements Callable<Integer> {
             err.println("landing bench: --key-index-memory-mb: " + e.getMessage());
             return ERROR;
         }
-        StreamingValidator validator = new StreamingValidator(dataset, limits.build());
+        // one validator per worker count of the sweep, and the default count's for the file pass and the heap
+        Map<Integer, StreamingValidator> sweep = new LinkedHashMap<>();
+        StreamingValidator validator;
+        try {
+            for (int n : workerCounts(workersSweep, Runtime.getRuntime().availableProcessors())) {
+                sweep.put(n, new StreamingValidator(dataset, limits.workers(n).build()));
+            }
+            validator = new StreamingValidator(dataset, limits.workers(ValidationLimits.DEFAULT_WORKERS).build());
+        } catch (IllegalArgumentException e) {
+            err.println("landing bench: " + e.getMessage());
+            return ERROR;
+        }
         Path dir = null;
         Path generatedFile = null;
         Path acceptedFile = null;
@@ -273,7 +307,7 @@ public final class BenchCommand implements Callable<Integer> {
                 file = BenchFile.of(generatedFile);
             }
 
-            List<BenchStage> timed = stages(validator, endToEndStages(endToEnd));
+            List<BenchStage> timed = stages(sweep, endToEndStages(endToEnd));
             List<StageFigures> figures = new ArrayList<>();
             for (BenchStage stage : timed) {
                 err.printf(Locale.ROOT, "landing bench: warm-up %s%n", stage.name());
@@ -293,17 +327,28 @@ public final class BenchCommand implements Callable<Integer> {
             }
             if (!noFileOutput) {
                 acceptedFile = dir.resolve("accepted.jsonl");
-                BenchStage stage = ValidatorStage.toFile(validator, acceptedFile);
+                BenchStage stage = ValidatorStage.toFile(validator, ValidationLimits.DEFAULT_WORKERS, acceptedFile);
                 Pass pass = measure(stage, file);
                 err.printf(Locale.ROOT, "landing bench: once   %-14s %.3f s (cpu %.3f s)%n", stage.name(), pass.seconds(), pass.cpuNanos() / 1e9);
                 figures.add(new StageFigures(stage, List.of(pass)));
             }
-            long heapAtEndOfInput = noRetainedHeap ? -1 : heapAtEndOfInput(validator, file);
+            // the heap the validator holds when the input ends, at each count of the sweep and at the default
+            Map<Integer, Long> heapAtEndOfInputByWorkers = new LinkedHashMap<>();
+            if (!noRetainedHeap) {
+                for (Map.Entry<Integer, StreamingValidator> e : sweep.entrySet()) {
+                    heapAtEndOfInputByWorkers.put(e.getKey(), heapAtEndOfInput(e.getValue(), file));
+                }
+                if (!heapAtEndOfInputByWorkers.containsKey(ValidationLimits.DEFAULT_WORKERS)) {
+                    heapAtEndOfInputByWorkers.put(ValidationLimits.DEFAULT_WORKERS, heapAtEndOfInput(validator, file));
+                }
+            }
+            long heapAtEndOfInput = heapAtEndOfInputByWorkers.getOrDefault(ValidationLimits.DEFAULT_WORKERS, -1L);
             long heapAtEnd = HeapGauge.usedAfterGc();
 
             List<String> problems = checks(figures, generated);
             problems.forEach(p -> err.println("landing bench: CHECK FAILED: " + p));
             Map<String, Object> report = report(file, generated, generateSeconds, figures, heapAtStart, heapAtEndOfInput, heapAtEnd, problems);
+            report.put("workers", workers(figures, heapAtEndOfInputByWorkers));
             Map<String, Object> machine = new LinkedHashMap<>();
             // other processes on the machine stretch wall times; the cpu figures do not include their time
             machine.put("loadAverageAtStart", round(loadAtStart, 2));
@@ -366,12 +411,14 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    /** Runs one pass and adds the process CPU time it took. */
+    /** Runs one pass and adds the process CPU time it took and the process's peak resident set during it. */
     static Pass measure(BenchStage stage, BenchFile file) throws IOException {
+        boolean peakReset = ResidentMemory.resetPeak();
         long before = processCpuNanos();
         Pass pass = stage.run(file);
         long after = processCpuNanos();
-        return before < 0 || after < 0 ? pass : pass.withCpuNanos(after - before);
+        Pass measured = before < 0 || after < 0 ? pass : pass.withCpuNanos(after - before);
+        return peakReset ? measured.withPeakRssBytes(ResidentMemory.peakBytes()) : measured;
     }
 
     private static long processCpuNanos() {
@@ -469,7 +516,7 @@ public final class BenchCommand implements Callable<Integer> {
 
         long scanMedian = figures.getFirst().medianNanos();
         long scanBest = figures.getFirst().bestNanos();
-        StageFigures core = figures.stream().filter(f -> f.stage() instanceof ValidatorStage).findFirst().orElseThrow();
+        StageFigures core = coreAtDefaultWorkers(figures);
         List<Object> stages = new ArrayList<>();
         for (StageFigures f : figures) {
             Map<String, Object> s = new LinkedHashMap<>();
@@ -539,6 +586,61 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     /**
+     * The validator core stage to compare the end-to-end path with: the one at the default worker count, which the
+     * function runs too, else (a sweep without it) the one at 1 worker.
+     */
+    static StageFigures coreAtDefaultWorkers(List<StageFigures> figures) {
+        List<StageFigures> sweep = sweep(figures);
+        return sweep.stream().filter(f -> ((ValidatorStage) f.stage()).workers() == ValidationLimits.DEFAULT_WORKERS).findFirst()
+                .orElse(sweep.getFirst());
+    }
+
+    /** The validator core's stages of the worker sweep, fewest workers first. */
+    static List<StageFigures> sweep(List<StageFigures> figures) {
+        return figures.stream().filter(f -> f.stage() instanceof ValidatorStage v && !v.writesFile())
+                .sorted(java.util.Comparator.comparingInt(f -> ((ValidatorStage) f.stage()).workers())).toList();
+    }
+
+    /**
+     * The scaling curve: per worker count the throughput, the speed-up over 1 worker (its median time over this
+     * count's) and the efficiency per worker (speed-up / workers; 1.0 is perfect scaling), the process's peak
+     * resident set over the passes, the key index's bytes per distinct key, and the heap live at the end of the input.
+     */
+    static Map<String, Object> workers(List<StageFigures> figures, Map<Integer, Long> heapAtEndOfInput) {
+        Map<String, Object> w = new LinkedHashMap<>();
+        w.put("default", ValidationLimits.DEFAULT_WORKERS);
+        w.put("processors", Runtime.getRuntime().availableProcessors());
+        w.put("residentMemory", "peak resident set of the whole benchmark JVM during each pass (VmHWM of /proc/self/status,"
+                + " reset before the pass through /proc/self/clear_refs); max over the timed passes");
+        List<StageFigures> sweep = sweep(figures);
+        StageFigures one = sweep.getFirst();
+        List<Object> byWorkers = new ArrayList<>();
+        for (StageFigures f : sweep) {
+            int n = ((ValidatorStage) f.stage()).workers();
+            double speedUp = (double) one.medianNanos() / f.medianNanos();
+            Map<String, Object> c = new LinkedHashMap<>();
+            c.put("workers", n);
+            c.put("stage", f.stage().name());
+            c.put("bestMBps", round(f.megabytesPerSecond(f.bestNanos()), 1));
+            c.put("medianMBps", round(f.megabytesPerSecond(f.medianNanos()), 1));
+            c.put("bestLinesPerSecond", Math.round(f.linesPerSecond(f.bestNanos())));
+            c.put("medianLinesPerSecond", Math.round(f.linesPerSecond(f.medianNanos())));
+            c.put("speedUp", round(speedUp, 3));
+            c.put("efficiency", round(speedUp / n, 3));
+            c.put("medianCpuSeconds", f.medianCpuNanos() < 0 ? null : round(f.medianCpuNanos() / 1e9, 4));
+            long peak = f.passes().stream().mapToLong(Pass::peakRssBytes).max().orElse(-1);
+            c.put("peakRssBytes", peak < 0 ? null : peak);
+            ValidationResult r = f.last().validation();
+            c.put("distinctKeys", r.distinctKeys());
+            c.put("keyIndexBytesPerKey", round(r.keyIndexBytesPerKey(), 2));
+            c.put("heapAtEndOfInputBytes", heapAtEndOfInput.get(n));
+            byWorkers.add(c);
+        }
+        w.put("byWorkers", byWorkers);
+        return w;
+    }
+
+    /**
      * The end-to-end passes step by step (seconds from the handler's call to the end of each step), with the
      * median pass (by wall time) first: how much of the staging upload ran while the validator was still parsing.
      */
@@ -554,6 +656,9 @@ public final class BenchCommand implements Callable<Integer> {
         e.put("accepted", p.accepted());
         e.put("publishedBytes", p.publishedBytes());
         e.put("ratioToValidatorMedian", round((double) core.medianNanos() / f.medianNanos(), 3));
+        // the handler builds its validator with the default limits, so it parses at the default worker count
+        e.put("workers", ValidationLimits.defaults().workers());
+        e.put("validatorStage", core.stage().name());
         e.put("medianPass", steps(p));
         e.put("passes", f.passes().stream().map(pass -> steps(pass.publish())).toList());
         return e;
@@ -657,12 +762,15 @@ public final class BenchCommand implements Callable<Integer> {
         out.println("(vs scan: stage throughput / scan throughput, medians; best for a stage run once."
                 + " cpu: process CPU time of the pass, all threads: the wall time a machine without other load would show)");
         out.println();
+        printWorkers((Map<String, Object>) report.get("workers"));
         Map<String, Object> e = (Map<String, Object>) report.get("endToEnd");
         if (e != null) {
             Map<String, Object> m = (Map<String, Object>) e.get("medianPass");
-            out.printf(Locale.ROOT, "end to end  %s%s, %,d rows, %,d bytes published; %.3f of the validator core's throughput (medians)%n",
+            out.printf(Locale.ROOT, "end to end  %s%s, %,d rows, %,d bytes published; %.3f of the validator core's throughput (medians, %s)%n",
                     e.get("action"), e.containsKey("refusal") ? " (" + e.get("refusal") + ")" : "", (long) e.get("accepted"),
-                    (long) e.get("publishedBytes"), (double) e.get("ratioToValidatorMedian"));
+                    (long) e.get("publishedBytes"), (double) e.get("ratioToValidatorMedian"), e.get("validatorStage"));
+            out.printf(Locale.ROOT, "            the handler's validator parses with %d workers (the default: -D%s, else the processors)%n",
+                    (int) e.get("workers"), ValidationLimits.WORKERS_PROPERTY);
             out.printf(Locale.ROOT, "            median pass, s from the S3 event: GetObject %s, last row parsed %s, staged %s, promoted %s,"
                             + " ledger written %s, done %s%n", m.get("firstByteSeconds"), m.get("lastRowParsedSeconds"), m.get("stagedSeconds"),
                     m.get("promotedSeconds"), m.get("ledgerWrittenSeconds"), m.get("totalSeconds"));
@@ -709,6 +817,30 @@ public final class BenchCommand implements Callable<Integer> {
         List<String> problems = (List<String>) ((Map<String, Object>) report.get("checks")).get("problems");
         out.println("checks      " + (!problems.isEmpty() ? problems.size() + " FAILED (see stderr)" : "ok: every pass saw the same bytes"
                 + " and reached the same result" + (g != null ? ", the one the generator wrote" : "")));
+    }
+
+    /** The scaling curve's table: one row per worker count of the sweep. */
+    @SuppressWarnings("unchecked")
+    private void printWorkers(Map<String, Object> w) {
+        out.printf(Locale.ROOT, "workers     the validator core by parse threads (default %d, %d processors); speed-up: the 1-worker median time"
+                + " / this count's; efficiency: speed-up / workers (1.00 is perfect scaling)%n", (int) w.get("default"), (int) w.get("processors"));
+        out.printf(Locale.ROOT, "            %7s %10s %11s %13s %13s %9s %10s %10s %12s %7s %10s%n", "workers", "MB/s best", "MB/s median",
+                "lines/s best", "lines/s med.", "speed-up", "efficiency", "cpu s med.", "peak RSS MB", "B/key", "heap MB");
+        for (Map<String, Object> c : (List<Map<String, Object>>) w.get("byWorkers")) {
+            Object cpu = c.get("medianCpuSeconds");
+            Object rss = c.get("peakRssBytes");
+            Object heap = c.get("heapAtEndOfInputBytes");
+            out.printf(Locale.ROOT, "            %7d %10.1f %11.1f %,13d %,13d %8.2fx %10.2f %10s %12s %7.2f %10s%n", (int) c.get("workers"),
+                    (double) c.get("bestMBps"), (double) c.get("medianMBps"), (long) c.get("bestLinesPerSecond"),
+                    (long) c.get("medianLinesPerSecond"), (double) c.get("speedUp"), (double) c.get("efficiency"),
+                    cpu == null ? "-" : String.format(Locale.ROOT, "%.3f", (double) cpu),
+                    rss == null ? "-" : String.format(Locale.ROOT, "%.1f", (long) rss / 1e6),
+                    (double) c.get("keyIndexBytesPerKey"),
+                    heap == null ? "-" : String.format(Locale.ROOT, "%.1f", (long) heap / 1e6));
+        }
+        out.println("            (peak RSS: " + w.get("residentMemory") + "; B/key: the duplicate index's bytes per distinct key;"
+                + " heap MB: live after a full GC at the end of the input, one untimed pass; '-' with --no-retained-heap)");
+        out.println();
     }
 
     private void cleanUp(Path dir, Path generatedFile, Path acceptedFile) {
