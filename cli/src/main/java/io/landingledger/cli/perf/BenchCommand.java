@@ -349,6 +349,10 @@ public final class BenchCommand implements Callable<Integer> {
             problems.forEach(p -> err.println("landing bench: CHECK FAILED: " + p));
             Map<String, Object> report = report(file, generated, generateSeconds, figures, heapAtStart, heapAtEndOfInput, heapAtEnd, problems);
             report.put("workers", workers(figures, heapAtEndOfInputByWorkers));
+            LambdaEstimate.Inputs onPaper = lambdaInputs(figures);
+            if (onPaper != null) {
+                report.put("onPaper", LambdaEstimate.report(onPaper));
+            }
             Map<String, Object> machine = new LinkedHashMap<>();
             // other processes on the machine stretch wall times; the cpu figures do not include their time
             machine.put("loadAverageAtStart", round(loadAtStart, 2));
@@ -357,7 +361,7 @@ public final class BenchCommand implements Callable<Integer> {
             if (json) {
                 out.println(JSON.std.asString(report));
             } else {
-                printTable(report, figures);
+                printTable(report, figures, onPaper);
             }
             out.flush();
             return problems.isEmpty() ? OK : INCONSISTENT;
@@ -727,7 +731,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     @SuppressWarnings("unchecked")
-    private void printTable(Map<String, Object> report, List<StageFigures> figures) {
+    private void printTable(Map<String, Object> report, List<StageFigures> figures, LambdaEstimate.Inputs onPaper) {
         out.printf(Locale.ROOT, "file        %s%n", report.get("file"));
         out.printf(Locale.ROOT, "            %,d bytes stored%s, %,d bytes of text, %,d lines%n", (long) report.get("storedBytes"),
                 (boolean) report.get("gzip") ? " (gzip)" : "", (long) report.get("decodedBytes"), (long) report.get("lines"));
@@ -814,9 +818,95 @@ public final class BenchCommand implements Callable<Integer> {
                         ? String.format(Locale.ROOT, "at the end of the input with the validator live %.1f MB, ",
                         (long) heap.get("usedAfterGcAtEndOfInputBytes") / 1e6) : "",
                 (long) heap.get("usedAfterGcAtEndBytes") / 1e6, HeapGauge.maxHeap() / 1_000_000);
+        if (onPaper != null) {
+            printEstimate(onPaper);
+        }
         List<String> problems = (List<String>) ((Map<String, Object>) report.get("checks")).get("problems");
         out.println("checks      " + (!problems.isEmpty() ? problems.size() + " FAILED (see stderr)" : "ok: every pass saw the same bytes"
                 + " and reached the same result" + (g != null ? ", the one the generator wrote" : "")));
+    }
+
+    /** What S3 is taken to carry a connection in the estimate: AWS's planning figure when the run has no throttle. */
+    static final double PLANNING_CONNECTION_MBPS = 85;
+
+    /** The estimate's inputs from this run: the sweep's medians, the scan's, K and the index's bytes per key; null for a file without keys. */
+    private LambdaEstimate.Inputs lambdaInputs(List<StageFigures> figures) {
+        List<StageFigures> sweep = sweep(figures);
+        ValidationResult r = sweep.getFirst().last().validation();
+        if (r.distinctKeys() == 0) {
+            return null;
+        }
+        Map<Integer, Double> byWorkers = new LinkedHashMap<>();
+        for (StageFigures f : sweep) {
+            byWorkers.put(((ValidatorStage) f.stage()).workers(), f.megabytesPerSecond(f.medianNanos()));
+        }
+        StageFigures scan = figures.getFirst();
+        // the index's first chunk and table weigh on a small file's figure: below a million keys take the one measured on a whole day
+        boolean enoughKeys = r.distinctKeys() >= LambdaEstimate.KEYS_FOR_A_FIGURE;
+        return new LambdaEstimate.Inputs(byWorkers, scan.megabytesPerSecond(scan.medianNanos()), s3ReadRanges,
+                s3ConnectionMbps > 0 ? s3ConnectionMbps : PLANNING_CONNECTION_MBPS,
+                enoughKeys ? r.keyIndexBytesPerKey() : LambdaEstimate.DAY_BYTES_PER_KEY, enoughKeys ? r.distinctKeys() : LambdaEstimate.DAY_KEYS_MEASURED);
+    }
+
+    /** The peak day on Lambda from this run's figures, labelled as the estimate it is, with the model and its inputs. */
+    private void printEstimate(LambdaEstimate.Inputs in) {
+        out.printf(Locale.ROOT, "on paper    AN ESTIMATE FROM A MODEL, not a measurement: a %,d-line, %.1f GB day with %,d distinct keys on Lambda,"
+                + " from this run's figures%n", LambdaEstimate.DAY_LINES, LambdaEstimate.DAY_BYTES / 1e9, LambdaEstimate.DAY_KEYS);
+        for (String line : wrap("model: " + LambdaEstimate.model(), 118)) {
+            out.println("            " + line);
+        }
+        StringBuilder measured = new StringBuilder();
+        in.medianMBpsByWorkers().forEach((n, mbps) -> measured.append(measured.isEmpty() ? "" : ", ")
+                .append(String.format(Locale.ROOT, "%.1f MB/s at %d worker%s", mbps, n, n == 1 ? "" : "s")));
+        String inputs = String.format(Locale.ROOT, "inputs (measured here unless named): validator core medians %s, so %.1f MB/s"
+                        + " a worker past %d; reader (the scan's median) %.1f MB/s; S3 K=%d (--s3-read-ranges) x %.1f MB/s a connection"
+                        + " (--s3-connection-mbps; 85 is AWS's planning figure) = %.1f MB/s; index %.2f B/key (measured on %,d keys%s)",
+                measured, in.perWorkerMBps(), in.largestMeasured(), in.readerMBps(), in.ranges(), in.connectionMBps(),
+                in.ranges() * in.connectionMBps(), in.bytesPerKey(), in.measuredKeys(),
+                in.measuredKeys() == LambdaEstimate.DAY_KEYS_MEASURED ? ": docs/performance.md's whole peak day, this file has under "
+                        + String.format(Locale.ROOT, "%,d", LambdaEstimate.KEYS_FOR_A_FIGURE) : ", this file's");
+        for (String line : wrap(inputs, 118)) {
+            out.println("            " + line);
+        }
+        out.printf(Locale.ROOT, "            %9s %5s %7s %16s %9s %8s %8s %8s %9s %6s %12s %8s %9s%n", "memory MB", "vCPUs", "workers",
+                "parse MB/s", "rate MB/s", "bound by", "time s", "index GB", "budget GB", "spills", "ephemeral MB", "worst s", "in 15 min");
+        for (int mb : LambdaEstimate.MEMORY_SIZES_MB) {
+            LambdaEstimate.Row row = LambdaEstimate.estimate(in, mb);
+            out.printf(Locale.ROOT, "            %,9d %5d %7d %16s %9.1f %8s %8.1f %8.2f %9.2f %6s %,12d %8.1f %9s%n", row.memoryMb(), row.vcpus(),
+                    row.workers(), String.format(Locale.ROOT, "%.1f %s", row.parseMBps(), row.parseMeasured() ? "(timed)" : "(extended)"),
+                    row.rateMBps(), row.boundBy(), row.seconds(), row.indexBytes() / 1e9, row.budgetBytes() / 1e9, row.spills() ? "yes" : "no",
+                    row.ephemeralMb(), row.worstSeconds(), row.withinTimeout() ? "yes" : "NO");
+        }
+        LambdaEstimate.Row max = LambdaEstimate.estimate(in, LambdaEstimate.MAX_MEMORY_MB);
+        String needs = String.format(Locale.ROOT, "at %,d MB (%d vCPUs): about %.0f s (%.1f min) for the day, %,.0f lines/s, bound by %s. Settings it needs:"
+                        + " MemorySize %d; KEY_INDEX_MEMORY_MB at least %,d (the default, half the heap, is about %,d)%s;"
+                        + " the index stays in memory from about %,d MB up",
+                LambdaEstimate.MAX_MEMORY_MB, max.vcpus(), max.seconds(), max.seconds() / 60, LambdaEstimate.DAY_LINES / max.seconds(),
+                max.boundBy(), LambdaEstimate.MAX_MEMORY_MB, (long) Math.ceil(max.indexBytes() / (1 << 20)),
+                (long) (max.budgetBytes() / (1 << 20)),
+                max.spills() ? String.format(Locale.ROOT, "; it spills: ephemeral storage at least %,d MB (SnapStart off: with it /tmp is 512 MB)",
+                        max.ephemeralMb()) : "; ephemeral storage 512 MB, the default (nothing spills)",
+                LambdaEstimate.smallestMemoryHoldingTheIndexMb(in));
+        for (String line : wrap(needs, 118)) {
+            out.println("            " + line);
+        }
+    }
+
+    /** Splits text into lines of at most {@code width} characters at spaces. */
+    static List<String> wrap(String text, int width) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        for (String word : text.split(" ")) {
+            if (!line.isEmpty() && line.length() + 1 + word.length() > width) {
+                lines.add(line.toString());
+                line.setLength(0);
+            }
+            line.append(line.isEmpty() ? "" : " ").append(word);
+        }
+        if (!line.isEmpty()) {
+            lines.add(line.toString());
+        }
+        return lines;
     }
 
     /** The scaling curve's table: one row per worker count of the sweep. */
