@@ -147,6 +147,30 @@ public final class BenchCommand implements Callable<Integer> {
     @Mixin
     ColdStartStage.Options coldStart = new ColdStartStage.Options();
 
+    @Option(names = "--peers",
+            description = {"Instead of the stages: the --file through three whole programs, --repeat times each in rounds:"
+                    + " landing validate, DuckDB (JDBC) and seed 002's rules in Python (" + Peers.SEED_RULES + ");",
+                    "wall time, MB/s, CPU, peak resident memory and accepted rows, against the goals (3x DuckDB, 20x the seed rules)."})
+    boolean peers;
+
+    @Option(names = "--peer-workers", paramLabel = "N", description = "Peers: landing validate --workers (default: its default, the processors).")
+    Integer peerWorkers;
+
+    @Option(names = "--duckdb-jar", paramLabel = "JAR",
+            description = "Peers: the duckdb_jdbc jar (default: Maven's copy of the test dependency, ~/.m2/repository/org/duckdb/duckdb_jdbc/"
+                    + Peers.DUCKDB_VERSION + "/).")
+    Path duckDbJar;
+
+    @Option(names = "--duckdb-threads", paramLabel = "N", description = "Peers: DuckDB's threads (default: the processors).")
+    Integer duckDbThreads;
+
+    @Option(names = "--python", paramLabel = "PYTHON", description = "Peers: the Python 3.11+ that runs the seed rules (default: ${DEFAULT-VALUE}).")
+    String python = "python3";
+
+    @Option(names = "--seed-rules", paramLabel = "FILE",
+            description = "Peers: the seed rules script (default: " + Peers.SEED_RULES + " of the repository, found from here or the jar).")
+    Path seedRules;
+
     private final PrintStream out;
     private final PrintStream err;
 
@@ -245,6 +269,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (coldStart.enabled) {
             return coldStart();
+        }
+        if (peers) {
+            return peers();
         }
         long heapAtStart = HeapGauge.usedAfterGc();
         double loadAtStart = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
@@ -392,6 +419,59 @@ public final class BenchCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             err.println("landing bench: " + e.getMessage());
             return ERROR;
+        }
+    }
+
+    /** {@code --peers}: the file through landing validate, DuckDB and the seed rules, whole processes. */
+    @SuppressWarnings("unchecked")
+    private int peers() {
+        if (source.file == null) {
+            err.println("landing bench: --peers measures a --file (make one with landing gen)");
+            return ERROR;
+        }
+        Path jar = duckDbJar != null ? duckDbJar : Peers.defaultDuckDbJar();
+        Path script = seedRules != null ? seedRules : Peers.findSeedRules();
+        if (!Files.isRegularFile(jar)) {
+            err.println("landing bench: --peers: no duckdb_jdbc jar at " + jar + " (a build with tests fetches it: mvn -pl cli -am test-compile;"
+                    + " or pass --duckdb-jar)");
+            return ERROR;
+        }
+        if (script == null || !Files.isRegularFile(script)) {
+            err.println("landing bench: --peers: " + Peers.SEED_RULES + " not found; pass --seed-rules");
+            return ERROR;
+        }
+        Path dir = null;
+        try {
+            DatasetContract dataset = ContractLoader.load(GenerateCommand.contractPath(contract));
+            BenchFile file = BenchFile.of(source.file);
+            // also what warms the page cache for every program
+            Pass scanned = new ScanStage().run(file);
+            dir = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("landing-peers");
+            int threads = duckDbThreads != null ? duckDbThreads : Runtime.getRuntime().availableProcessors();
+            Peers.Settings settings = new Peers.Settings(file.path(), scanned.bytes(), GenerateCommand.contractPath(contract),
+                    dataset.maxRejectedLines(), repeat, dir, jar, threads, python, script, peerWorkers);
+            Map<String, Object> report = new Peers(settings, err).measure();
+            if (json) {
+                out.println(JSON.std.asString(report));
+            } else {
+                Peers.printTable(report, out);
+            }
+            out.flush();
+            return (boolean) ((Map<String, Object>) report.get("checks")).get("ok") ? OK : INCONSISTENT;
+        } catch (InvalidContractException e) {
+            err.println("landing bench: invalid contract: " + e.getMessage());
+            return ERROR;
+        } catch (IOException e) {
+            err.println("landing bench: peers: " + e);
+            return ERROR;
+        } finally {
+            if (workDir == null && dir != null) {
+                try {
+                    Files.deleteIfExists(dir);
+                } catch (IOException e) {
+                    err.println("landing bench: could not remove " + dir + ": " + e);
+                }
+            }
         }
     }
 
