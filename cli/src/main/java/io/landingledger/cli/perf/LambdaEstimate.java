@@ -127,9 +127,9 @@ final class LambdaEstimate {
         inputs.put("dayBytes", DAY_BYTES);
         inputs.put("dayDistinctKeys", DAY_KEYS);
         inputs.put("medianMBpsByWorkers", in.medianMBpsByWorkers().entrySet().stream()
-                .map(e -> Map.of("workers", e.getKey(), "medianMBps", e.getValue())).toList());
-        inputs.put("perWorkerMBpsPastMeasured", in.perWorkerMBps());
-        inputs.put("readerMBps", in.readerMBps());
+                .map(e -> Map.of("workers", e.getKey(), "medianMBps", round1(e.getValue()))).toList());
+        inputs.put("perWorkerMBpsPastMeasured", round1(in.perWorkerMBps()));
+        inputs.put("readerMBps", round1(in.readerMBps()));
         inputs.put("ranges", in.ranges());
         inputs.put("connectionMBps", in.connectionMBps());
         inputs.put("bytesPerKey", in.bytesPerKey());
@@ -144,24 +144,28 @@ final class LambdaEstimate {
             m.put("memoryMb", row.memoryMb());
             m.put("vcpus", row.vcpus());
             m.put("workers", row.workers());
-            m.put("parseMBps", row.parseMBps());
+            m.put("parseMBps", round1(row.parseMBps()));
             m.put("parseMeasuredAtThisCount", row.parseMeasured());
-            m.put("s3MBps", row.s3MBps());
-            m.put("rateMBps", row.rateMBps());
+            m.put("s3MBps", round1(row.s3MBps()));
+            m.put("rateMBps", round1(row.rateMBps()));
             m.put("boundBy", row.boundBy());
-            m.put("seconds", row.seconds());
+            m.put("seconds", round1(row.seconds()));
             m.put("indexBytes", row.indexBytes());
             m.put("defaultBudgetBytes", row.budgetBytes());
             m.put("spills", row.spills());
             m.put("tmpBytes", row.tmpBytes());
             m.put("ephemeralStorageMb", row.ephemeralMb());
-            m.put("worstSeconds", row.worstSeconds());
+            m.put("worstSeconds", round1(row.worstSeconds()));
             m.put("withinTimeout", row.withinTimeout());
             rows.add(m);
         }
         r.put("byMemory", rows);
         r.put("smallestMemoryHoldingTheIndexMb", smallestMemoryHoldingTheIndexMb(in));
         return r;
+    }
+
+    private static double round1(double value) {
+        return Math.round(value * 10) / 10.0;
     }
 
     static String model() {
