@@ -133,12 +133,43 @@ public final class BenchCommand implements Callable<Integer> {
             description = "End to end: also time these K (e.g. 2,4,16), each a stage of its own.")
     List<Integer> s3ReadRangesSweep = new ArrayList<>();
 
+    @Option(names = "--workers-sweep", paramLabel = "N,N", split = ",",
+            description = {"The validator core at each of these parse thread counts, a stage each (e.g. 1,2,4; default: 1, 2 and"
+                    + " this machine's processors).",
+                    "1 is always timed: the speed-up and the efficiency per worker are over it. The other stages run at the"
+                    + " default count (-D" + ValidationLimits.WORKERS_PROPERTY + ", else the processors)."})
+    List<Integer> workersSweep = new ArrayList<>();
+
     @Option(names = "--no-retained-heap",
             description = "Skip the one untimed validator pass that measures the heap it holds at the end of the input.")
     boolean noRetainedHeap;
 
     @Mixin
     ColdStartStage.Options coldStart = new ColdStartStage.Options();
+
+    @Option(names = "--peers",
+            description = {"Instead of the stages: the --file through three whole programs, --repeat times each in rounds:"
+                    + " landing validate, DuckDB (JDBC) and seed 002's rules in Python (" + Peers.SEED_RULES + ");",
+                    "wall time, MB/s, CPU, peak resident memory and accepted rows, against the goals (3x DuckDB, 20x the seed rules)."})
+    boolean peers;
+
+    @Option(names = "--peer-workers", paramLabel = "N", description = "Peers: landing validate --workers (default: its default, the processors).")
+    Integer peerWorkers;
+
+    @Option(names = "--duckdb-jar", paramLabel = "JAR",
+            description = "Peers: the duckdb_jdbc jar (default: Maven's copy of the test dependency, ~/.m2/repository/org/duckdb/duckdb_jdbc/"
+                    + Peers.DUCKDB_VERSION + "/).")
+    Path duckDbJar;
+
+    @Option(names = "--duckdb-threads", paramLabel = "N", description = "Peers: DuckDB's threads (default: the processors).")
+    Integer duckDbThreads;
+
+    @Option(names = "--python", paramLabel = "PYTHON", description = "Peers: the Python 3.11+ that runs the seed rules (default: ${DEFAULT-VALUE}).")
+    String python = "python3";
+
+    @Option(names = "--seed-rules", paramLabel = "FILE",
+            description = "Peers: the seed rules script (default: " + Peers.SEED_RULES + " of the repository, found from here or the jar).")
+    Path seedRules;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -154,12 +185,28 @@ public final class BenchCommand implements Callable<Integer> {
 
     /**
      * The stages timed {@code --repeat} times: the scan first, since every ratio is against it, then the validator
-     * core, then the end-to-end path on the emulators when there is one.
+     * core at each worker count of the sweep (fewest first), then the end-to-end path on the emulators when there is one.
      */
-    static List<BenchStage> stages(StreamingValidator validator, List<EndToEndStage> endToEnd) {
-        List<BenchStage> stages = new ArrayList<>(List.of(new ScanStage(), ValidatorStage.discarding(validator)));
+    static List<BenchStage> stages(Map<Integer, StreamingValidator> validators, List<EndToEndStage> endToEnd) {
+        List<BenchStage> stages = new ArrayList<>(List.of(new ScanStage()));
+        validators.forEach((workers, validator) -> stages.add(ValidatorStage.discarding(validator, workers)));
         stages.addAll(endToEnd);
         return stages;
+    }
+
+    /**
+     * The worker counts to time, fewest first, each once: always 1 (what the speed-up is over), then the requested
+     * counts, or by default 2 and the processors.
+     */
+    static List<Integer> workerCounts(List<Integer> requested, int processors) {
+        java.util.TreeSet<Integer> counts = new java.util.TreeSet<>(List.of(1));
+        for (int n : requested.isEmpty() ? List.of(2, processors) : requested) {
+            if (n < 1 || n > ValidationLimits.MAX_WORKERS) {
+                throw new IllegalArgumentException("--workers-sweep: each count must be from 1 to " + ValidationLimits.MAX_WORKERS + ", not " + n);
+            }
+            counts.add(n);
+        }
+        return List.copyOf(counts);
     }
 
     /** The end-to-end stage at K, then K=1 and the sweep's K on the same emulators (none with --no-end-to-end). */
@@ -223,6 +270,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (coldStart.enabled) {
             return coldStart();
         }
+        if (peers) {
+            return peers();
+        }
         long heapAtStart = HeapGauge.usedAfterGc();
         double loadAtStart = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         DatasetContract dataset;
@@ -241,7 +291,18 @@ public final class BenchCommand implements Callable<Integer> {
             err.println("landing bench: --key-index-memory-mb: " + e.getMessage());
             return ERROR;
         }
-        StreamingValidator validator = new StreamingValidator(dataset, limits.build());
+        // one validator per worker count of the sweep, and the default count's for the file pass and the heap
+        Map<Integer, StreamingValidator> sweep = new LinkedHashMap<>();
+        StreamingValidator validator;
+        try {
+            for (int n : workerCounts(workersSweep, Runtime.getRuntime().availableProcessors())) {
+                sweep.put(n, new StreamingValidator(dataset, limits.workers(n).build()));
+            }
+            validator = new StreamingValidator(dataset, limits.workers(ValidationLimits.DEFAULT_WORKERS).build());
+        } catch (IllegalArgumentException e) {
+            err.println("landing bench: " + e.getMessage());
+            return ERROR;
+        }
         Path dir = null;
         Path generatedFile = null;
         Path acceptedFile = null;
@@ -273,7 +334,7 @@ public final class BenchCommand implements Callable<Integer> {
                 file = BenchFile.of(generatedFile);
             }
 
-            List<BenchStage> timed = stages(validator, endToEndStages(endToEnd));
+            List<BenchStage> timed = stages(sweep, endToEndStages(endToEnd));
             List<StageFigures> figures = new ArrayList<>();
             for (BenchStage stage : timed) {
                 err.printf(Locale.ROOT, "landing bench: warm-up %s%n", stage.name());
@@ -293,17 +354,32 @@ public final class BenchCommand implements Callable<Integer> {
             }
             if (!noFileOutput) {
                 acceptedFile = dir.resolve("accepted.jsonl");
-                BenchStage stage = ValidatorStage.toFile(validator, acceptedFile);
+                BenchStage stage = ValidatorStage.toFile(validator, ValidationLimits.DEFAULT_WORKERS, acceptedFile);
                 Pass pass = measure(stage, file);
                 err.printf(Locale.ROOT, "landing bench: once   %-14s %.3f s (cpu %.3f s)%n", stage.name(), pass.seconds(), pass.cpuNanos() / 1e9);
                 figures.add(new StageFigures(stage, List.of(pass)));
             }
-            long heapAtEndOfInput = noRetainedHeap ? -1 : heapAtEndOfInput(validator, file);
+            // the heap the validator holds when the input ends, at each count of the sweep and at the default
+            Map<Integer, Long> heapAtEndOfInputByWorkers = new LinkedHashMap<>();
+            if (!noRetainedHeap) {
+                for (Map.Entry<Integer, StreamingValidator> e : sweep.entrySet()) {
+                    heapAtEndOfInputByWorkers.put(e.getKey(), heapAtEndOfInput(e.getValue(), file));
+                }
+                if (!heapAtEndOfInputByWorkers.containsKey(ValidationLimits.DEFAULT_WORKERS)) {
+                    heapAtEndOfInputByWorkers.put(ValidationLimits.DEFAULT_WORKERS, heapAtEndOfInput(validator, file));
+                }
+            }
+            long heapAtEndOfInput = heapAtEndOfInputByWorkers.getOrDefault(ValidationLimits.DEFAULT_WORKERS, -1L);
             long heapAtEnd = HeapGauge.usedAfterGc();
 
             List<String> problems = checks(figures, generated);
             problems.forEach(p -> err.println("landing bench: CHECK FAILED: " + p));
             Map<String, Object> report = report(file, generated, generateSeconds, figures, heapAtStart, heapAtEndOfInput, heapAtEnd, problems);
+            report.put("workers", workers(figures, heapAtEndOfInputByWorkers));
+            LambdaEstimate.Inputs onPaper = lambdaInputs(figures);
+            if (onPaper != null) {
+                report.put("onPaper", LambdaEstimate.report(onPaper));
+            }
             Map<String, Object> machine = new LinkedHashMap<>();
             // other processes on the machine stretch wall times; the cpu figures do not include their time
             machine.put("loadAverageAtStart", round(loadAtStart, 2));
@@ -312,7 +388,7 @@ public final class BenchCommand implements Callable<Integer> {
             if (json) {
                 out.println(JSON.std.asString(report));
             } else {
-                printTable(report, figures);
+                printTable(report, figures, onPaper);
             }
             out.flush();
             return problems.isEmpty() ? OK : INCONSISTENT;
@@ -346,6 +422,59 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code --peers}: the file through landing validate, DuckDB and the seed rules, whole processes. */
+    @SuppressWarnings("unchecked")
+    private int peers() {
+        if (source.file == null) {
+            err.println("landing bench: --peers measures a --file (make one with landing gen)");
+            return ERROR;
+        }
+        Path jar = duckDbJar != null ? duckDbJar : Peers.defaultDuckDbJar();
+        Path script = seedRules != null ? seedRules : Peers.findSeedRules();
+        if (!Files.isRegularFile(jar)) {
+            err.println("landing bench: --peers: no duckdb_jdbc jar at " + jar + " (a build with tests fetches it: mvn -pl cli -am test-compile;"
+                    + " or pass --duckdb-jar)");
+            return ERROR;
+        }
+        if (script == null || !Files.isRegularFile(script)) {
+            err.println("landing bench: --peers: " + Peers.SEED_RULES + " not found; pass --seed-rules");
+            return ERROR;
+        }
+        Path dir = null;
+        try {
+            DatasetContract dataset = ContractLoader.load(GenerateCommand.contractPath(contract));
+            BenchFile file = BenchFile.of(source.file);
+            // also what warms the page cache for every program
+            Pass scanned = new ScanStage().run(file);
+            dir = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("landing-peers");
+            int threads = duckDbThreads != null ? duckDbThreads : Runtime.getRuntime().availableProcessors();
+            Peers.Settings settings = new Peers.Settings(file.path(), scanned.bytes(), GenerateCommand.contractPath(contract),
+                    dataset.maxRejectedLines(), repeat, dir, jar, threads, python, script, peerWorkers);
+            Map<String, Object> report = new Peers(settings, err).measure();
+            if (json) {
+                out.println(JSON.std.asString(report));
+            } else {
+                Peers.printTable(report, out);
+            }
+            out.flush();
+            return (boolean) ((Map<String, Object>) report.get("checks")).get("ok") ? OK : INCONSISTENT;
+        } catch (InvalidContractException e) {
+            err.println("landing bench: invalid contract: " + e.getMessage());
+            return ERROR;
+        } catch (IOException e) {
+            err.println("landing bench: peers: " + e);
+            return ERROR;
+        } finally {
+            if (workDir == null && dir != null) {
+                try {
+                    Files.deleteIfExists(dir);
+                } catch (IOException e) {
+                    err.println("landing bench: could not remove " + dir + ": " + e);
+                }
+            }
+        }
+    }
+
     /** Writes the peak-shaped file, with as many malformed lines as the contract's reject cap allows. */
     private GenerateCommand.Written generate(Path target, long rejectCap) throws IOException {
         long lines = source.lines != null ? source.lines : PeakFileGenerator.DEFAULT_LINES;
@@ -366,12 +495,14 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    /** Runs one pass and adds the process CPU time it took. */
+    /** Runs one pass and adds the process CPU time it took and the process's peak resident set during it. */
     static Pass measure(BenchStage stage, BenchFile file) throws IOException {
+        boolean peakReset = ResidentMemory.resetPeak();
         long before = processCpuNanos();
         Pass pass = stage.run(file);
         long after = processCpuNanos();
-        return before < 0 || after < 0 ? pass : pass.withCpuNanos(after - before);
+        Pass measured = before < 0 || after < 0 ? pass : pass.withCpuNanos(after - before);
+        return peakReset ? measured.withPeakRssBytes(ResidentMemory.peakBytes()) : measured;
     }
 
     private static long processCpuNanos() {
@@ -469,7 +600,7 @@ public final class BenchCommand implements Callable<Integer> {
 
         long scanMedian = figures.getFirst().medianNanos();
         long scanBest = figures.getFirst().bestNanos();
-        StageFigures core = figures.stream().filter(f -> f.stage() instanceof ValidatorStage).findFirst().orElseThrow();
+        StageFigures core = coreAtDefaultWorkers(figures);
         List<Object> stages = new ArrayList<>();
         for (StageFigures f : figures) {
             Map<String, Object> s = new LinkedHashMap<>();
@@ -539,6 +670,61 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     /**
+     * The validator core stage to compare the end-to-end path with: the one at the default worker count, which the
+     * function runs too, else (a sweep without it) the one at 1 worker.
+     */
+    static StageFigures coreAtDefaultWorkers(List<StageFigures> figures) {
+        List<StageFigures> sweep = sweep(figures);
+        return sweep.stream().filter(f -> ((ValidatorStage) f.stage()).workers() == ValidationLimits.DEFAULT_WORKERS).findFirst()
+                .orElse(sweep.getFirst());
+    }
+
+    /** The validator core's stages of the worker sweep, fewest workers first. */
+    static List<StageFigures> sweep(List<StageFigures> figures) {
+        return figures.stream().filter(f -> f.stage() instanceof ValidatorStage v && !v.writesFile())
+                .sorted(java.util.Comparator.comparingInt(f -> ((ValidatorStage) f.stage()).workers())).toList();
+    }
+
+    /**
+     * The scaling curve: per worker count the throughput, the speed-up over 1 worker (its median time over this
+     * count's) and the efficiency per worker (speed-up / workers; 1.0 is perfect scaling), the process's peak
+     * resident set over the passes, the key index's bytes per distinct key, and the heap live at the end of the input.
+     */
+    static Map<String, Object> workers(List<StageFigures> figures, Map<Integer, Long> heapAtEndOfInput) {
+        Map<String, Object> w = new LinkedHashMap<>();
+        w.put("default", ValidationLimits.DEFAULT_WORKERS);
+        w.put("processors", Runtime.getRuntime().availableProcessors());
+        w.put("residentMemory", "peak resident set of the whole benchmark JVM during each pass (VmHWM of /proc/self/status,"
+                + " reset before the pass through /proc/self/clear_refs); max over the timed passes");
+        List<StageFigures> sweep = sweep(figures);
+        StageFigures one = sweep.getFirst();
+        List<Object> byWorkers = new ArrayList<>();
+        for (StageFigures f : sweep) {
+            int n = ((ValidatorStage) f.stage()).workers();
+            double speedUp = (double) one.medianNanos() / f.medianNanos();
+            Map<String, Object> c = new LinkedHashMap<>();
+            c.put("workers", n);
+            c.put("stage", f.stage().name());
+            c.put("bestMBps", round(f.megabytesPerSecond(f.bestNanos()), 1));
+            c.put("medianMBps", round(f.megabytesPerSecond(f.medianNanos()), 1));
+            c.put("bestLinesPerSecond", Math.round(f.linesPerSecond(f.bestNanos())));
+            c.put("medianLinesPerSecond", Math.round(f.linesPerSecond(f.medianNanos())));
+            c.put("speedUp", round(speedUp, 3));
+            c.put("efficiency", round(speedUp / n, 3));
+            c.put("medianCpuSeconds", f.medianCpuNanos() < 0 ? null : round(f.medianCpuNanos() / 1e9, 4));
+            long peak = f.passes().stream().mapToLong(Pass::peakRssBytes).max().orElse(-1);
+            c.put("peakRssBytes", peak < 0 ? null : peak);
+            ValidationResult r = f.last().validation();
+            c.put("distinctKeys", r.distinctKeys());
+            c.put("keyIndexBytesPerKey", round(r.keyIndexBytesPerKey(), 2));
+            c.put("heapAtEndOfInputBytes", heapAtEndOfInput.get(n));
+            byWorkers.add(c);
+        }
+        w.put("byWorkers", byWorkers);
+        return w;
+    }
+
+    /**
      * The end-to-end passes step by step (seconds from the handler's call to the end of each step), with the
      * median pass (by wall time) first: how much of the staging upload ran while the validator was still parsing.
      */
@@ -554,6 +740,9 @@ public final class BenchCommand implements Callable<Integer> {
         e.put("accepted", p.accepted());
         e.put("publishedBytes", p.publishedBytes());
         e.put("ratioToValidatorMedian", round((double) core.medianNanos() / f.medianNanos(), 3));
+        // the handler builds its validator with the default limits, so it parses at the default worker count
+        e.put("workers", ValidationLimits.defaults().workers());
+        e.put("validatorStage", core.stage().name());
         e.put("medianPass", steps(p));
         e.put("passes", f.passes().stream().map(pass -> steps(pass.publish())).toList());
         return e;
@@ -622,7 +811,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     @SuppressWarnings("unchecked")
-    private void printTable(Map<String, Object> report, List<StageFigures> figures) {
+    private void printTable(Map<String, Object> report, List<StageFigures> figures, LambdaEstimate.Inputs onPaper) {
         out.printf(Locale.ROOT, "file        %s%n", report.get("file"));
         out.printf(Locale.ROOT, "            %,d bytes stored%s, %,d bytes of text, %,d lines%n", (long) report.get("storedBytes"),
                 (boolean) report.get("gzip") ? " (gzip)" : "", (long) report.get("decodedBytes"), (long) report.get("lines"));
@@ -657,12 +846,15 @@ public final class BenchCommand implements Callable<Integer> {
         out.println("(vs scan: stage throughput / scan throughput, medians; best for a stage run once."
                 + " cpu: process CPU time of the pass, all threads: the wall time a machine without other load would show)");
         out.println();
+        printWorkers((Map<String, Object>) report.get("workers"));
         Map<String, Object> e = (Map<String, Object>) report.get("endToEnd");
         if (e != null) {
             Map<String, Object> m = (Map<String, Object>) e.get("medianPass");
-            out.printf(Locale.ROOT, "end to end  %s%s, %,d rows, %,d bytes published; %.3f of the validator core's throughput (medians)%n",
+            out.printf(Locale.ROOT, "end to end  %s%s, %,d rows, %,d bytes published; %.3f of the validator core's throughput (medians, %s)%n",
                     e.get("action"), e.containsKey("refusal") ? " (" + e.get("refusal") + ")" : "", (long) e.get("accepted"),
-                    (long) e.get("publishedBytes"), (double) e.get("ratioToValidatorMedian"));
+                    (long) e.get("publishedBytes"), (double) e.get("ratioToValidatorMedian"), e.get("validatorStage"));
+            out.printf(Locale.ROOT, "            the handler's validator parses with %d workers (the default: -D%s, else the processors)%n",
+                    (int) e.get("workers"), ValidationLimits.WORKERS_PROPERTY);
             out.printf(Locale.ROOT, "            median pass, s from the S3 event: GetObject %s, last row parsed %s, staged %s, promoted %s,"
                             + " ledger written %s, done %s%n", m.get("firstByteSeconds"), m.get("lastRowParsedSeconds"), m.get("stagedSeconds"),
                     m.get("promotedSeconds"), m.get("ledgerWrittenSeconds"), m.get("totalSeconds"));
@@ -706,9 +898,119 @@ public final class BenchCommand implements Callable<Integer> {
                         ? String.format(Locale.ROOT, "at the end of the input with the validator live %.1f MB, ",
                         (long) heap.get("usedAfterGcAtEndOfInputBytes") / 1e6) : "",
                 (long) heap.get("usedAfterGcAtEndBytes") / 1e6, HeapGauge.maxHeap() / 1_000_000);
+        if (onPaper != null) {
+            printEstimate(onPaper);
+        }
         List<String> problems = (List<String>) ((Map<String, Object>) report.get("checks")).get("problems");
         out.println("checks      " + (!problems.isEmpty() ? problems.size() + " FAILED (see stderr)" : "ok: every pass saw the same bytes"
                 + " and reached the same result" + (g != null ? ", the one the generator wrote" : "")));
+    }
+
+    /** What S3 is taken to carry a connection in the estimate: AWS's planning figure when the run has no throttle. */
+    static final double PLANNING_CONNECTION_MBPS = 85;
+
+    /** The estimate's inputs from this run: the sweep's medians, the scan's, K and the index's bytes per key; null for a file without keys. */
+    private LambdaEstimate.Inputs lambdaInputs(List<StageFigures> figures) {
+        List<StageFigures> sweep = sweep(figures);
+        ValidationResult r = sweep.getFirst().last().validation();
+        if (r.distinctKeys() == 0) {
+            return null;
+        }
+        Map<Integer, Double> byWorkers = new LinkedHashMap<>();
+        for (StageFigures f : sweep) {
+            byWorkers.put(((ValidatorStage) f.stage()).workers(), f.megabytesPerSecond(f.medianNanos()));
+        }
+        StageFigures scan = figures.getFirst();
+        // the index's first chunk and table weigh on a small file's figure: below a million keys take the one measured on a whole day
+        boolean enoughKeys = r.distinctKeys() >= LambdaEstimate.KEYS_FOR_A_FIGURE;
+        return new LambdaEstimate.Inputs(byWorkers, scan.megabytesPerSecond(scan.medianNanos()), s3ReadRanges,
+                s3ConnectionMbps > 0 ? s3ConnectionMbps : PLANNING_CONNECTION_MBPS,
+                enoughKeys ? r.keyIndexBytesPerKey() : LambdaEstimate.DAY_BYTES_PER_KEY, enoughKeys ? r.distinctKeys() : LambdaEstimate.DAY_KEYS_MEASURED);
+    }
+
+    /** The peak day on Lambda from this run's figures, labelled as the estimate it is, with the model and its inputs. */
+    private void printEstimate(LambdaEstimate.Inputs in) {
+        out.printf(Locale.ROOT, "on paper    AN ESTIMATE FROM A MODEL, not a measurement: a %,d-line, %.1f GB day with %,d distinct keys on Lambda,"
+                + " from this run's figures%n", LambdaEstimate.DAY_LINES, LambdaEstimate.DAY_BYTES / 1e9, LambdaEstimate.DAY_KEYS);
+        for (String line : wrap("model: " + LambdaEstimate.model(), 118)) {
+            out.println("            " + line);
+        }
+        StringBuilder measured = new StringBuilder();
+        in.medianMBpsByWorkers().forEach((n, mbps) -> measured.append(measured.isEmpty() ? "" : ", ")
+                .append(String.format(Locale.ROOT, "%.1f MB/s at %d worker%s", mbps, n, n == 1 ? "" : "s")));
+        String inputs = String.format(Locale.ROOT, "inputs (measured here unless named): validator core medians %s, so %.1f MB/s"
+                        + " a worker past %d; reader (the scan's median) %.1f MB/s; S3 K=%d (--s3-read-ranges) x %.1f MB/s a connection"
+                        + " (--s3-connection-mbps; 85 is AWS's planning figure) = %.1f MB/s; index %.2f B/key (measured on %,d keys%s)",
+                measured, in.perWorkerMBps(), in.largestMeasured(), in.readerMBps(), in.ranges(), in.connectionMBps(),
+                in.ranges() * in.connectionMBps(), in.bytesPerKey(), in.measuredKeys(),
+                in.measuredKeys() == LambdaEstimate.DAY_KEYS_MEASURED ? ": docs/performance.md's whole peak day, this file has under "
+                        + String.format(Locale.ROOT, "%,d", LambdaEstimate.KEYS_FOR_A_FIGURE) : ", this file's");
+        for (String line : wrap(inputs, 118)) {
+            out.println("            " + line);
+        }
+        out.printf(Locale.ROOT, "            %9s %5s %7s %16s %9s %8s %8s %8s %9s %6s %12s %8s %9s%n", "memory MB", "vCPUs", "workers",
+                "parse MB/s", "rate MB/s", "bound by", "time s", "index GB", "budget GB", "spills", "ephemeral MB", "worst s", "in 15 min");
+        for (int mb : LambdaEstimate.MEMORY_SIZES_MB) {
+            LambdaEstimate.Row row = LambdaEstimate.estimate(in, mb);
+            out.printf(Locale.ROOT, "            %,9d %5d %7d %16s %9.1f %8s %8.1f %8.2f %9.2f %6s %,12d %8.1f %9s%n", row.memoryMb(), row.vcpus(),
+                    row.workers(), String.format(Locale.ROOT, "%.1f %s", row.parseMBps(), row.parseMeasured() ? "(timed)" : "(extended)"),
+                    row.rateMBps(), row.boundBy(), row.seconds(), row.indexBytes() / 1e9, row.budgetBytes() / 1e9, row.spills() ? "yes" : "no",
+                    row.ephemeralMb(), row.worstSeconds(), row.withinTimeout() ? "yes" : "NO");
+        }
+        LambdaEstimate.Row max = LambdaEstimate.estimate(in, LambdaEstimate.MAX_MEMORY_MB);
+        String needs = String.format(Locale.ROOT, "at %,d MB (%d vCPUs): about %.0f s (%.1f min) for the day, %,.0f lines/s, bound by %s. Settings it needs:"
+                        + " MemorySize %d; KEY_INDEX_MEMORY_MB at least %,d (the default, half the heap, is about %,d)%s;"
+                        + " the index stays in memory from about %,d MB up",
+                LambdaEstimate.MAX_MEMORY_MB, max.vcpus(), max.seconds(), max.seconds() / 60, LambdaEstimate.DAY_LINES / max.seconds(),
+                max.boundBy(), LambdaEstimate.MAX_MEMORY_MB, (long) Math.ceil(max.indexBytes() / (1 << 20)),
+                (long) (max.budgetBytes() / (1 << 20)),
+                max.spills() ? String.format(Locale.ROOT, "; it spills: ephemeral storage at least %,d MB (SnapStart off: with it /tmp is 512 MB)",
+                        max.ephemeralMb()) : "; ephemeral storage 512 MB, the default (nothing spills)",
+                LambdaEstimate.smallestMemoryHoldingTheIndexMb(in));
+        for (String line : wrap(needs, 118)) {
+            out.println("            " + line);
+        }
+    }
+
+    /** Splits text into lines of at most {@code width} characters at spaces. */
+    static List<String> wrap(String text, int width) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        for (String word : text.split(" ")) {
+            if (!line.isEmpty() && line.length() + 1 + word.length() > width) {
+                lines.add(line.toString());
+                line.setLength(0);
+            }
+            line.append(line.isEmpty() ? "" : " ").append(word);
+        }
+        if (!line.isEmpty()) {
+            lines.add(line.toString());
+        }
+        return lines;
+    }
+
+    /** The scaling curve's table: one row per worker count of the sweep. */
+    @SuppressWarnings("unchecked")
+    private void printWorkers(Map<String, Object> w) {
+        out.printf(Locale.ROOT, "workers     the validator core by parse threads (default %d, %d processors); speed-up: the 1-worker median time"
+                + " / this count's; efficiency: speed-up / workers (1.00 is perfect scaling)%n", (int) w.get("default"), (int) w.get("processors"));
+        out.printf(Locale.ROOT, "            %7s %10s %11s %13s %13s %9s %10s %10s %12s %7s %10s%n", "workers", "MB/s best", "MB/s median",
+                "lines/s best", "lines/s med.", "speed-up", "efficiency", "cpu s med.", "peak RSS MB", "B/key", "heap MB");
+        for (Map<String, Object> c : (List<Map<String, Object>>) w.get("byWorkers")) {
+            Object cpu = c.get("medianCpuSeconds");
+            Object rss = c.get("peakRssBytes");
+            Object heap = c.get("heapAtEndOfInputBytes");
+            out.printf(Locale.ROOT, "            %7d %10.1f %11.1f %,13d %,13d %8.2fx %10.2f %10s %12s %7.2f %10s%n", (int) c.get("workers"),
+                    (double) c.get("bestMBps"), (double) c.get("medianMBps"), (long) c.get("bestLinesPerSecond"),
+                    (long) c.get("medianLinesPerSecond"), (double) c.get("speedUp"), (double) c.get("efficiency"),
+                    cpu == null ? "-" : String.format(Locale.ROOT, "%.3f", (double) cpu),
+                    rss == null ? "-" : String.format(Locale.ROOT, "%.1f", (long) rss / 1e6),
+                    (double) c.get("keyIndexBytesPerKey"),
+                    heap == null ? "-" : String.format(Locale.ROOT, "%.1f", (long) heap / 1e6));
+        }
+        out.println("            (peak RSS: " + w.get("residentMemory") + "; B/key: the duplicate index's bytes per distinct key;"
+                + " heap MB: live after a full GC at the end of the input, one untimed pass; '-' with --no-retained-heap)");
+        out.println();
     }
 
     private void cleanUp(Path dir, Path generatedFile, Path acceptedFile) {

@@ -34,11 +34,13 @@ interface BenchStage {
      * @param publish    what the end-to-end path published and when each of its steps ended, or null for the others
      * @param cpuNanos   CPU time the whole process spent during the pass (all threads: GC and JIT too), or -1 when
      *                   not measured; on a busy machine it shows what the wall time would be without the other load
+     * @param peakRssBytes the process's peak resident set during the pass ({@link ResidentMemory}), or -1 when not
+     *                   measured
      */
     record Pass(long nanos, long bytes, long lines, String sha256, ValidationResult validation, EndToEndStage.Publish publish,
-                long cpuNanos) {
+                long cpuNanos, long peakRssBytes) {
         Pass(long nanos, long bytes, long lines, String sha256, ValidationResult validation) {
-            this(nanos, bytes, lines, sha256, validation, null, -1);
+            this(nanos, bytes, lines, sha256, validation, null, -1, -1);
         }
 
         double seconds() {
@@ -46,11 +48,15 @@ interface BenchStage {
         }
 
         Pass withCpuNanos(long cpu) {
-            return new Pass(nanos, bytes, lines, sha256, validation, publish, cpu);
+            return new Pass(nanos, bytes, lines, sha256, validation, publish, cpu, peakRssBytes);
+        }
+
+        Pass withPeakRssBytes(long peak) {
+            return new Pass(nanos, bytes, lines, sha256, validation, publish, cpuNanos, peak);
         }
 
         Pass withPublish(EndToEndStage.Publish published) {
-            return new Pass(nanos, bytes, lines, sha256, validation, published, cpuNanos);
+            return new Pass(nanos, bytes, lines, sha256, validation, published, cpuNanos, peakRssBytes);
         }
     }
 

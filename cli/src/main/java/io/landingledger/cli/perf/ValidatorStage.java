@@ -20,31 +20,45 @@ final class ValidatorStage implements BenchStage {
     private static final int OUTPUT_BUFFER = 1 << 16;
 
     private final StreamingValidator validator;
+    private final int workers;
     private final Path acceptedFile;
 
-    private ValidatorStage(StreamingValidator validator, Path acceptedFile) {
+    private ValidatorStage(StreamingValidator validator, int workers, Path acceptedFile) {
         this.validator = validator;
+        this.workers = workers;
         this.acceptedFile = acceptedFile;
     }
 
-    /** Accepted rows are counted and discarded. */
-    static ValidatorStage discarding(StreamingValidator validator) {
-        return new ValidatorStage(validator, null);
+    /** Accepted rows are counted and discarded; {@code workers} is the count the validator's limits give it. */
+    static ValidatorStage discarding(StreamingValidator validator, int workers) {
+        return new ValidatorStage(validator, workers, null);
     }
 
     /** Accepted rows are written to {@code acceptedFile} (replaced on every pass). */
-    static ValidatorStage toFile(StreamingValidator validator, Path acceptedFile) {
-        return new ValidatorStage(validator, acceptedFile);
+    static ValidatorStage toFile(StreamingValidator validator, int workers, Path acceptedFile) {
+        return new ValidatorStage(validator, workers, acceptedFile);
     }
 
+    /** Threads that parse lines in this stage's passes. */
+    int workers() {
+        return workers;
+    }
+
+    /** The file-writing stage runs once and is not part of the worker sweep. */
+    boolean writesFile() {
+        return acceptedFile != null;
+    }
+
+    /** {@code validator w2}: the sweep's stages are told apart by their worker count. */
     @Override
     public String name() {
-        return acceptedFile == null ? "validator" : "validator+file";
+        return acceptedFile == null ? "validator w" + workers : "validator+file";
     }
 
     @Override
     public String description() {
-        return acceptedFile == null ? "validator core, accepted rows discarded" : "validator core, accepted rows to a file";
+        String threads = workers == 1 ? "1 worker" : workers + " workers";
+        return acceptedFile == null ? "validator core, " + threads + ", rows discarded" : "validator core, " + threads + ", rows to a file";
     }
 
     /** One pass, plus the second pass the result asks for when the spilled key index found rows to drop. */

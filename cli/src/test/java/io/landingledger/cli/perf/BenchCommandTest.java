@@ -46,12 +46,13 @@ class BenchCommandTest {
     @Test
     @SuppressWarnings("unchecked")
     void bench_json_reportsEveryStageAgainstTheScan_andTheGeneratedCounts(@TempDir Path dir) throws IOException {
-        Run run = bench("--lines", "20000", "--repeat", "2", "--json", "--contract", CONTRACT, "--work-dir", dir.toString());
+        Run run = bench("--lines", "20000", "--repeat", "2", "--json", "--contract", CONTRACT, "--work-dir", dir.toString(),
+                "--workers-sweep", "1");
         assertEquals(0, run.exit(), run.stderr());
         Map<String, Object> report = JSON.std.mapFrom(run.stdout());
 
         List<Map<String, Object>> stages = (List<Map<String, Object>>) report.get("stages");
-        assertEquals(List.of("scan", "validator", "validator+file"), stages.stream().map(s -> s.get("name")).toList());
+        assertEquals(List.of("scan", "validator w1", "validator+file"), stages.stream().map(s -> s.get("name")).toList());
         assertEquals(2, ((List<?>) stages.get(1).get("passes")).size());
         assertEquals(1, ((List<?>) stages.get(2).get("passes")).size(), "the file-output pass runs once");
         assertEquals(1.0, ((Number) stages.get(0).get("ratioToScanMedian")).doubleValue());

@@ -26,13 +26,13 @@ class BenchEndToEndIT {
         // 80,000 lines are ~20 MB of accepted rows: four 5 MiB parts, the first of which must be done before the last row
         BenchCommandTest.Run run = BenchCommandTest.benchWith("--lines", "80000", "--repeat", "2", "--json", "--part-mib", "5",
                 "--parts-in-flight", "2", "--no-file-output", "--no-retained-heap", "--contract", PerfTesting.contract().toString(),
-                "--work-dir", dir.toString(), "--s3-read-range-mib", "1", "--s3-read-ranges", "4");
+                "--work-dir", dir.toString(), "--s3-read-range-mib", "1", "--s3-read-ranges", "4", "--workers-sweep", "1");
         assertEquals(0, run.exit(), run.stderr());
         Map<String, Object> report = JSON.std.mapFrom(run.stdout());
         assertEquals(Map.of("ok", true, "problems", List.of()), report.get("checks"), "the handler published what the core found");
 
         List<Map<String, Object>> stages = (List<Map<String, Object>>) report.get("stages");
-        assertEquals(List.of("scan", "validator", "end-to-end", "end-to-end k1"), stages.stream().map(s -> s.get("name")).toList());
+        assertEquals(List.of("scan", "validator w1", "end-to-end", "end-to-end k1"), stages.stream().map(s -> s.get("name")).toList());
         Map<String, Object> stage = stages.get(2);
         assertEquals(2, ((List<?>) stage.get("passes")).size());
         assertTrue(((Number) stage.get("medianMBps")).doubleValue() > 0, stage::toString);
