@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -90,9 +90,8 @@ final class Peers {
         Path dir = settings.workDir();
 
         List<String> landing = new ArrayList<>(List.of(javaBin));
-        // the options ./landing gives its JVM
-        String options = System.getenv("LANDING_JAVA_OPTS");
-        landing.addAll(Arrays.asList((options == null ? "-XX:+UseSerialGC -Xss4m" : options).trim().split("\\s+")));
+        // the options this JVM was started with: ./landing's (its LANDING_JAVA_OPTS or defaults)
+        landing.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
         landing.addAll(List.of("-cp", classPath, "io.landingledger.cli.Landing", "validate", "--quiet", "--contract",
                 settings.contract().toAbsolutePath().toString(), "--accepted", dir.resolve("landing-accepted.jsonl").toString()));
         if (settings.workers() != null) {
