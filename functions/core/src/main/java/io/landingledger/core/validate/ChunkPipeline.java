@@ -2,7 +2,6 @@ package io.landingledger.core.validate;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -104,14 +103,11 @@ final class ChunkPipeline implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while a worker parsed lines");
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (cause instanceof Error error) {
+            // parsing throws nothing checked and nothing for content: this is a defect, or the JVM out of memory
+            if (e.getCause() instanceof Error error) {
                 throw error;
             }
-            throw new UncheckedIOException(new IOException("a parse worker failed", cause));
+            throw new IllegalStateException("a parse worker failed", e.getCause());
         }
     }
 
