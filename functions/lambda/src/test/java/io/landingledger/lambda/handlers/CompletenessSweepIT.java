@@ -25,12 +25,11 @@ import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.lambda.DatasetMetrics;
 import io.landingledger.lambda.adapters.LedgerSeeding;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -71,23 +70,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The completeness sweep (docs/design.md section 5) on S3Proxy and moto_server: the ledger, the inbox and published/
  * built by the real ingest path (the handler Lambda runs), then swept. Every status has a scenario of its own.
  */
+@ExtendWith(AwsEmulators.class)
 class CompletenessSweepIT {
-    @RegisterExtension
-    static final AwsEmulators EMULATORS = new AwsEmulators();
-
     private static final String DATASET = "progress_events";
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
 
-    private PipelineFixture pipeline;
+    private final PipelineFixture pipeline;
 
-    @BeforeEach
-    void setUp() {
-        pipeline = new PipelineFixture(EMULATORS);
-    }
-
-    @AfterEach
-    void tearDown() {
-        pipeline.close();
+    CompletenessSweepIT(PipelineFixture pipeline) {
+        this.pipeline = pipeline;
     }
 
     // ---- (a) 100 expected days, 2 failed ----

@@ -2,11 +2,10 @@ package io.landingledger.lambda.handlers;
 
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
@@ -18,20 +17,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Events S3 can really send that no producer meant: odd keys, vanished objects, big batches with a bad record. */
+@ExtendWith(AwsEmulators.class)
 class HostileEventsIT {
-    @RegisterExtension
-    static final AwsEmulators EMULATORS = new AwsEmulators();
+    private final PipelineFixture pipeline;
 
-    private PipelineFixture pipeline;
-
-    @BeforeEach
-    void setUp() {
-        pipeline = new PipelineFixture(EMULATORS);
-    }
-
-    @AfterEach
-    void tearDown() {
-        pipeline.close();
+    HostileEventsIT(PipelineFixture pipeline) {
+        this.pipeline = pipeline;
     }
 
     private static byte[] line(String id, String unit) {

@@ -10,6 +10,7 @@ import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.lambda.TemplateIT;
 import io.landingledger.lambda.testing.AwsEmulators;
 import io.landingledger.lambda.testing.FakeContext;
+import io.landingledger.lambda.testing.PipelineFixture;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -17,11 +17,11 @@ import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.core.validate.ValidationResult;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
@@ -47,26 +47,23 @@ import java.util.stream.Stream;
  * the first staging upload is aborted before a second pass over the same pinned version, a conflict across runs is
  * refused naming both lines, and no spill file is left.
  */
+@ExtendWith(AwsEmulators.class)
 class KeyIndexSpillIT {
-    @RegisterExtension
-    static final AwsEmulators EMULATORS = new AwsEmulators();
     private static final String KEY = "progress_events/progress-2026-03-02.jsonl";
     private static final int KEYS = 3000;
 
     @TempDir
     Path spill;
 
-    private PipelineFixture pipeline;
+    private final PipelineFixture pipeline;
+
+    KeyIndexSpillIT(PipelineFixture pipeline) {
+        this.pipeline = pipeline;
+    }
 
     @BeforeEach
     void setUp() {
-        pipeline = new PipelineFixture(EMULATORS);
         pipeline.limits = ValidationLimits.builder().keyIndexMemoryBytes(1).spillDirectory(spill).build();
-    }
-
-    @AfterEach
-    void tearDown() {
-        pipeline.close();
     }
 
     private static String row(int i, int attempt) {

@@ -24,13 +24,13 @@ import io.landingledger.lambda.adapters.LambdaIngestPath;
 import io.landingledger.lambda.adapters.MultipartStreamingUpload;
 import io.landingledger.lambda.adapters.S3ObjectStore;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 import io.landingledger.lambda.testing.TestResources;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -73,15 +73,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * upload executor's too). The sweep re-drives through a stub Lambda endpoint that runs the validator's handler on
  * the validator's own clients, so the sweep records the Invoke and the validator records the re-drive's calls.
  */
+@ExtendWith(AwsEmulators.class)
 class LeastPrivilegeIT {
-    @RegisterExtension
-    static final AwsEmulators EMULATORS = new AwsEmulators();
     private static final PojoSerializer<S3Event> EVENTS =
             LambdaEventSerializers.serializerFor(S3Event.class, LeastPrivilegeIT.class.getClassLoader());
     private static final String DATASET = "progress_events";
 
     private static IamModel template;
-    private PipelineFixture producer; // the producer's uploads and the test's own reads: never attributed to a function
+    private final PipelineFixture producer; // the producer's uploads and the test's own reads: never attributed to a function
     private final List<Wiring> wirings = new ArrayList<>();
 
     @BeforeAll
@@ -89,15 +88,13 @@ class LeastPrivilegeIT {
         template = IamModel.transformed(PipelineFixture.REPOSITORY);
     }
 
-    @BeforeEach
-    void setUp() {
-        producer = new PipelineFixture(EMULATORS);
+    LeastPrivilegeIT(PipelineFixture producer) {
+        this.producer = producer;
     }
 
     @AfterEach
     void tearDown() {
         wirings.forEach(Wiring::close);
-        producer.close();
     }
 
     // ---------------------------------------------------------------------------------------------------------------

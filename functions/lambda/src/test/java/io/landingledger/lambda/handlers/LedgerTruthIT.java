@@ -15,9 +15,8 @@ import io.landingledger.core.repair.RepairService;
 import io.landingledger.core.sweep.DatasetReport;
 import io.landingledger.core.sweep.UnitStatus;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -57,16 +56,10 @@ class LedgerTruthIT {
     private static final String UNIT = "2026-03-01";
     private static final String KEY = DATASET + "/progress-" + UNIT + ".jsonl";
 
-    private PipelineFixture pipeline;
+    private final PipelineFixture pipeline;
 
-    @BeforeEach
-    void setUp() {
-        pipeline = new PipelineFixture(EMULATORS);
-    }
-
-    @AfterEach
-    void tearDown() {
-        pipeline.close();
+    LedgerTruthIT(PipelineFixture pipeline) {
+        this.pipeline = pipeline;
     }
 
     private byte[] day() throws IOException {

@@ -7,11 +7,10 @@ import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.sweep.DatasetReport;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -32,23 +31,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Load as S3 and Lambda produce it: 1,000 uploads across 50 units (producers retry, so each unit's file is uploaded
  * 20 times with the same bytes), every notification delivered 3 times, in random order, 8 at a time.
  */
+@ExtendWith(AwsEmulators.class)
 class LoadIT {
-    @RegisterExtension
-    static final AwsEmulators EMULATORS = new AwsEmulators();
     private static final int UNITS = 50;
     private static final int UPLOADS_PER_UNIT = 20;
     private static final int DELIVERIES = 3;
 
-    private PipelineFixture pipeline;
+    private final PipelineFixture pipeline;
 
-    @BeforeEach
-    void setUp() {
-        pipeline = new PipelineFixture(EMULATORS);
-    }
-
-    @AfterEach
-    void tearDown() {
-        pipeline.close();
+    LoadIT(PipelineFixture pipeline) {
+        this.pipeline = pipeline;
     }
 
     @Test

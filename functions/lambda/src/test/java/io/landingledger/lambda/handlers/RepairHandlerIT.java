@@ -11,11 +11,10 @@ import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.ledger.RunKind;
 import io.landingledger.core.repair.RepairService;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
@@ -46,20 +45,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Operator repair (docs/design.md section 6) through RepairHandler, on the embedded emulators. */
+@ExtendWith(AwsEmulators.class)
 class RepairHandlerIT {
-    @RegisterExtension
-    static final AwsEmulators EMULATORS = new AwsEmulators();
+    private final PipelineFixture pipeline;
 
-    private PipelineFixture pipeline;
-
-    @BeforeEach
-    void setUp() {
-        pipeline = new PipelineFixture(EMULATORS);
-    }
-
-    @AfterEach
-    void tearDown() {
-        pipeline.close();
+    RepairHandlerIT(PipelineFixture pipeline) {
+        this.pipeline = pipeline;
     }
 
     private RepairHandler repairHandler(Duration safetyMargin) {

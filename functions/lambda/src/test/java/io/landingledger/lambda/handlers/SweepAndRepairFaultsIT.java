@@ -15,6 +15,7 @@ import io.landingledger.core.sweep.DatasetReport;
 import io.landingledger.core.sweep.UnitReport;
 import io.landingledger.core.sweep.UnitStatus;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -11,11 +11,10 @@ import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -45,20 +44,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The publish protocol end to end, through the handler Lambda runs, on S3Proxy and moto_server: idempotency,
  * the late row, the crash table, concurrency, refusals and the exact conditional requests (docs/design.md section 2).
  */
+@ExtendWith(AwsEmulators.class)
 class ValidateObjectHandlerIT {
-    @RegisterExtension
-    static final AwsEmulators EMULATORS = new AwsEmulators();
+    private final PipelineFixture pipeline;
 
-    private PipelineFixture pipeline;
-
-    @BeforeEach
-    void setUp() {
-        pipeline = new PipelineFixture(EMULATORS);
-    }
-
-    @AfterEach
-    void tearDown() {
-        pipeline.close();
+    ValidateObjectHandlerIT(PipelineFixture pipeline) {
+        this.pipeline = pipeline;
     }
 
     private static byte[] bytes(String text) {
