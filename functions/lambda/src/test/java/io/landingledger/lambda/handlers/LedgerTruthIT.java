@@ -15,6 +15,9 @@ import io.landingledger.core.repair.RepairService;
 import io.landingledger.core.sweep.DatasetReport;
 import io.landingledger.core.sweep.UnitStatus;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.FastRetries;
+import io.landingledger.lambda.testing.FaultInjector;
+import io.landingledger.lambda.testing.InjectedErrors;
 import io.landingledger.lambda.testing.PipelineFixture;
 
 import org.junit.jupiter.api.Test;
@@ -372,10 +375,10 @@ class LedgerTruthIT {
      */
     @Test
     void omitMeetingATransactionConflict_omits() throws Exception {
-        InjectedFaultsIT.FaultInjector faults = new InjectedFaultsIT.FaultInjector();
-        try (PipelineFixture faulty = new PipelineFixture(EMULATORS, List.of(faults), InjectedFaultsIT.fastRetries())) {
+        FaultInjector faults = new FaultInjector();
+        try (PipelineFixture faulty = new PipelineFixture(EMULATORS, List.of(faults), FastRetries.strategy())) {
             faults.fail(software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest.class::isInstance, 1,
-                    () -> InjectedFaultsIT.transactionCanceled("TransactionConflict"));
+                    () -> InjectedErrors.transactionCanceled("TransactionConflict"));
             RepairService repair = new RepairService(faulty.contracts(), faulty.ledger, faulty.store,
                     faulty.service(IngestService.StepListener.NONE), faulty.inbox(), faulty.lake(), Clock.systemUTC(), Duration.ZERO);
             RepairResult result = repair.run(RepairRequest.fromPayload(Map.of("dataset", DATASET, "units", List.of(UNIT), "action", "omit",

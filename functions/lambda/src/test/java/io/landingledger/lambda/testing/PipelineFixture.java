@@ -202,6 +202,12 @@ public final class PipelineFixture implements AutoCloseable {
         }
     }
 
+    /** The action ("published", "refused", ...) of the first record in a {@link #deliver} response. */
+    @SuppressWarnings("unchecked")
+    public static String action(Map<String, Object> response) {
+        return (String) ((List<Map<String, Object>>) response.get("records")).get(0).get("action");
+    }
+
     public Map<String, Object> deliver(S3Event event) {
         return handler().handleRequest(event, null);
     }
