@@ -7,7 +7,7 @@ import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ingest.OutOfTimeException;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
-import io.landingledger.lambda.TemplateIT;
+import io.landingledger.lambda.testing.TemplateModel;
 import io.landingledger.lambda.testing.AwsEmulators;
 import io.landingledger.lambda.testing.FakeContext;
 import io.landingledger.lambda.testing.FastRetries;
@@ -535,7 +535,7 @@ class InjectedFaultsIT {
     private static void assertOnlyWhatTheLifecycleRuleAbortsIsOpen(PipelineFixture pipeline, List<String> expectedKeys) throws IOException {
         var open = pipeline.s3.listMultipartUploads(r -> r.bucket(pipeline.lake())).uploads();
         assertEquals(expectedKeys, open.stream().map(u -> u.key()).toList(), "the uploads left open");
-        Map<String, Object> template = TemplateIT.parseTemplate(PipelineFixture.REPOSITORY.resolve("infra/template.yaml"));
+        Map<String, Object> template = TemplateModel.parseTemplate(PipelineFixture.REPOSITORY.resolve("infra/template.yaml"));
         List<Map<String, Object>> rules = child(child(child(child(template, "Resources"), "LakeBucket"), "Properties"),
                 "LifecycleConfiguration").get("Rules") instanceof List<?> list ? list.stream().map(InjectedFaultsIT::asMap).toList() : List.of();
         for (var upload : open) {
