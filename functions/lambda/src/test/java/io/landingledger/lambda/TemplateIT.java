@@ -28,7 +28,6 @@ import io.landingledger.lambda.handlers.RepairHandler;
 import io.landingledger.lambda.handlers.ValidateObjectHandler;
 import io.landingledger.lambda.testing.TemplateModel;
 import io.landingledger.lambda.testing.TemplateModel.Lake;
-import io.landingledger.lambda.testing.TemplateModel.Resolver;
 import io.landingledger.lambda.testing.TemplateModel.Statement;
 
 import java.io.IOException;
@@ -89,13 +88,6 @@ public class TemplateIT {
             .toList();
 
     private static TemplateModel model;
-    private static Map<String, Object> template;
-    private static Map<String, Object> resources;
-    private static Resolver resolver;
-    /** The template as {@code sam deploy} transforms it (scripts/sam-transform.py). */
-    private static Map<String, Object> transformed;
-    private static Map<String, Object> transformedResources;
-    private static Resolver transformedResolver;
     private static List<String> datasets;
 
     /** X-Ray has no resource-level permissions: the only actions a role may grant on "*". */
@@ -109,12 +101,6 @@ public class TemplateIT {
     @BeforeAll
     static void load() throws IOException {
         model = TemplateModel.load(ROOT);
-        template = model.template();
-        resources = model.resources();
-        resolver = model.resolver();
-        transformed = model.transformed();
-        transformedResources = model.transformedResources();
-        transformedResolver = model.transformedResolver();
         try (Stream<Path> files = Files.list(ROOT.resolve("datasets"))) {
             datasets = files.map(path -> path.getFileName().toString()).filter(name -> name.endsWith(".json"))
                     .map(name -> name.substring(0, name.length() - ".json".length())).sorted().toList();
@@ -174,7 +160,7 @@ public class TemplateIT {
             Map<String, Object> variables = model.environment(function);
             for (String variable : FunctionConfig.TEMPLATE_VARIABLES) {
                 assertTrue(variables.containsKey(variable), function + " does not set " + variable);
-                assertFalse(resolver.string(variables.get(variable)).isBlank(), function + ": " + variable + " is blank");
+                assertFalse(model.resolver.string(variables.get(variable)).isBlank(), function + ": " + variable + " is blank");
             }
             for (String variable : variables.keySet()) {
                 assertFalse(variable.startsWith("LANDING_"), function + " sets " + variable
@@ -188,7 +174,7 @@ public class TemplateIT {
         for (String function : model.functions()) {
             assertEquals("java21", model.property(function, "Runtime"), function + ": Runtime (java17 can no longer be created)");
             assertEquals(List.of("arm64"), model.property(function, "Architectures"), function + ": Architectures");
-            assertEquals("PublishedVersions", resolver.string(map(model.property(function, "SnapStart")).get("ApplyOn")),
+            assertEquals("PublishedVersions", model.resolver.string(map(model.property(function, "SnapStart")).get("ApplyOn")),
                     function + ": SnapStart by default (SnapStartApplyOn None only where the Region has none)");
             assertNotNull(model.property(function, "AutoPublishAlias"), function + ": SnapStart needs a published version (AutoPublishAlias)");
         }
@@ -233,7 +219,7 @@ public class TemplateIT {
     @Test
     void iam_noStatementAnywhereHasAWildcardActionOrResource() {
         List<Map<String, Object>> statements = new ArrayList<>();
-        collectStatements(template, statements);
+        collectStatements(model.template, statements);
         assertTrue(statements.size() > 20, "found only " + statements.size() + " IAM statements");
         for (Map<String, Object> statement : statements) {
             assertFalse(statement.containsKey("NotAction"), "NotAction in " + statement);
@@ -252,7 +238,7 @@ public class TemplateIT {
     @Test
     void iam_transformedTemplateHasNoWildcardButXRayAndNoManagedPolicy() {
         List<Map<String, Object>> statements = new ArrayList<>();
-        collectStatements(transformed, statements);
+        collectStatements(model.transformed, statements);
         for (Map<String, Object> statement : statements) {
             for (Object resource : values(statement.get("Resource"))) {
                 boolean xrayOnly = values(statement.get("Action")).stream().allMatch(XRAY_WRITE_ACTIONS::contains);
@@ -263,7 +249,7 @@ public class TemplateIT {
             assertFalse(model.transformedProperties(role).containsKey("ManagedPolicyArns"), role + ": "
                     + model.transformedProperties(role).get("ManagedPolicyArns"));
         }
-        assertFalse(String.valueOf(transformed).contains("AWSLambdaBasicExecutionRole"), "AWSLambdaBasicExecutionRole in the transformed template");
+        assertFalse(String.valueOf(model.transformed).contains("AWSLambdaBasicExecutionRole"), "AWSLambdaBasicExecutionRole in the transformed template");
     }
 
     @Test
@@ -533,7 +519,7 @@ public class TemplateIT {
             if ("s3.amazonaws.com".equals(p.get("Principal"))) {
                 assertTrue(map(p.get("SourceArn")).containsKey("Fn::Sub"), permission
                         + ": spell the inbox ARN out with !Sub (a GetAtt of the bucket is a cycle): " + p.get("SourceArn"));
-                assertEquals(model.inboxBucketArn(), transformedResolver.string(p.get("SourceArn")), permission + ": SourceArn");
+                assertEquals(model.inboxBucketArn(), model.transformedResolver.string(p.get("SourceArn")), permission + ": SourceArn");
                 assertEquals(Map.of("Ref", model.alias(model.function(ValidateObjectHandler.class))), p.get("FunctionName"), permission);
             }
         }
@@ -557,11 +543,11 @@ public class TemplateIT {
                     // the Scheduler user guide: aws:SourceArn is the schedule group's ARN
                     List<String> groups = model.transformedResourcesOfType("AWS::Scheduler::Schedule").stream().map(model::transformedProperties)
                             .filter(s -> Map.of("Fn::GetAtt", List.of(role, "Arn")).equals(map(s.get("Target")).get("RoleArn")))
-                            .map(s -> transformedResolver.string(Map.of("Fn::GetAtt", List.of(referenced(s.get("GroupName"), "GroupName"), "Arn"))))
+                            .map(s -> model.transformedResolver.string(Map.of("Fn::GetAtt", List.of(referenced(s.get("GroupName"), "GroupName"), "Arn"))))
                             .distinct().toList();
                     assertEquals(1, groups.size(), role + ": schedules using it must share one schedule group: " + groups);
                     assertNotNull(equals.get("aws:SourceArn"), role + ": no aws:SourceArn (the schedule group's ARN) in its trust");
-                    assertEquals(groups.get(0), transformedResolver.string(equals.get("aws:SourceArn")), role + ": aws:SourceArn");
+                    assertEquals(groups.get(0), model.transformedResolver.string(equals.get("aws:SourceArn")), role + ": aws:SourceArn");
                 }
             }
         }
@@ -573,7 +559,7 @@ public class TemplateIT {
     void tables_areRetainedOnStackDeleteAndReplacement() {
         for (String variable : List.of(FunctionConfig.LEDGER_TABLE, FunctionConfig.LEDGER_HISTORY_TABLE)) {
             String table = model.referencedResource(model.environment(model.function(ValidateObjectHandler.class)).get(variable), variable);
-            Map<String, Object> resource = map(transformedResources.get(table));
+            Map<String, Object> resource = map(model.transformedResources.get(table));
             assertEquals("Retain", resource.get("DeletionPolicy"), table + ": the system of record");
             assertEquals("Retain", resource.get("UpdateReplacePolicy"), table + ": a replacement would start empty");
         }
@@ -587,7 +573,7 @@ public class TemplateIT {
             int grace = ((Number) unit.getOrDefault("graceHours", 0)).intValue();
             lookbackDays = Math.max(lookbackDays, ((Number) unit.getOrDefault("lookbackDays", 35)).intValue() + (grace + 23) / 24);
         }
-        Map<String, Object> parameter = map(map(template.get("Parameters")).get("InboxRetentionDays"));
+        Map<String, Object> parameter = map(map(model.template.get("Parameters")).get("InboxRetentionDays"));
         int retention = ((Number) parameter.get("Default")).intValue();
         assertTrue(retention >= lookbackDays + 14, "InboxRetentionDays " + retention + " < the sweep's lookback and grace ("
                 + lookbackDays + " days) plus two weeks to repair");
@@ -604,9 +590,9 @@ public class TemplateIT {
 
     @Test
     void memory_defaultsDeployOnAFreshAccount() {
-        Map<String, Object> parameters = map(template.get("Parameters"));
+        Map<String, Object> parameters = map(model.template.get("Parameters"));
         for (String function : model.transformedResourcesOfType("AWS::Lambda::Function")) {
-            int memory = Integer.parseInt(transformedResolver.string(model.transformedProperties(function).get("MemorySize")));
+            int memory = Integer.parseInt(model.transformedResolver.string(model.transformedProperties(function).get("MemorySize")));
             assertTrue(memory <= FRESH_ACCOUNT_MEMORY_MB, function + ": MemorySize " + memory + " by default; a fresh account's "
                     + "quota is " + FRESH_ACCOUNT_MEMORY_MB + " MB and the stack would roll back");
         }
@@ -631,13 +617,13 @@ public class TemplateIT {
         String sweep = model.function(CompletenessSweepHandler.class);
         String alias = model.alias(validator);
         Map<String, Object> config = eventInvokeConfig(validator);
-        assertEquals(map(transformedResources.get(alias)).get("Properties") instanceof Map<?, ?> a ? a.get("Name") : null,
+        assertEquals(map(model.transformedResources.get(alias)).get("Properties") instanceof Map<?, ?> a ? a.get("Name") : null,
                 config.get("Qualifier"), "the validator's EventInvokeConfig is on the alias the sweep and S3 invoke");
         assertEquals("ValidatorFailureQueue", assertFailureDestination(validator, config));
         Object target = map(map(model.transformedProperties(sweep).get("Environment")).get("Variables")).get(FunctionConfig.VALIDATOR_FUNCTION);
         assertEquals(Map.of("Ref", alias), target, "the sweep re-drives through the validator's live alias");
-        assertTrue(allows(model.roles().get(sweep), "lambda:InvokeFunction", transformedResolver.string(Map.of("Ref", alias))),
-                "the sweep cannot invoke " + transformedResolver.string(Map.of("Ref", alias)));
+        assertTrue(allows(model.roles().get(sweep), "lambda:InvokeFunction", model.transformedResolver.string(Map.of("Ref", alias))),
+                "the sweep cannot invoke " + model.transformedResolver.string(Map.of("Ref", alias)));
     }
 
     /** The function's one EventInvokeConfig in the transformed template. */
@@ -653,11 +639,11 @@ public class TemplateIT {
         Object destination = map(map(map(config.get("DestinationConfig")).get("OnFailure"))).get("Destination");
         List<Object> att = list(map(destination).get("Fn::GetAtt"));
         String queue = (String) att.get(0);
-        assertEquals("AWS::SQS::Queue", map(transformedResources.get(queue)).get("Type"), function + ": on-failure destination");
+        assertEquals("AWS::SQS::Queue", map(model.transformedResources.get(queue)).get("Type"), function + ": on-failure destination");
         Map<String, Object> q = model.transformedProperties(queue);
         assertEquals(true, q.get("SqsManagedSseEnabled"), queue + " is encrypted");
         assertEquals(1209600, ((Number) q.get("MessageRetentionPeriod")).intValue(), queue + " keeps 14 days");
-        assertTrue(allows(model.roles().get(function), "sqs:SendMessage", transformedResolver.string(destination)), function
+        assertTrue(allows(model.roles().get(function), "sqs:SendMessage", model.transformedResolver.string(destination)), function
                 + "'s role cannot send to " + queue + " (Lambda sends destination records with the function's role)");
         boolean alarmed = model.transformedResourcesOfType("AWS::CloudWatch::Alarm").stream().map(model::transformedProperties)
                 .anyMatch(a -> "AWS/SQS".equals(a.get("Namespace")) && "ApproximateNumberOfMessagesVisible".equals(a.get("MetricName"))
@@ -695,7 +681,7 @@ public class TemplateIT {
     /** {@code AWS_MAX_ATTEMPTS=1 aws lambda invoke ... --cli-read-timeout N}, N above the repair function's timeout. */
     @Test
     void docs_everyDocumentedLambdaInvokeNeitherRetriesNorStopsReadingBeforeTheFunctionEnds() throws IOException {
-        int timeout = Integer.parseInt(resolver.string(model.property(model.function(RepairHandler.class), "Timeout")));
+        int timeout = Integer.parseInt(model.resolver.string(model.property(model.function(RepairHandler.class), "Timeout")));
         Pattern readTimeout = Pattern.compile("--cli-read-timeout[ =](\\d+)");
         List<String> unsafe = new ArrayList<>();
         List<Path> files;
@@ -741,7 +727,7 @@ public class TemplateIT {
 
     private static String logGroupName(String function) {
         String group = model.referencedResource(map(model.properties(function).get("LoggingConfig")).get("LogGroup"), function + " LoggingConfig.LogGroup");
-        return resolver.string(model.properties(group).get("LogGroupName"));
+        return model.resolver.string(model.properties(group).get("LogGroupName"));
     }
 
     private static String logGroupArn(String name) {
@@ -815,7 +801,7 @@ public class TemplateIT {
             assertEquals(map(schemaProperties.get("source")).get("const"), map(target.get("EventBridgeEventBusParameters")).get("Source"),
                     pipe + " Source");
             // the input template's fields are the schema's and the sample's
-            String inputTemplate = resolver.string(target.get("InputTemplate")).replaceAll("<[^>]+>", "x");
+            String inputTemplate = model.resolver.string(target.get("InputTemplate")).replaceAll("<[^>]+>", "x");
             Set<String> fields = new TreeSet<>(map(readJson(inputTemplate)).keySet());
             Map<String, Object> detailSchema = map(schemaProperties.get("detail"));
             assertEquals(fields, new TreeSet<>(map(detailSchema.get("properties")).keySet()), pipe + " vs " + file + ".schema.json");
@@ -833,7 +819,7 @@ public class TemplateIT {
     void readers_glueTablesAreReaderTablesOfDatasets() {
         List<DatasetContract> contracts = ContractLoader.loadDirectory(ROOT.resolve("datasets")).values().stream()
                 .sorted(java.util.Comparator.comparing(DatasetContract::dataset)).toList();
-        String bucket = resolver.string(Map.of("Ref", model.bucketResource("LAKE_BUCKET")));
+        String bucket = model.resolver.string(Map.of("Ref", model.bucketResource("LAKE_BUCKET")));
         Map<String, ReaderTables.Table> expected = new LinkedHashMap<>();
         ReaderTables.all(contracts).forEach(t -> expected.put(t.name(), t));
         Map<String, Map<String, Object>> actual = new LinkedHashMap<>();
@@ -849,14 +835,14 @@ public class TemplateIT {
             String name = table.name();
             assertEquals("EXTERNAL_TABLE", input.get("TableType"), name);
             Map<String, Object> storage = map(input.get("StorageDescriptor"));
-            assertEquals(table.location(bucket), resolver.string(storage.get("Location")), name + ": Location");
+            assertEquals(table.location(bucket), model.resolver.string(storage.get("Location")), name + ": Location");
             assertEquals(ReaderTables.INPUT_FORMAT, storage.get("InputFormat"), name);
             assertEquals(ReaderTables.OUTPUT_FORMAT, storage.get("OutputFormat"), name);
             assertEquals(ReaderTables.SERDE, map(storage.get("SerdeInfo")).get("SerializationLibrary"), name + ": SerDe");
             assertEquals(columns(table.columns()), values(storage.get("Columns")), name + ": columns (the contract's fields and types)");
             assertEquals(columns(table.partitions()), values(input.getOrDefault("PartitionKeys", List.of())), name + ": partition keys");
             Map<String, String> parameters = new java.util.TreeMap<>();
-            map(input.getOrDefault("Parameters", Map.of())).forEach((k, v) -> parameters.put(k, resolver.string(v)));
+            map(input.getOrDefault("Parameters", Map.of())).forEach((k, v) -> parameters.put(k, model.resolver.string(v)));
             assertEquals(new java.util.TreeMap<>(table.parameters(bucket)), parameters, name + ": partition projection");
             if (!table.partitions().isEmpty()) {
                 assertTrue(parameters.get("storage.location.template").endsWith("unit=${unit}/"), name);
@@ -870,13 +856,13 @@ public class TemplateIT {
 
     @Test
     void readers_workGroupEnforcesItsResultsUnderTheLakesAthenaPrefixWhichExpires() {
-        String bucket = resolver.string(Map.of("Ref", model.bucketResource("LAKE_BUCKET")));
+        String bucket = model.resolver.string(Map.of("Ref", model.bucketResource("LAKE_BUCKET")));
         List<String> groups = model.resourcesOfType("AWS::Athena::WorkGroup");
         assertEquals(1, groups.size(), "Athena workgroups");
         Map<String, Object> configuration = map(model.properties(groups.get(0)).get("WorkGroupConfiguration"));
         assertEquals(Boolean.TRUE, configuration.get("EnforceWorkGroupConfiguration"), "the workgroup's settings override the client's");
         assertEquals("s3://" + bucket + "/" + LakeLayout.ATHENA_RESULTS_PREFIX,
-                resolver.string(map(configuration.get("ResultConfiguration")).get("OutputLocation")));
+                model.resolver.string(map(configuration.get("ResultConfiguration")).get("OutputLocation")));
         assertFalse(LakeLayout.ATHENA_RESULTS_PREFIX.startsWith(LakeLayout.PUBLISHED_PREFIX));
         List<Object> rules = values(map(model.properties(model.bucketResource("LAKE_BUCKET")).get("LifecycleConfiguration")).get("Rules"));
         assertTrue(rules.stream().map(TemplateModel::map).anyMatch(r -> LakeLayout.ATHENA_RESULTS_PREFIX.equals(r.get("Prefix"))
@@ -893,13 +879,13 @@ public class TemplateIT {
             assertTrue(allows(reader, "s3:GetObject", lake.published()), "reader cannot read " + lake.published());
             assertTrue(allows(reader, "s3:GetObject", bucketArn + "/" + LakeLayout.statusKey(dataset)), "reader cannot read _status/");
             for (String table : List.of(dataset, dataset + ReaderTables.STATUS_SUFFIX)) {
-                String arn = "arn:aws:glue:" + REGION + ":" + ACCOUNT + ":table/" + resolver.string(Map.of("Ref", "ReaderDatabase")) + "/" + table;
+                String arn = "arn:aws:glue:" + REGION + ":" + ACCOUNT + ":table/" + model.resolver.string(Map.of("Ref", "ReaderDatabase")) + "/" + table;
                 for (String action : List.of("glue:GetTable", "glue:GetPartitions")) {
                     assertTrue(allows(reader, action, arn), "reader cannot " + action + " " + arn);
                 }
             }
         }
-        String workGroup = "arn:aws:athena:" + REGION + ":" + ACCOUNT + ":workgroup/" + resolver.string(Map.of("Ref", "ReaderWorkGroup"));
+        String workGroup = "arn:aws:athena:" + REGION + ":" + ACCOUNT + ":workgroup/" + model.resolver.string(Map.of("Ref", "ReaderWorkGroup"));
         for (String action : List.of("athena:StartQueryExecution", "athena:GetQueryExecution", "athena:GetQueryResults")) {
             assertTrue(allows(reader, action, workGroup), "reader cannot " + action + " in " + workGroup);
         }
@@ -918,7 +904,7 @@ public class TemplateIT {
     @Test
     void dashboard_bodyIsJson() throws IOException {
         for (String dashboard : model.resourcesOfType("AWS::CloudWatch::Dashboard")) {
-            Map<String, Object> body = map(readJson(resolver.string(model.properties(dashboard).get("DashboardBody"))));
+            Map<String, Object> body = map(readJson(model.resolver.string(model.properties(dashboard).get("DashboardBody"))));
             assertFalse(list(body.get("widgets")).isEmpty(), dashboard + " has no widgets");
         }
     }

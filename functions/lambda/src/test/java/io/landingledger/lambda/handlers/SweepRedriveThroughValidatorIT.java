@@ -14,10 +14,10 @@ import io.landingledger.core.sweep.DatasetReport;
 import io.landingledger.core.sweep.Redrive;
 import io.landingledger.core.sweep.UnitStatus;
 import io.landingledger.lambda.DatasetMetrics;
-import io.landingledger.lambda.OutcomeReporter;
 import io.landingledger.lambda.adapters.LambdaIngestPath;
 import io.landingledger.lambda.testing.AwsEmulators;
 import io.landingledger.lambda.testing.PipelineFixture;
+import io.landingledger.lambda.testing.RecordingReporter;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -66,21 +66,8 @@ class SweepRedriveThroughValidatorIT {
     void sweepHandler_redriveThroughTheValidator_isReportedOnce_byTheValidator() throws Exception {
         pipeline.putExample("progress_events", "progress-2026-03-01.jsonl");
         CompletenessSweep sweep = throughValidator();
-        List<IngestOutcome> bySweepHandler = new ArrayList<>();
-        OutcomeReporter sweepReporter = new OutcomeReporter() {
-            @Override
-            public void outcome(IngestOutcome outcome) {
-                bySweepHandler.add(outcome);
-            }
-
-            @Override
-            public void unroutable(String bucket, String key, String versionId, String reason, String detail) {
-            }
-
-            @Override
-            public void failed(String bucket, String key, String versionId, String runId, RuntimeException fault) {
-            }
-        };
+        RecordingReporter sweepReporter = new RecordingReporter();
+        List<IngestOutcome> bySweepHandler = sweepReporter.outcomes;
         ByteArrayOutputStream metrics = new ByteArrayOutputStream();
         CompletenessSweepHandler handler = new CompletenessSweepHandler(pipeline.contracts(), sweep,
                 DatasetMetrics.to(new PrintStream(metrics, true, UTF_8)), sweepReporter);

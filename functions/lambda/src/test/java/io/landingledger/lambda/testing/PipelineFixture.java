@@ -13,17 +13,20 @@ import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.lambda.AwsConnection;
 import io.landingledger.lambda.DependencyFactory;
-import io.landingledger.lambda.OutcomeReporter;
 import io.landingledger.lambda.adapters.DynamoDbLedger;
 import io.landingledger.lambda.adapters.MultipartStreamingUpload;
 import io.landingledger.lambda.adapters.S3ObjectStore;
 import io.landingledger.lambda.handlers.ValidateObjectHandler;
 
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -32,6 +35,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.io.IOException;
+import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,6 +50,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * One isolated pipeline on the embedded emulators (fresh buckets and tables), wired exactly as the function wires
@@ -69,12 +74,14 @@ public final class PipelineFixture implements AutoCloseable {
     });
     public final S3ObjectStore store;
     public final DynamoDbLedger ledger;
-    public final List<IngestOutcome> outcomes = Collections.synchronizedList(new ArrayList<>());
-    public final List<String> unroutable = Collections.synchronizedList(new ArrayList<>());
+    /** What the handlers made by {@link #handler} reported. */
+    private final RecordingReporter reporter = new RecordingReporter();
+    public final List<IngestOutcome> outcomes = reporter.outcomes;
+    public final List<String> unroutable = reporter.unroutable;
     /** The validator's limits for the services and handlers made after it is set (KeyIndexSpillIT shrinks the index). */
     public ValidationLimits limits = ValidationLimits.defaults();
     /** Records reported failed: {@code <key> <fault's simple class name>}. */
-    public final List<String> failed = Collections.synchronizedList(new ArrayList<>());
+    public final List<String> failed = reporter.failed;
 
     public PipelineFixture(AwsEmulators emulators) {
         this(emulators, List.of(), null);
@@ -95,29 +102,29 @@ public final class PipelineFixture implements AutoCloseable {
                     io.landingledger.lambda.adapters.RangedRead.Settings reads) {
         this.resources = emulators.freshResources();
         AwsConnection connection = resources.config().aws();
-        java.util.function.Consumer<software.amazon.awssdk.core.client.config.ClientOverrideConfiguration.Builder> override = c -> {
+        Consumer<ClientOverrideConfiguration.Builder> override = c -> {
             c.addExecutionInterceptor(requests);
             extraInterceptors.forEach(c::addExecutionInterceptor);
             if (retryStrategy != null) {
                 c.retryStrategy(retryStrategy);
             }
         };
-        this.s3 = DependencyFactory.forEmulator(S3Client.builder())
-                .region(connection.region())
-                .credentialsProvider(() -> connection.endpointCredentials().orElse(AwsConnection.EMULATOR_CREDENTIALS))
-                .endpointOverride(connection.s3Endpoint().orElseThrow())
-                .httpClientBuilder(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.builder())
-                .overrideConfiguration(override)
-                .build();
-        this.dynamo = DynamoDbClient.builder()
-                .region(connection.region())
-                .credentialsProvider(() -> connection.endpointCredentials().orElse(AwsConnection.EMULATOR_CREDENTIALS))
-                .endpointOverride(connection.dynamoDbEndpoint().orElseThrow())
-                .httpClientBuilder(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.builder())
-                .overrideConfiguration(override)
+        this.s3 = onEmulator(DependencyFactory.forEmulator(S3Client.builder()), connection,
+                connection.s3Endpoint().orElseThrow(), override).build();
+        this.dynamo = onEmulator(DynamoDbClient.builder(), connection, connection.dynamoDbEndpoint().orElseThrow(), override)
                 .build();
         this.store = new S3ObjectStore(s3, uploads, MultipartStreamingUpload.Settings.DEFAULT, reads);
         this.ledger = new DynamoDbLedger(dynamo, resources.ledgerTable(), resources.ledgerHistoryTable());
+    }
+
+    /** The same region, credentials, endpoint and HTTP client for both clients, with the fixture's overrides. */
+    private static <B extends AwsClientBuilder<B, ?> & AwsSyncClientBuilder<B, ?>> B onEmulator(B builder,
+            AwsConnection connection, URI endpoint, Consumer<ClientOverrideConfiguration.Builder> override) {
+        return builder.region(connection.region())
+                .credentialsProvider(() -> connection.endpointCredentials().orElse(AwsConnection.EMULATOR_CREDENTIALS))
+                .endpointOverride(endpoint)
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .overrideConfiguration(override);
     }
 
     public String inbox() {
@@ -138,22 +145,6 @@ public final class PipelineFixture implements AutoCloseable {
 
     public ValidateObjectHandler handler(IngestService.StepListener steps) {
         UnitRouter router = new UnitRouter(ContractRegistry.fromDirectory(REPOSITORY.resolve("datasets")));
-        OutcomeReporter reporter = new OutcomeReporter() {
-            @Override
-            public void outcome(IngestOutcome outcome) {
-                outcomes.add(outcome);
-            }
-
-            @Override
-            public void unroutable(String bucket, String key, String versionId, String reason, String detail) {
-                unroutable.add(reason);
-            }
-
-            @Override
-            public void failed(String bucket, String key, String versionId, String runId, RuntimeException fault) {
-                failed.add(key + " " + fault.getClass().getSimpleName());
-            }
-        };
         return new ValidateObjectHandler(router, service(steps), reporter, () -> UUID.randomUUID().toString());
     }
 

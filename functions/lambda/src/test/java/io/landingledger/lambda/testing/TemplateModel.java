@@ -51,12 +51,14 @@ public final class TemplateModel {
     /** The unit of the example object ARNs ({@link #inboxObject}, {@link Lake}). */
     public static final String UNIT = "2026-03-01";
 
-    private final Map<String, Object> template;
-    private final Map<String, Object> resources;
-    private final Resolver resolver;
-    private final Map<String, Object> transformed;
-    private final Map<String, Object> transformedResources;
-    private final Resolver transformedResolver;
+    public final Map<String, Object> template;
+    public final Map<String, Object> resources;
+    /** Resolves the template's intrinsics. */
+    public final Resolver resolver;
+    /** The template as {@code sam deploy} transforms it. */
+    public final Map<String, Object> transformed;
+    public final Map<String, Object> transformedResources;
+    public final Resolver transformedResolver;
 
     private TemplateModel(Path root) throws IOException {
         template = parseTemplate(root.resolve("infra/template.yaml"));
@@ -70,31 +72,6 @@ public final class TemplateModel {
     /** The template of the repository at {@code root}, read and transformed. */
     public static TemplateModel load(Path root) throws IOException {
         return new TemplateModel(root);
-    }
-
-    public Map<String, Object> template() {
-        return template;
-    }
-
-    public Map<String, Object> resources() {
-        return resources;
-    }
-
-    public Resolver resolver() {
-        return resolver;
-    }
-
-    /** The template as {@code sam deploy} transforms it. */
-    public Map<String, Object> transformed() {
-        return transformed;
-    }
-
-    public Map<String, Object> transformedResources() {
-        return transformedResources;
-    }
-
-    public Resolver transformedResolver() {
-        return transformedResolver;
     }
 
     /** Runs scripts/sam-transform.py (as .ci/run does) into a temporary file and reads its JSON. */
