@@ -1,6 +1,8 @@
 package io.landingledger.lambda;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
+import static io.landingledger.lambda.testing.MetricDirectives.directive;
+import static io.landingledger.lambda.testing.MetricDirectives.units;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -303,21 +305,5 @@ class LogAndMetricsReporterTest {
         Map<String, Object> fields = new java.util.HashMap<>(line);
         fields.keySet().removeAll(List.of("timestamp", "level", "logger", "message"));
         return fields;
-    }
-
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> directive(Map<String, Object> document) {
-        Map<String, Object> aws = (Map<String, Object>) document.get("_aws");
-        assertNotNull(aws, "no _aws member: " + document);
-        assertTrue(aws.get("Timestamp") instanceof Number, "_aws.Timestamp is epoch millis: " + aws);
-        List<Map<String, Object>> directives = (List<Map<String, Object>>) aws.get("CloudWatchMetrics");
-        assertEquals(1, directives.size(), String.valueOf(directives));
-        return directives.get(0);
-    }
-
-    @SuppressWarnings("unchecked")
-    static Map<String, String> units(Map<String, Object> directive) {
-        return ((List<Map<String, Object>>) directive.get("Metrics")).stream()
-                .collect(Collectors.toMap(metric -> (String) metric.get("Name"), metric -> (String) metric.get("Unit")));
     }
 }
