@@ -5,6 +5,7 @@ import com.fasterxml.jackson.jr.ob.JSON;
 import io.landingledger.cli.local.LocalStackRecord;
 import io.landingledger.cli.testing.LandingRun;
 import io.landingledger.cli.testing.WatchedLocalStack;
+import io.landingledger.core.validate.Events;
 import io.landingledger.lambda.AwsConnection;
 import io.landingledger.lambda.DependencyFactory;
 
@@ -73,14 +74,15 @@ class OnCallIT {
         }
         // 03-03's ordinary bad lines, plus one whose bad value is planted: quarantined by line number and reason only
         Files.writeString(inbox.resolve("progress-2026-03-03.jsonl"), Files.readString(examples.resolve("progress-2026-03-03.jsonl"))
-                + "{\"event_id\": \"evt_20260303_0099\", \"learner_id\": \"lrn_1099\", \"lesson_id\": \"les_09\", \"event_type\": \"checkpoint\", "
-                + "\"attempt_number\": \"" + PLANTED_QUARANTINED + "\", \"event_time\": \"2026-03-03T18:00:00Z\", \"checkpoint\": 1}\n");
+                + Events.event("evt_20260303_0099").text("learner_id", "lrn_1099").text("lesson_id", "les_09")
+                .text("attempt_number", PLANTED_QUARANTINED).text("event_time", "2026-03-03T18:00:00Z").raw("checkpoint", "1").line() + "\n");
         // 03-04: a producer sends a prohibited field, with a planted value: refused
         Files.writeString(inbox.resolve("progress-2026-03-04.jsonl"),
-                "{\"event_id\": \"evt_20260304_0001\", \"learner_id\": \"lrn_2001\", \"lesson_id\": \"les_01\", \"event_type\": \"checkpoint\", "
-                        + "\"attempt_number\": 1, \"event_time\": \"2026-03-04T07:00:00Z\", \"checkpoint\": 1}\n"
-                        + "{\"event_id\": \"evt_20260304_0002\", \"learner_id\": \"lrn_2002\", \"lesson_id\": \"les_01\", \"event_type\": \"checkpoint\", "
-                        + "\"attempt_number\": 1, \"event_time\": \"2026-03-04T08:00:00Z\", \"checkpoint\": 1, \"email\": \"" + PLANTED_REFUSED + "\"}\n");
+                Events.lines(
+                        Events.event("evt_20260304_0001").text("learner_id", "lrn_2001").text("lesson_id", "les_01")
+                                .text("event_time", "2026-03-04T07:00:00Z").raw("checkpoint", "1").line(),
+                        Events.event("evt_20260304_0002").text("learner_id", "lrn_2002").text("lesson_id", "les_01")
+                                .text("event_time", "2026-03-04T08:00:00Z").raw("checkpoint", "1").text("email", PLANTED_REFUSED).line()));
         stack = WatchedLocalStack.startIn(work);
         record = stack.record;
         s3 = stack.s3;

@@ -21,6 +21,7 @@ import io.landingledger.core.store.ObjectStore;
 import io.landingledger.core.store.Precondition;
 import io.landingledger.core.store.StoredObject;
 import io.landingledger.core.sweep.UnitStatus;
+import io.landingledger.core.validate.Events;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.lambda.DatasetMetrics;
 import io.landingledger.lambda.adapters.LedgerSeeding;
@@ -48,7 +49,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -626,10 +626,8 @@ class CompletenessSweepIT {
     private static byte[] file(String unit, int lines) {
         StringBuilder text = new StringBuilder();
         for (int i = 1; i <= lines; i++) {
-            text.append("{\"event_id\":\"evt_").append(unit.replace("-", "")).append('_').append(i)
-                    .append("\",\"learner_id\":\"lrn_").append(i).append("\",\"lesson_id\":\"les_1\",\"event_type\":\"checkpoint\",")
-                    .append("\"attempt_number\":1,\"event_time\":\"").append(unit).append("T10:00:0").append(i % 10)
-                    .append("+02:00\",\"checkpoint\":").append(i).append("}\n");
+            text.append(Events.event("evt_" + unit.replace("-", "") + "_" + i).text("learner_id", "lrn_" + i).text("lesson_id", "les_1")
+                    .text("event_time", unit + "T10:00:0" + (i % 10) + "+02:00").raw("checkpoint", Integer.toString(i)).line()).append('\n');
         }
         return text.toString().getBytes(StandardCharsets.UTF_8);
     }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static io.landingledger.lambda.testing.ProgressEventLines.completed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,8 +27,7 @@ class HostileEventsIT {
     }
 
     private static byte[] line(String id, String unit) {
-        return ("{\"event_id\":\"" + id + "\",\"learner_id\":\"l\",\"lesson_id\":\"s\",\"event_type\":\"completed\","
-                + "\"attempt_number\":1,\"event_time\":\"" + unit + "T10:00:00Z\"}\n").getBytes(StandardCharsets.UTF_8);
+        return completed(id, unit).getBytes(StandardCharsets.UTF_8);
     }
 
     @SuppressWarnings("unchecked")

@@ -7,6 +7,7 @@ import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ingest.OutOfTimeException;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
+import io.landingledger.core.validate.Events;
 import io.landingledger.lambda.testing.TemplateModel;
 import io.landingledger.lambda.testing.AwsEmulators;
 import io.landingledger.lambda.testing.FakeContext;
@@ -610,13 +611,12 @@ class InjectedFaultsIT {
     /** More accepted bytes than one staging part (16 MiB), then a prohibited field: the refusal comes after a multipart staging upload began. */
     private static PipelineFixture.Uploaded putLargeRefusedFile(PipelineFixture pipeline) {
         StringBuilder lines = new StringBuilder(21 << 20);
-        for (int i = 0; lines.length() < (20 << 20); i++) { // canonical rows are ~15% shorter than these lines
-            lines.append("{\"event_id\": \"evt_big_").append(i).append("\", \"learner_id\": \"lrn_").append(i % 997)
-                    .append("\", \"lesson_id\": \"les_").append(i % 31).append("\", \"event_type\": \"checkpoint\", \"attempt_number\": 1, ")
-                    .append("\"event_time\": \"2026-03-04T10:00:00Z\", \"checkpoint\": ").append(i % 7).append("}\n");
+        for (int i = 0; lines.length() < (17 << 20); i++) { // compact lines: their canonical rows are as long
+            lines.append(Events.event("evt_big_" + i).text("learner_id", "lrn_" + i % 997).text("lesson_id", "les_" + i % 31)
+                    .text("event_time", "2026-03-04T10:00:00Z").raw("checkpoint", Integer.toString(i % 7)).line()).append('\n');
         }
-        lines.append("{\"event_id\": \"evt_big_last\", \"learner_id\": \"lrn_1\", \"lesson_id\": \"les_1\", \"event_type\": \"checkpoint\", ")
-                .append("\"attempt_number\": 1, \"event_time\": \"2026-03-04T10:00:00Z\", \"checkpoint\": 1, \"email\": \"planted@example.com\"}\n");
+        lines.append(Events.event("evt_big_last").text("learner_id", "lrn_1").text("lesson_id", "les_1")
+                .text("event_time", "2026-03-04T10:00:00Z").raw("checkpoint", "1").text("email", "planted@example.com").line()).append('\n');
         return pipeline.put(DATASET + "/progress-2026-03-04.jsonl", lines.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 

@@ -13,6 +13,7 @@ import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.repair.RepairService;
+import io.landingledger.core.validate.Events;
 import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.core.validate.ValidationResult;
@@ -67,9 +68,9 @@ class KeyIndexSpillIT {
     }
 
     private static String row(int i, int attempt) {
-        return "{\"event_id\":\"evt_" + i + "\",\"learner_id\":\"lrn_" + (i % 97) + "\",\"lesson_id\":\"les_1\","
-                + "\"event_type\":\"checkpoint\",\"attempt_number\":" + attempt + ",\"event_time\":\"2026-03-02T10:00:00+02:00\","
-                + "\"checkpoint\":" + (i % 7) + "}\n";
+        return Events.event("evt_" + i).text("learner_id", "lrn_" + (i % 97)).text("lesson_id", "les_1")
+                .raw("attempt_number", Integer.toString(attempt)).text("event_time", "2026-03-02T10:00:00+02:00")
+                .raw("checkpoint", Integer.toString(i % 7)).line() + "\n";
     }
 
     /** KEYS events, then identical repeats of early ones (their originals are in spilled runs by then), then {@code tail}. */

@@ -14,6 +14,7 @@ import io.landingledger.core.repair.RepairResult;
 import io.landingledger.core.repair.RepairService;
 import io.landingledger.core.sweep.DatasetReport;
 import io.landingledger.core.sweep.UnitStatus;
+import io.landingledger.core.validate.Events;
 import io.landingledger.lambda.testing.AwsEmulators;
 import io.landingledger.lambda.testing.FastRetries;
 import io.landingledger.lambda.testing.FaultInjector;
@@ -58,6 +59,8 @@ class LedgerTruthIT {
     private static final String DATASET = "progress_events";
     private static final String UNIT = "2026-03-01";
     private static final String KEY = DATASET + "/progress-" + UNIT + ".jsonl";
+    /** A line with a prohibited field: the file that carries it is refused. */
+    private static final String PROHIBITED_LINE = new Events.Event().text("event_id", "x").text("email", "someone@example.com").line() + "\n";
 
     private final PipelineFixture pipeline;
 
@@ -117,7 +120,7 @@ class LedgerTruthIT {
     @Test
     void resendWithOneRejectedLine_theLedgersCountsAndQuarantineDescribeIt() throws Exception {
         deliverPut(KEY, day());
-        String withBadLine = new String(day(), StandardCharsets.UTF_8) + "{\"event_id\": \"bad\"}\n";
+        String withBadLine = new String(day(), StandardCharsets.UTF_8) + new Events.Event().text("event_id", "bad").line() + "\n";
         PipelineFixture.Uploaded resent = deliverPut(KEY, withBadLine.getBytes(StandardCharsets.UTF_8));
 
         LedgerItem item = pipeline.ledgerItem(DATASET, UNIT);
@@ -162,7 +165,7 @@ class LedgerTruthIT {
             }
         }).handleRequest(pipeline.eventFor(v1), null));
         PipelineFixture.Uploaded v2 = deliverPut(KEY, (new String(day(), StandardCharsets.UTF_8)
-                + "{\"event_id\": \"x\", \"email\": \"someone@example.com\"}\n").getBytes(StandardCharsets.UTF_8));
+                + PROHIBITED_LINE).getBytes(StandardCharsets.UTF_8));
         pipeline.deliver(pipeline.eventFor(v1)); // Lambda's retry of V1
 
         LedgerItem item = pipeline.ledgerItem(DATASET, UNIT);
@@ -179,7 +182,7 @@ class LedgerTruthIT {
         PipelineFixture.Uploaded v0 = pipeline.put(KEY, reorder(day()));
         deliverPut(KEY, day());
         deliverPut(KEY, (new String(day(), StandardCharsets.UTF_8)
-                + "{\"event_id\": \"x\", \"email\": \"someone@example.com\"}\n").getBytes(StandardCharsets.UTF_8));
+                + PROHIBITED_LINE).getBytes(StandardCharsets.UTF_8));
         pipeline.deliver(pipeline.eventFor(v0)); // delayed
 
         assertEquals("REFUSED", pipeline.ledgerItem(DATASET, UNIT).lastAttempt().outcome());
@@ -297,7 +300,7 @@ class LedgerTruthIT {
         PipelineFixture.Uploaded v1 = pipeline.put(KEY, day());
         byte[] otherRows = dropLastLine(day());
         byte[] prohibited = (new String(day(), StandardCharsets.UTF_8)
-                + "{\"event_id\": \"x\", \"email\": \"someone@example.com\"}\n").getBytes(StandardCharsets.UTF_8);
+                + PROHIBITED_LINE).getBytes(StandardCharsets.UTF_8);
         AtomicBoolean paused = new AtomicBoolean();
         AtomicReference<PipelineFixture.Uploaded> v2 = new AtomicReference<>();
         AtomicReference<PipelineFixture.Uploaded> v3 = new AtomicReference<>();

@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import static io.landingledger.lambda.testing.ProgressEventLines.completed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,9 +52,7 @@ class LoadIT {
             String unit = first.plusDays(u).toString();
             StringBuilder body = new StringBuilder();
             for (int i = 0; i < 20; i++) {
-                body.append("{\"event_id\":\"e-").append(unit).append('-').append(i)
-                        .append("\",\"learner_id\":\"l\",\"lesson_id\":\"s\",\"event_type\":\"completed\",\"attempt_number\":1,")
-                        .append("\"event_time\":\"").append(unit).append("T10:00:00Z\"}\n");
+                body.append(completed("e-" + unit + "-" + i, unit));
             }
             byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
             for (int upload = 0; upload < UPLOADS_PER_UNIT; upload++) {

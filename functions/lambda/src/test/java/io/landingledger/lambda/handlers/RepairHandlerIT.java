@@ -10,6 +10,7 @@ import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.ledger.RunKind;
 import io.landingledger.core.repair.RepairService;
+import io.landingledger.core.validate.Events;
 import io.landingledger.lambda.testing.AwsEmulators;
 import io.landingledger.lambda.testing.PipelineFixture;
 
@@ -73,8 +74,8 @@ class RepairHandlerIT {
     }
 
     private static String line(String id, String date) {
-        return "{\"event_id\":\"" + id + "\",\"learner_id\":\"lrn_1\",\"lesson_id\":\"les_1\",\"event_type\":\"completed\","
-                + "\"attempt_number\":1,\"event_time\":\"" + date + "T10:00:00Z\",\"checkpoint\":null}\n";
+        return Events.event(id).text("learner_id", "lrn_1").text("lesson_id", "les_1").text("event_type", "completed")
+                .text("event_time", date + "T10:00:00Z").raw("checkpoint", "null").line() + "\n";
     }
 
     @SuppressWarnings("unchecked")

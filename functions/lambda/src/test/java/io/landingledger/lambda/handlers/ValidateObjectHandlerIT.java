@@ -34,6 +34,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import static io.landingledger.lambda.testing.ProgressEventLines.largeCanonicalDay;
+import static io.landingledger.lambda.testing.ProgressEventLines.checkpoint;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -54,11 +56,6 @@ class ValidateObjectHandlerIT {
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String event(String id, String time) {
-        return "{\"event_id\":\"" + id + "\",\"learner_id\":\"lrn_1\",\"lesson_id\":\"les_1\",\"event_type\":\"checkpoint\","
-                + "\"attempt_number\":1,\"event_time\":\"" + time + "\",\"checkpoint\":2}\n";
     }
 
     @SuppressWarnings("unchecked")
@@ -197,8 +194,8 @@ class ValidateObjectHandlerIT {
 
     @Test
     void handleRequest_twoVersionsConcurrentlyAndInReverse_publishesTheNewerAndCallsTheOlderStale() throws Exception {
-        var older = pipeline.put("progress_events/progress-2026-03-09.jsonl", bytes(event("e1", "2026-03-09T01:00:00Z")));
-        var newer = pipeline.put("progress_events/progress-2026-03-09.jsonl", bytes(event("e1", "2026-03-09T02:00:00Z") + event("e2", "2026-03-09T03:00:00Z")));
+        var older = pipeline.put("progress_events/progress-2026-03-09.jsonl", bytes(checkpoint("e1", "2026-03-09T01:00:00Z")));
+        var newer = pipeline.put("progress_events/progress-2026-03-09.jsonl", bytes(checkpoint("e1", "2026-03-09T02:00:00Z") + checkpoint("e2", "2026-03-09T03:00:00Z")));
         ExecutorService threads = Executors.newFixedThreadPool(2);
         try {
             CountDownLatch start = new CountDownLatch(1);
@@ -229,7 +226,7 @@ class ValidateObjectHandlerIT {
     @Test
     void handleRequest_refusedFile_keepsThePreviousPublishAndARepairedFileRepublishesWithIfMatch() throws Exception {
         String key = "progress_events/progress-2026-03-05.jsonl";
-        var good = pipeline.put(key, bytes(event("e1", "2026-03-05T01:00:00Z")));
+        var good = pipeline.put(key, bytes(checkpoint("e1", "2026-03-05T01:00:00Z")));
         pipeline.deliver(pipeline.eventFor(good));
         byte[] before = pipeline.published("progress_events", "2026-03-05");
         String etagBefore = pipeline.ledgerItem("progress_events", "2026-03-05").publishedEtag();
@@ -251,7 +248,7 @@ class ValidateObjectHandlerIT {
         assertEquals(List.of(), pipeline.requests.writes());
 
         pipeline.requests.clear();
-        var repaired = pipeline.put(key, bytes(event("e1", "2026-03-05T01:00:00Z") + event("e2", "2026-03-05T02:00:00Z")));
+        var repaired = pipeline.put(key, bytes(checkpoint("e1", "2026-03-05T01:00:00Z") + checkpoint("e2", "2026-03-05T02:00:00Z")));
         assertEquals("published", records(pipeline.deliver(pipeline.eventFor(repaired))).get(0).get("action"));
         LedgerItem after = pipeline.ledgerItem("progress_events", "2026-03-05");
         assertEquals(2, after.publishCount());
@@ -288,7 +285,7 @@ class ValidateObjectHandlerIT {
         String etag = pipeline.ledgerItem("progress_events", "2026-03-01").publishedEtag();
         long revision = pipeline.ledgerItem("progress_events", "2026-03-01").revision();
         pipeline.requests.clear();
-        var second = pipeline.put(upload.key(), bytes(event("e1", "2026-03-01T01:00:00Z")));
+        var second = pipeline.put(upload.key(), bytes(checkpoint("e1", "2026-03-01T01:00:00Z")));
         pipeline.deliver(pipeline.eventFor(second));
         var update = pipeline.requests.of(TransactWriteItemsRequest.class).get(0).transactItems().get(0).update();
         assertEquals("revision = :expected_revision", update.conditionExpression());
@@ -340,15 +337,7 @@ class ValidateObjectHandlerIT {
     @Test
     void handleRequest_unitOfSeveralMinimumParts_promotesByParallelRangesThatCopyItByteForByte() throws Exception {
         // canonical rows (keys sorted, compact, UTC): the published object must be the input byte for byte
-        StringBuilder day = new StringBuilder();
-        for (int i = 0; day.length() < 17 << 20; i++) {
-            day.append("{\"attempt_number\":1,\"checkpoint\":").append(i % 90).append(",\"event_id\":\"evt_").append(i)
-                    .append("\",\"event_time\":\"2026-03-04T10:").append(String.format("%02d:%02d", i / 60 % 60, i % 60))
-                    .append(String.format(".%03dZ", 1 + i % 999)) // never .000: a zero fraction is published without one
-                    .append("\",\"event_type\":\"checkpoint\",\"learner_id\":\"lrn_")
-                    .append(i % 5000).append("\",\"lesson_id\":\"les_").append(i % 40).append("\"}\n");
-        }
-        byte[] body = bytes(day.toString());
+        byte[] body = largeCanonicalDay();
         Map<String, Object> result = records(pipeline.deliver(pipeline.eventFor(pipeline.put("progress_events/progress-2026-03-04.jsonl", body)))).get(0);
         assertEquals("published", result.get("action"), result.toString());
         assertArrayEquals(body, pipeline.published("progress_events", "2026-03-04"));
