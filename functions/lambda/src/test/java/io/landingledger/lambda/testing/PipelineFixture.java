@@ -92,14 +92,14 @@ public final class PipelineFixture implements AutoCloseable {
      * request recorder) and, when not null, the clients' retry strategy replaced (e.g. fewer attempts, short backoff).
      */
     public PipelineFixture(AwsEmulators emulators, List<ExecutionInterceptor> extraInterceptors,
-                    software.amazon.awssdk.retries.api.RetryStrategy retryStrategy) {
+                           software.amazon.awssdk.retries.api.RetryStrategy retryStrategy) {
         this(emulators, extraInterceptors, retryStrategy, io.landingledger.lambda.adapters.RangedRead.Settings.DEFAULT);
     }
 
     /** The same, with the store reading inbox objects in {@code reads} ranges (tiny ones read the examples in ranges). */
     public PipelineFixture(AwsEmulators emulators, List<ExecutionInterceptor> extraInterceptors,
-                    software.amazon.awssdk.retries.api.RetryStrategy retryStrategy,
-                    io.landingledger.lambda.adapters.RangedRead.Settings reads) {
+                           software.amazon.awssdk.retries.api.RetryStrategy retryStrategy,
+                           io.landingledger.lambda.adapters.RangedRead.Settings reads) {
         this.resources = emulators.freshResources();
         AwsConnection connection = resources.config().aws();
         Consumer<ClientOverrideConfiguration.Builder> override = c -> {
