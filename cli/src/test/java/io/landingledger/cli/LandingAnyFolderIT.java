@@ -1,5 +1,8 @@
 package io.landingledger.cli;
 
+import io.landingledger.cli.testing.LandingRun;
+import io.landingledger.cli.testing.LandingScript;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,7 +26,7 @@ class LandingAnyFolderIT {
     void validate_aDatasetName_fromAnotherFolder_usesTheBundledContract(@TempDir Path elsewhere) throws Exception {
         Path input = elsewhere.resolve("batch.csv");
         Files.copy(EXAMPLES.resolve("transactions/transactions-2026-10-01.csv"), input);
-        LandingValidateIT.Run run = LandingValidateIT.landingIn(elsewhere, Map.of(), "validate", "--contract", "transactions", "batch.csv");
+        LandingRun run = LandingScript.landingIn(elsewhere, Map.of(), "validate", "--contract", "transactions", "batch.csv");
         assertEquals(0, run.exit(), run.stderr());
         assertEquals("accept", run.json().get("decision"));
         assertEquals("transactions", run.json().get("dataset"));
@@ -31,7 +34,7 @@ class LandingAnyFolderIT {
 
     @Test
     void validate_anUnknownDatasetName_saysWhichAreBundledAndExits2(@TempDir Path elsewhere) throws Exception {
-        LandingValidateIT.Run run = LandingValidateIT.landingIn(elsewhere, Map.of(), "validate", "--contract", "no_such_dataset",
+        LandingRun run = LandingScript.landingIn(elsewhere, Map.of(), "validate", "--contract", "no_such_dataset",
                 EXAMPLES.resolve("transactions/transactions-2026-10-01.csv").toString());
         assertEquals(2, run.exit(), run.stderr());
         assertTrue(run.stderr().contains("no bundled contract named 'no_such_dataset' (bundled: progress_events, transactions)"), run.stderr());
@@ -43,7 +46,7 @@ class LandingAnyFolderIT {
         // a moto package that cannot be imported shadows the installed one, as on a machine without moto
         Path fake = Files.createDirectories(elsewhere.resolve("pythonpath/moto"));
         Files.writeString(fake.resolve("__init__.py"), "raise ImportError(\"No module named 'moto'\")\n");
-        LandingValidateIT.Run run = LandingValidateIT.landingIn(elsewhere, Map.of("PYTHONPATH", elsewhere.resolve("pythonpath").toString()),
+        LandingRun run = LandingScript.landingIn(elsewhere, Map.of("PYTHONPATH", elsewhere.resolve("pythonpath").toString()),
                 "local", "--export", elsewhere.resolve("out").toString());
         assertEquals(2, run.exit(), run.stderr());
         assertTrue(run.stderr().contains("pip install 'moto[server]'"), run.stderr());

@@ -1,5 +1,8 @@
 package io.landingledger.cli;
 
+import io.landingledger.cli.testing.LandingRun;
+import io.landingledger.cli.testing.LandingScript;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +36,7 @@ class LandingLocalIT {
 
     @Test
     void local_onTheExamples_publishesRefusesAndSweepsEachDayAsDocumented(@TempDir Path export) throws Exception {
-        LandingValidateIT.Run run = LandingValidateIT.landing("local", "--json", "--replay", "2", "--export", export.toString());
+        LandingRun run = LandingScript.landing("local", "--json", "--replay", "2", "--export", export.toString());
         assertEquals(0, run.exit(), run.stderr());
         Map<String, Object> summary = run.json();
         Map<String, String> statuses = statuses(summary);
@@ -78,7 +81,7 @@ class LandingLocalIT {
     void local_withoutJson_fromAnotherFolder_printsTheTableAndWhereTheReportWent(@TempDir Path export, @TempDir Path elsewhere)
             throws Exception {
         // run from a folder that is not the checkout: the launcher and the examples come from the installation
-        LandingValidateIT.Run run = LandingValidateIT.landingIn(elsewhere, Map.of(), "local", "--export", export.toString());
+        LandingRun run = LandingScript.landingIn(elsewhere, Map.of(), "local", "--export", export.toString());
         assertEquals(0, run.exit(), run.stderr());
         assertTrue(run.stdout().contains("DATASET"), run.stdout());
         assertTrue(run.stdout().matches("(?s).*progress_events\\s+2026-03-07\\s+REFUSED.*KEY_CONFLICT.*"), run.stdout());

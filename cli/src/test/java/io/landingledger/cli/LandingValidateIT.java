@@ -1,21 +1,19 @@
 package io.landingledger.cli;
 
-import com.fasterxml.jackson.jr.ob.JSON;
+import io.landingledger.cli.testing.LandingRun;
+import io.landingledger.cli.testing.LandingScript;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
+import static io.landingledger.cli.testing.LandingScript.landing;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -26,32 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * examples: the command in README cannot rot without this failing.
  */
 class LandingValidateIT {
-    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-
-    record Run(int exit, String stdout, String stderr) {
-        Map<String, Object> json() throws IOException {
-            return JSON.std.mapFrom(stdout);
-        }
-    }
-
-    static Run landing(String... args) throws Exception {
-        return landingIn(ROOT, Map.of(), args);
-    }
-
-    /** {@code ./landing} run from {@code directory} (a user's own folder), with {@code env} added to the environment. */
-    static Run landingIn(Path directory, Map<String, String> env, String... args) throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(ROOT.resolve("landing").toString());
-        command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile());
-        builder.environment().putAll(env);
-        Process process = builder.start();
-        process.getOutputStream().close();
-        byte[] out = process.getInputStream().readAllBytes();
-        byte[] err = process.getErrorStream().readAllBytes();
-        assertTrue(process.waitFor(120, TimeUnit.SECONDS), "landing did not finish");
-        return new Run(process.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
-    }
+    private static final Path ROOT = LandingScript.ROOT;
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
@@ -66,7 +39,7 @@ class LandingValidateIT {
     })
     void validate_onEachExample_printsTheDecisionAndExitsWithItsCode(String dataset, String file, int exit, String decision,
                                                                     long accepted, long duplicates, long rejected, String refusal) throws Exception {
-        Run run = landing("validate", "--contract", "datasets/" + dataset + ".json", "examples/inbox/" + file);
+        LandingRun run = landing("validate", "--contract", "datasets/" + dataset + ".json", "examples/inbox/" + file);
         assertEquals(exit, run.exit(), run.stderr());
         Map<String, Object> result = run.json();
         assertEquals(decision, result.get("decision"));
@@ -83,7 +56,7 @@ class LandingValidateIT {
     void validate_whenRefused_neverPrintsTheProhibitedValueAndWritesNoAcceptedFile(@TempDir Path dir) throws Exception {
         Path accepted = dir.resolve("accepted.jsonl");
         Path rejects = dir.resolve("rejects.jsonl");
-        Run run = landing("validate", "--contract", "progress_events", "--accepted", accepted.toString(),
+        LandingRun run = landing("validate", "--contract", "progress_events", "--accepted", accepted.toString(),
                 "--rejects", rejects.toString(), "examples/inbox/progress_events/progress-2026-03-05.jsonl");
         assertEquals(1, run.exit());
         assertFalse(Files.exists(accepted), "a refused file must not leave an accepted file");
@@ -111,7 +84,7 @@ class LandingValidateIT {
                 + "T-0401,A-001,2026-10-04,12.50,2026-10-04\n"
                 + "T-0402,A-002,2026-10-04,1e9999999999,2026-10-04\n");
         Path rejects = dir.resolve("rejects.jsonl");
-        Run run = landing("validate", "--contract", "transactions", "--rejects", rejects.toString(), input.toString());
+        LandingRun run = landing("validate", "--contract", "transactions", "--rejects", rejects.toString(), input.toString());
         assertEquals(1, run.exit(), run.stderr());
         Map<String, Object> result = run.json();
         assertEquals("refuse", result.get("decision"));
@@ -129,7 +102,7 @@ class LandingValidateIT {
         Files.writeString(contract, Files.readString(ROOT.resolve("datasets/progress_events.json"))
                 .replace("\"dataset\": \"progress_events\"", "\"dataset\": \"broken\"")
                 .replace("\"type\": \"integer\",   \"required\": true, \"min\": 1", "\"type\": \"int\", \"required\": true"));
-        Run run = landing("validate", "--contract", contract.toString(), "examples/inbox/progress_events/progress-2026-03-01.jsonl");
+        LandingRun run = landing("validate", "--contract", contract.toString(), "examples/inbox/progress_events/progress-2026-03-01.jsonl");
         assertEquals(2, run.exit());
         assertTrue(run.stderr().contains("broken.json"), run.stderr());
         assertTrue(run.stderr().contains("$.fields.attempt_number.type"), run.stderr());

@@ -1,11 +1,11 @@
 package io.landingledger.cli;
 
+import io.landingledger.cli.testing.ProgressEventsFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import picocli.CommandLine;
 
-import java.io.BufferedWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -45,14 +45,7 @@ class ProgressTest {
 
     /** 400,000 valid lines, about 70 MB: long enough for several ticks of a 10 ms interval. */
     private static Path bigFile(Path dir) throws Exception {
-        Path file = dir.resolve("progress-2026-03-01.jsonl");
-        try (BufferedWriter w = Files.newBufferedWriter(file)) {
-            for (int i = 0; i < 400_000; i++) {
-                w.write("{\"event_id\": \"evt_20260301_" + i + "\", \"learner_id\": \"lrn_1001\", \"lesson_id\": \"les_02\", "
-                        + "\"event_type\": \"checkpoint\", \"attempt_number\": 2, \"event_time\": \"2026-03-01T07:07:13.120Z\", \"checkpoint\": 2}\n");
-            }
-        }
-        return file;
+        return ProgressEventsFile.write(dir.resolve("progress-2026-03-01.jsonl"), 400_000);
     }
 
     @Test

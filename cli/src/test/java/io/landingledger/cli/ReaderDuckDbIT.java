@@ -1,5 +1,8 @@
 package io.landingledger.cli;
 
+import io.landingledger.cli.testing.LandingRun;
+import io.landingledger.cli.testing.LandingScript;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -72,7 +75,7 @@ class ReaderDuckDbIT {
                 "txn_id,account_id,business_date,amount,batch_date,email\nT-0101,A-001,2026-10-01,120.00,2026-10-01,x@example.com\n");
         export = work.resolve("out");
         long started = System.nanoTime();
-        LandingValidateIT.Run run = LandingValidateIT.landing("local", "--json", "--inbox", inbox.toAbsolutePath().toString(),
+        LandingRun run = LandingScript.landing("local", "--json", "--inbox", inbox.toAbsolutePath().toString(),
                 "--redelivery", redelivery.toAbsolutePath().toString(), "--export", export.toAbsolutePath().toString());
         System.out.printf("[duckdb] landing local --export: exit %d in %d ms%n", run.exit(), (System.nanoTime() - started) / 1_000_000);
         assertEquals(0, run.exit(), run.stderr());

@@ -1,5 +1,6 @@
 package io.landingledger.cli;
 
+import io.landingledger.cli.testing.LandingRun;
 import io.landingledger.core.validate.ValidationLimits;
 
 import org.junit.jupiter.api.Test;
@@ -7,12 +8,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import picocli.CommandLine;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -41,24 +39,18 @@ class ValidateWorkersTest {
         assertEquals(ValidationLimits.DEFAULT_WORKERS, parsed("--contract", CONTRACT, "in.jsonl").limits().workers());
     }
 
-    record Run(int exit, String stdout, String stderr) {
-    }
-
-    private static Run validate(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        CommandLine command = new CommandLine(new ValidateCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)));
-        command.setErr(new PrintWriter(OutputStream.nullOutputStream()));
-        int exit = command.execute(args);
-        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private static LandingRun validate(String... args) {
+        String[] command = new String[args.length + 1];
+        command[0] = "validate";
+        System.arraycopy(args, 0, command, 1, args.length);
+        return LandingRun.inProcess(command);
     }
 
     @Test
     void workersOutOfRange_exitTwoNamingTheLimit(@TempDir Path dir) throws IOException {
         Path input = Files.writeString(dir.resolve("progress-2026-03-02.jsonl"), "");
         for (String bad : new String[] {"0", String.valueOf(ValidationLimits.MAX_WORKERS + 1)}) {
-            Run run = validate("--contract", CONTRACT, "--quiet", "--workers", bad, input.toString());
+            LandingRun run = validate("--contract", CONTRACT, "--quiet", "--workers", bad, input.toString());
             assertEquals(ValidateCommand.ERROR, run.exit(), run.stderr());
             assertTrue(run.stderr().contains("workers must be between 1 and " + ValidationLimits.MAX_WORKERS), run.stderr());
         }
@@ -77,7 +69,7 @@ class ValidateWorkersTest {
         byte[] first = null;
         for (int workers : new int[] {1, 2, 4}) {
             Path accepted = dir.resolve("accepted-" + workers + ".jsonl");
-            Run run = validate("--contract", CONTRACT, "--quiet", "--workers", String.valueOf(workers), "--accepted", accepted.toString(),
+            LandingRun run = validate("--contract", CONTRACT, "--quiet", "--workers", String.valueOf(workers), "--accepted", accepted.toString(),
                     input.toString());
             assertEquals(ValidateCommand.PUBLISHABLE, run.exit(), run.stderr());
             assertTrue(run.stderr().contains(" workers=" + workers), run.stderr());

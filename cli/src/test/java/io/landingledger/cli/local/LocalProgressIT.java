@@ -1,11 +1,11 @@
 package io.landingledger.cli.local;
 
+import io.landingledger.cli.testing.ProgressEventsFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import picocli.CommandLine;
 
-import java.io.BufferedWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -54,12 +54,7 @@ class LocalProgressIT {
     void eachFileHasItsMeterOnStderr_inPipeMode_andQuietSilencesIt(@TempDir Path dir) throws Exception {
         Path dataset = Files.createDirectories(dir.resolve("inbox/progress_events"));
         Path big = dir.resolve("inbox/" + BIG);
-        try (BufferedWriter w = Files.newBufferedWriter(big)) {
-            for (int i = 0; i < LINES; i++) {
-                w.write("{\"event_id\": \"evt_20260301_" + i + "\", \"learner_id\": \"lrn_1001\", \"lesson_id\": \"les_02\", "
-                        + "\"event_type\": \"checkpoint\", \"attempt_number\": 2, \"event_time\": \"2026-03-01T07:07:13.120Z\", \"checkpoint\": 2}\n");
-            }
-        }
+        ProgressEventsFile.write(big, LINES);
         Files.copy(Path.of("../examples/inbox/" + SMALL).toAbsolutePath().normalize(), dataset.resolve("progress-2026-03-02.jsonl"));
 
         Run run = local(dir);

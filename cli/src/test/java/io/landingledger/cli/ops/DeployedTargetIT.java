@@ -3,12 +3,12 @@ package io.landingledger.cli.ops;
 import com.fasterxml.jackson.jr.ob.JSON;
 import com.sun.net.httpserver.HttpServer;
 
-import io.landingledger.cli.Landing;
 import io.landingledger.cli.local.LocalStackRecord;
+import io.landingledger.cli.testing.LandingRun;
+import io.landingledger.cli.testing.WatchedLocalStack;
 import io.landingledger.core.ingest.Deadline;
 import io.landingledger.core.repair.RepairRequest;
 import io.landingledger.core.repair.RepairResult;
-import io.landingledger.lambda.AwsConnection;
 import io.landingledger.lambda.DependencyFactory;
 
 import org.junit.jupiter.api.AfterAll;
@@ -25,8 +25,6 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -41,6 +39,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
+import static io.landingledger.cli.testing.StatusUnits.byUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -65,14 +64,8 @@ class DeployedTargetIT {
     record Request(String path, String query, String invocationType, Map<String, Object> body) {
     }
 
-    record Run(int exit, String stdout, String stderr) {
-        Map<String, Object> json() throws Exception {
-            return JSON.std.mapFrom(stdout);
-        }
-    }
-
     Path work;
-    Thread stack;
+    WatchedLocalStack stack;
     LocalStackRecord record;
     S3Client s3;
     DependencyFactory functions;
@@ -90,19 +83,10 @@ class DeployedTargetIT {
         for (String day : List.of("01", "02")) {
             Files.copy(ROOT.resolve("examples/inbox/" + DATASET + "/progress-2026-03-" + day + ".jsonl"), inbox.resolve("progress-2026-03-" + day + ".jsonl"));
         }
-        stack = new Thread(() -> Landing.run("local", "--watch", "--no-bucket-events", "--inbox", work.resolve("inbox").toString(),
-                "--export", work.resolve("out").toString()), "landing-local-watch");
-        stack.setDaemon(true);
-        stack.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
-        while (LocalStackRecord.read().isEmpty()) {
-            assertTrue(System.nanoTime() < deadline && stack.isAlive(), "landing local --watch did not record its stack");
-            Thread.sleep(200);
-        }
-        record = LocalStackRecord.read().orElseThrow();
-        AwsBasicCredentials credentials = AwsBasicCredentials.create(record.accessKeyId(), record.secretAccessKey());
-        s3 = DependencyFactory.forEmulator(S3Client.builder().region(Region.of(record.region())).endpointOverride(record.s3Endpoint())
-                .credentialsProvider(() -> credentials)).build();
+        stack = WatchedLocalStack.startIn(work);
+        record = stack.record;
+        AwsBasicCredentials credentials = stack.credentials;
+        s3 = stack.s3;
         // what the deployed repair function would be built from: the same buckets and tables
         functions = DependencyFactory.create(new Resources("stub function", Region.of(record.region()), record.inboxBucket(), record.lakeBucket(),
                 record.ledgerTable(), record.historyTable(), Optional.of(record.s3Endpoint()), Optional.of(record.dynamoDbEndpoint()),
@@ -185,19 +169,12 @@ class DeployedTargetIT {
         if (functions != null) {
             functions.close();
         }
-        if (s3 != null) {
-            s3.close();
-        }
-        stack.interrupt();
-        stack.join(TimeUnit.SECONDS.toMillis(60));
+        stack.close();
         System.clearProperty(LocalStackRecord.PROPERTY);
     }
 
-    Run landing(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exit = Landing.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
-        return new Run(exit, out.toString(), err.toString());
+    LandingRun landing(String... args) {
+        return LandingRun.inProcess(args);
     }
 
     static String published(String unit) {
@@ -207,9 +184,9 @@ class DeployedTargetIT {
     @Test
     @Order(1)
     void status_resolvesTheStackFromCloudFormation_andReadsItsTables() throws Exception {
-        Run ok = landing("status", DATASET, "--stack", STACK, "--region", record.region(), "--json");
+        LandingRun ok = landing("status", DATASET, "--stack", STACK, "--region", record.region(), "--json");
         assertEquals(0, ok.exit(), ok.stdout() + ok.stderr());
-        assertEquals("OK", OnCallIT.byUnit(ok.json()).get("2026-03-02").get("status"), ok.stdout());
+        assertEquals("OK", byUnit(ok.json()).get("2026-03-02").get("status"), ok.stdout());
         assertEquals(1, cloudFormationBodies.size());
         assertEquals("Action=DescribeStackResources&Version=2010-05-15&StackName=" + STACK, cloudFormationBodies.get(0));
         assertTrue(invocations.isEmpty(), "status invokes nothing");
@@ -217,7 +194,7 @@ class DeployedTargetIT {
         for (String unit : List.of("2026-03-01", "2026-03-02")) {
             s3.deleteObject(r -> r.bucket(record.lakeBucket()).key(published(unit)));
         }
-        Run drift = landing("status", DATASET, "--stack", STACK, "--region", record.region());
+        LandingRun drift = landing("status", DATASET, "--stack", STACK, "--region", record.region());
         assertEquals(1, drift.exit(), drift.stderr());
         assertTrue(drift.stdout().matches("(?s).*2026-03-01\\s+LEDGER_DRIFT.*2026-03-02\\s+LEDGER_DRIFT.*"), drift.stdout());
     }
@@ -225,7 +202,7 @@ class DeployedTargetIT {
     @Test
     @Order(2)
     void aDryRun_isOneInvokePerPage_everyPageADryRun_andWritesNothing() {
-        Run dry = landing("repair", DATASET, "2026-03-01", "2026-03-02", "--reason", "INC-3 deleted publishes", "--dry-run",
+        LandingRun dry = landing("repair", DATASET, "2026-03-01", "2026-03-02", "--reason", "INC-3 deleted publishes", "--dry-run",
                 "--stack", STACK, "--region", record.region());
         assertEquals(0, dry.exit(), dry.stdout() + dry.stderr());
         assertTrue(dry.stdout().matches("(?s).*2026-03-01 .*plan: .*2026-03-02 .*plan: .*"), dry.stdout());
@@ -249,7 +226,7 @@ class DeployedTargetIT {
     @Order(3)
     void aRepair_plansThenRepairs_inTheFunction_onePagePerUnit_andRestoresBothUnits() throws Exception {
         invocations.clear();
-        Run repair = landing("repair", DATASET, "2026-03-01", "2026-03-02", "--reason", "INC-3 deleted publishes", "--yes",
+        LandingRun repair = landing("repair", DATASET, "2026-03-01", "2026-03-02", "--reason", "INC-3 deleted publishes", "--yes",
                 "--stack", STACK, "--region", record.region());
         assertEquals(0, repair.exit(), repair.stdout() + repair.stderr());
         assertTrue(repair.stdout().matches("(?s).*Result:.*2026-03-01\\s+\\S+\\s+PUBLISHED\\(2\\)\\s+published.*2026-03-02\\s+\\S+\\s+PUBLISHED\\(2\\)\\s+published.*"),
@@ -261,15 +238,15 @@ class DeployedTargetIT {
         for (String unit : List.of("2026-03-01", "2026-03-02")) {
             assertTrue(s3.listObjectsV2(r -> r.bucket(record.lakeBucket()).prefix(published(unit))).hasContents(), unit + " is published again");
         }
-        Run after = landing("status", DATASET, "--stack", STACK, "--region", record.region(), "--json");
-        assertEquals("RESTATED", OnCallIT.byUnit(after.json()).get("2026-03-01").get("status"), after.stdout());
+        LandingRun after = landing("status", DATASET, "--stack", STACK, "--region", record.region(), "--json");
+        assertEquals("RESTATED", byUnit(after.json()).get("2026-03-01").get("status"), after.stdout());
     }
 
     @Test
     @Order(4)
     void aFunctionThatFails_isOneInvoke_andExitsTwo() {
         invocations.clear();
-        Run sweep = landing("sweep", DATASET, "--stack", STACK, "--region", record.region());
+        LandingRun sweep = landing("sweep", DATASET, "--stack", STACK, "--region", record.region());
         assertEquals(2, sweep.exit(), sweep.stdout());
         assertEquals(1, invocations.size(), "no retry");
         assertEquals("/2015-03-31/functions/landing-ledger-dev-sweep/invocations", invocations.get(0).path());

@@ -2,8 +2,10 @@ package io.landingledger.cli.ops;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 
-import io.landingledger.cli.Landing;
 import io.landingledger.cli.local.LocalStackRecord;
+import io.landingledger.cli.testing.LandingRun;
+import io.landingledger.cli.testing.WatchedLocalStack;
+import io.landingledger.core.validate.Events;
 import io.landingledger.lambda.AwsConnection;
 import io.landingledger.lambda.DependencyFactory;
 
@@ -21,14 +23,13 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import static io.landingledger.cli.testing.StatusUnits.byUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -50,24 +51,15 @@ class OnCallIT {
     static final String DATASET = "progress_events";
 
     Path work;
-    Thread stack;
+    WatchedLocalStack stack;
     final StringBuilder everything = new StringBuilder();
     S3Client s3;
     LocalStackRecord record;
 
-    record Run(int exit, String stdout, String stderr) {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> json() throws Exception {
-            return JSON.std.mapFrom(stdout);
-        }
-    }
-
-    Run landing(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int exit = Landing.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
-        everything.append(out).append(err);
-        return new Run(exit, out.toString(), err.toString());
+    LandingRun landing(String... args) {
+        LandingRun run = LandingRun.inProcess(args);
+        everything.append(run.stdout()).append(run.stderr());
+        return run;
     }
 
     @BeforeAll
@@ -82,47 +74,25 @@ class OnCallIT {
         }
         // 03-03's ordinary bad lines, plus one whose bad value is planted: quarantined by line number and reason only
         Files.writeString(inbox.resolve("progress-2026-03-03.jsonl"), Files.readString(examples.resolve("progress-2026-03-03.jsonl"))
-                + "{\"event_id\": \"evt_20260303_0099\", \"learner_id\": \"lrn_1099\", \"lesson_id\": \"les_09\", \"event_type\": \"checkpoint\", "
-                + "\"attempt_number\": \"" + PLANTED_QUARANTINED + "\", \"event_time\": \"2026-03-03T18:00:00Z\", \"checkpoint\": 1}\n");
+                + Events.event("evt_20260303_0099").text("learner_id", "lrn_1099").text("lesson_id", "les_09")
+                .text("attempt_number", PLANTED_QUARANTINED).text("event_time", "2026-03-03T18:00:00Z").raw("checkpoint", "1").line() + "\n");
         // 03-04: a producer sends a prohibited field, with a planted value: refused
         Files.writeString(inbox.resolve("progress-2026-03-04.jsonl"),
-                "{\"event_id\": \"evt_20260304_0001\", \"learner_id\": \"lrn_2001\", \"lesson_id\": \"les_01\", \"event_type\": \"checkpoint\", "
-                        + "\"attempt_number\": 1, \"event_time\": \"2026-03-04T07:00:00Z\", \"checkpoint\": 1}\n"
-                        + "{\"event_id\": \"evt_20260304_0002\", \"learner_id\": \"lrn_2002\", \"lesson_id\": \"les_01\", \"event_type\": \"checkpoint\", "
-                        + "\"attempt_number\": 1, \"event_time\": \"2026-03-04T08:00:00Z\", \"checkpoint\": 1, \"email\": \"" + PLANTED_REFUSED + "\"}\n");
-        stack = new Thread(() -> Landing.run("local", "--watch", "--no-bucket-events", "--inbox", work.resolve("inbox").toString(),
-                "--export", work.resolve("out").toString()), "landing-local-watch");
-        stack.setDaemon(true);
-        stack.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
-        while (LocalStackRecord.read().isEmpty()) {
-            assertTrue(System.nanoTime() < deadline && stack.isAlive(), "landing local --watch did not record its stack");
-            Thread.sleep(200);
-        }
-        record = LocalStackRecord.read().orElseThrow();
-        s3 = DependencyFactory.forEmulator(S3Client.builder().region(Region.of(record.region())).endpointOverride(record.s3Endpoint())
-                .credentialsProvider(() -> AwsConnection.EMULATOR_CREDENTIALS)).build();
+                Events.lines(
+                        Events.event("evt_20260304_0001").text("learner_id", "lrn_2001").text("lesson_id", "les_01")
+                                .text("event_time", "2026-03-04T07:00:00Z").raw("checkpoint", "1").line(),
+                        Events.event("evt_20260304_0002").text("learner_id", "lrn_2002").text("lesson_id", "les_01")
+                                .text("event_time", "2026-03-04T08:00:00Z").raw("checkpoint", "1").text("email", PLANTED_REFUSED).line()));
+        stack = WatchedLocalStack.startIn(work);
+        record = stack.record;
+        s3 = stack.s3;
     }
 
     @AfterAll
     void stopTheLocalStack() throws Exception {
-        if (s3 != null) {
-            s3.close();
-        }
-        stack.interrupt();
-        stack.join(TimeUnit.SECONDS.toMillis(60));
+        stack.close();
         assertFalse(Files.exists(LocalStackRecord.path()), "the record is removed when landing local --watch exits");
         System.clearProperty(LocalStackRecord.PROPERTY);
-    }
-
-    @SuppressWarnings("unchecked")
-    static Map<String, Map<String, Object>> byUnit(Map<String, Object> status) {
-        Map<String, Map<String, Object>> units = new java.util.TreeMap<>();
-        for (Object u : (List<Object>) status.get("units")) {
-            Map<String, Object> unit = (Map<String, Object>) u;
-            units.put((String) unit.get("unit"), unit);
-        }
-        return units;
     }
 
     Map<String, Object> ledgerDump() throws Exception {
@@ -136,7 +106,7 @@ class OnCallIT {
     @Test
     @Order(1)
     void status_findsTheRefusedDaysWithoutFlags_andExitsOneForAnIncompleteSet() throws Exception {
-        Run status = landing("status", DATASET, "--json");
+        LandingRun status = landing("status", DATASET, "--json");
         assertEquals(1, status.exit(), status.stderr());
         Map<String, Map<String, Object>> units = byUnit(status.json());
         assertEquals("OK", units.get("2026-03-01").get("status"));
@@ -145,12 +115,12 @@ class OnCallIT {
         assertEquals("REFUSED", units.get("2026-03-05").get("status"));
         assertEquals(false, status.json().get("complete"));
 
-        Run table = landing("status", DATASET);
+        LandingRun table = landing("status", DATASET);
         assertEquals(1, table.exit());
         assertTrue(table.stdout().matches("(?s).*2026-03-05\\s+REFUSED.*"), table.stdout());
-        Run restated = landing("status", DATASET, "--restated", "--json");
+        LandingRun restated = landing("status", DATASET, "--restated", "--json");
         assertTrue(byUnit(restated.json()).isEmpty(), restated.stdout());
-        Run help = landing("status", "--help");
+        LandingRun help = landing("status", "--help");
         assertTrue(help.stdout().contains("0") && help.stdout().contains("complete"), help.stdout());
     }
 
@@ -158,7 +128,7 @@ class OnCallIT {
     @Order(2)
     @SuppressWarnings("unchecked")
     void explain_aRefusedDay_givesTheCodeLinesAndTheRepairCommand_andQuarantineByReason() throws Exception {
-        Run explain = landing("explain", DATASET, "2026-03-04", "--json");
+        LandingRun explain = landing("explain", DATASET, "2026-03-04", "--json");
         assertEquals(1, explain.exit(), explain.stderr());
         Map<String, Object> bundle = explain.json();
         Map<String, Object> refusal = (Map<String, Object>) bundle.get("refusal");
@@ -169,11 +139,11 @@ class OnCallIT {
         String command = (String) ((Map<String, Object>) bundle.get("repair")).get("command");
         assertTrue(command.startsWith("landing repair progress_events 2026-03-04 --input-version latest --reason ") && command.endsWith("--dry-run"), command);
 
-        Run text = landing("explain", DATASET, "2026-03-05");
+        LandingRun text = landing("explain", DATASET, "2026-03-05");
         assertTrue(text.stdout().contains("Refusal: PROHIBITED_FIELD"), text.stdout());
         assertTrue(text.stdout().contains("landing repair progress_events 2026-03-05"), text.stdout());
 
-        Run quarantined = landing("explain", DATASET, "2026-03-03", "--json");
+        LandingRun quarantined = landing("explain", DATASET, "2026-03-03", "--json");
         assertEquals(0, quarantined.exit(), quarantined.stderr());
         Map<String, Object> quarantine = (Map<String, Object>) quarantined.json().get("quarantine");
         assertNotNull(quarantine, quarantined.stdout());
@@ -189,26 +159,26 @@ class OnCallIT {
         // the producer's corrected file lands with its S3 event lost (README: aws s3 cp ... with --no-bucket-events)
         s3.putObject(r -> r.bucket(record.inboxBucket()).key("progress_events/progress-2026-03-05.jsonl"),
                 RequestBody.fromFile(ROOT.resolve("examples/redelivery/progress_events/progress-2026-03-05.jsonl")));
-        Run status = landing("status", DATASET, "--drift", "--json");
+        LandingRun status = landing("status", DATASET, "--drift", "--json");
         assertEquals("UNPROCESSED", byUnit(status.json()).get("2026-03-05").get("status"), status.stdout());
 
         Map<String, Object> before = ledgerDump();
-        Run dry = landing("repair", DATASET, "2026-03-05", "--input-version", "latest", "--reason", "INC-1 lost event", "--dry-run");
+        LandingRun dry = landing("repair", DATASET, "2026-03-05", "--input-version", "latest", "--reason", "INC-1 lost event", "--dry-run");
         assertEquals(0, dry.exit(), dry.stderr());
         assertTrue(dry.stdout().contains("plan: publish"), dry.stdout());
         assertTrue(dry.stdout().contains("Blast radius"), dry.stdout());
         assertEquals(before, ledgerDump(), "a dry run writes nothing");
 
-        Run noTerminal = landing("repair", DATASET, "2026-03-05", "--input-version", "latest", "--reason", "INC-1 lost event");
+        LandingRun noTerminal = landing("repair", DATASET, "2026-03-05", "--input-version", "latest", "--reason", "INC-1 lost event");
         assertEquals(2, noTerminal.exit());
         assertTrue(noTerminal.stderr().contains("no terminal"), noTerminal.stderr());
         assertEquals(before, ledgerDump(), "a refused confirmation writes nothing");
 
-        Run repair = landing("repair", DATASET, "2026-03-05", "--input-version", "latest", "--reason", "INC-1 lost event", "--yes");
+        LandingRun repair = landing("repair", DATASET, "2026-03-05", "--input-version", "latest", "--reason", "INC-1 lost event", "--yes");
         assertEquals(0, repair.exit(), repair.stdout() + repair.stderr());
         assertTrue(repair.stdout().matches("(?s).*2026-03-05\\s+REFUSED\\(0\\)\\s+PUBLISHED\\(1\\)\\s+published.*"), repair.stdout());
 
-        Run history = landing("history", DATASET, "2026-03-05", "--json");
+        LandingRun history = landing("history", DATASET, "2026-03-05", "--json");
         List<Map<String, Object>> items = (List<Map<String, Object>>) history.json().get("history");
         Map<String, Object> last = items.get(items.size() - 1);
         assertEquals("PUBLISHED", last.get("action"));
@@ -227,12 +197,12 @@ class OnCallIT {
         Map<String, Map<String, Object>> units = byUnit(landing("status", DATASET, "--json").json());
         assertEquals("LEDGER_DRIFT", units.get("2026-03-01").get("status"));
 
-        Run explain = landing("explain", DATASET, "2026-03-01", "--json");
+        LandingRun explain = landing("explain", DATASET, "2026-03-01", "--json");
         Map<String, Object> fix = (Map<String, Object>) explain.json().get("repair");
         assertEquals("landing repair progress_events 2026-03-01 --reason 'LEDGER_DRIFT PUBLISHED_OBJECT_MISSING' --dry-run", fix.get("command"));
 
         Map<String, Object> before = ledgerDump();
-        Run dry = landing("repair", DATASET, "2026-03-01", "--reason", "INC-2 deleted publish", "--dry-run", "--json");
+        LandingRun dry = landing("repair", DATASET, "2026-03-01", "--reason", "INC-2 deleted publish", "--dry-run", "--json");
         assertEquals(0, dry.exit(), dry.stderr());
         Map<String, Object> radius = ((List<Map<String, Object>>) dry.json().get("blast_radius")).get(0);
         Map<String, Object> rows = (Map<String, Object>) radius.get("rows");
@@ -240,7 +210,7 @@ class OnCallIT {
         assertEquals(0, ((Number) rows.get("remove")).intValue());
         assertEquals(before, ledgerDump(), "a dry run writes nothing");
 
-        Run repair = landing("repair", DATASET, "2026-03-01", "--reason", "INC-2 deleted publish", "--yes");
+        LandingRun repair = landing("repair", DATASET, "2026-03-01", "--reason", "INC-2 deleted publish", "--yes");
         assertEquals(0, repair.exit(), repair.stdout() + repair.stderr());
         assertEquals(etag, s3.headObject(r -> r.bucket(record.lakeBucket()).key(key)).eTag(), "the same rows are published again");
         Map<String, Map<String, Object>> after = byUnit(landing("status", DATASET, "--json").json());
@@ -255,7 +225,7 @@ class OnCallIT {
     @Order(5)
     @SuppressWarnings("unchecked")
     void sweep_runsNowAndWritesTheReports_andNoOutputEverHoldsRowContent() throws Exception {
-        Run sweep = landing("sweep", DATASET, "--json");
+        LandingRun sweep = landing("sweep", DATASET, "--json");
         assertEquals(1, sweep.exit(), sweep.stderr()); // 03-04 is still refused
         Map<String, Object> dataset = (Map<String, Object>) ((List<Object>) sweep.json().get("datasets")).get(0);
         String latest = (String) ((Map<String, Object>) dataset.get("reports")).get("latest_json");
@@ -275,13 +245,13 @@ class OnCallIT {
     @Test
     @Order(6)
     void withoutAStack_theCommandsSaySoAndExitTwo() {
-        Run both = landing("status", "--stack", "landing-prod", "--endpoint", "http://127.0.0.1:1");
+        LandingRun both = landing("status", "--stack", "landing-prod", "--endpoint", "http://127.0.0.1:1");
         assertEquals(2, both.exit());
         assertTrue(both.stderr().contains("give --stack or --endpoint, not both"), both.stderr());
         String saved = System.getProperty(LocalStackRecord.PROPERTY);
         System.setProperty(LocalStackRecord.PROPERTY, work.resolve("nowhere/local.json").toString());
         try {
-            Run none = landing("status");
+            LandingRun none = landing("status");
             assertEquals(2, none.exit());
             assertTrue(none.stderr().contains("landing local --watch"), none.stderr());
         } finally {
@@ -293,7 +263,7 @@ class OnCallIT {
     @SuppressWarnings("unchecked")
     void aRestatement_showsTheConsumerThatReadTheEarlierPublishBehind_untilItAcksTheNewOne() throws Exception {
         String unit = "2026-03-02";
-        Run ack = landing("ack", DATASET, unit, "--consumer", "mart", "--json");
+        LandingRun ack = landing("ack", DATASET, unit, "--consumer", "mart", "--json");
         assertEquals(0, ack.exit(), ack.stderr());
         String firstRun = (String) ack.json().get("publish");
         assertEquals(firstRun, byUnitRunId(unit));
@@ -302,27 +272,27 @@ class OnCallIT {
         // a restatement: a new input of the unit, published anew (by repair: --no-bucket-events delivers no event)
         s3.putObject(r -> r.bucket(record.inboxBucket()).key("progress_events/progress-2026-03-02.jsonl"),
                 RequestBody.fromFile(ROOT.resolve("examples/redelivery/progress_events/progress-2026-03-02.jsonl")));
-        Run repair = landing("repair", DATASET, unit, "--input-version", "latest", "--reason", "INC-3 restatement", "--yes");
+        LandingRun repair = landing("repair", DATASET, unit, "--input-version", "latest", "--reason", "INC-3 restatement", "--yes");
         assertEquals(0, repair.exit(), repair.stdout() + repair.stderr());
         assertFalse(firstRun.equals(byUnitRunId(unit)), "a new publish");
 
-        Run status = landing("status", DATASET, "--json");
+        LandingRun status = landing("status", DATASET, "--json");
         assertEquals(Map.of(DATASET, Map.of("mart", List.of(unit))), status.json().get("consumers_behind"), status.stdout());
         assertEquals(List.of("mart"), byUnit(status.json()).get(unit).get("consumers_behind"));
-        Run text = landing("status", DATASET);
+        LandingRun text = landing("status", DATASET);
         assertTrue(text.stdout().contains("Consumers behind") && text.stdout().matches("(?s).*mart +progress_events +2026-03-02.*"), text.stdout());
         assertEquals(Map.of("mart", List.of(unit)), latestReport().get("consumers_behind"));
         assertEquals(1, latestReport().get("units_behind_consumers"));
 
         // mart rebuilt from the new publish and says so
-        Run again = landing("ack", DATASET, unit, "--consumer", "mart");
+        LandingRun again = landing("ack", DATASET, unit, "--consumer", "mart");
         assertEquals(0, again.exit(), again.stderr());
         assertTrue(again.stdout().contains("Recorded: mart read progress_events/2026-03-02"), again.stdout());
         assertEquals(Map.of(), landing("status", DATASET, "--json").json().get("consumers_behind"));
         assertFalse(landing("status", DATASET).stdout().contains("Consumers behind"));
         assertEquals(Map.of(), latestReport().get("consumers_behind"));
 
-        Run unknown = landing("ack", DATASET, "2026-03-09", "--consumer", "mart");
+        LandingRun unknown = landing("ack", DATASET, "2026-03-09", "--consumer", "mart");
         assertEquals(2, unknown.exit());
         assertTrue(unknown.stderr().contains("has no publish to acknowledge"), unknown.stderr());
     }
@@ -335,7 +305,7 @@ class OnCallIT {
 
     /** Runs the sweep and reads the report it wrote as latest.json. */
     private Map<String, Object> latestReport() throws Exception {
-        Run sweep = landing("sweep", DATASET, "--json");
+        LandingRun sweep = landing("sweep", DATASET, "--json");
         Map<String, Object> dataset = (Map<String, Object>) ((List<Object>) sweep.json().get("datasets")).get(0);
         String latest = (String) ((Map<String, Object>) dataset.get("reports")).get("latest_json");
         return JSON.std.mapFrom(s3.getObjectAsBytes(r -> r.bucket(record.lakeBucket()).key(latest)).asUtf8String());

@@ -1,19 +1,15 @@
 package io.landingledger.cli.ops;
 
 import io.landingledger.cli.Landing;
+import io.landingledger.cli.testing.LandingRun;
+import io.landingledger.cli.testing.WatchedLocalStack;
 import io.landingledger.cli.local.LocalStackRecord;
-import io.landingledger.lambda.AwsConnection;
-import io.landingledger.lambda.DependencyFactory;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3Client;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -120,8 +116,7 @@ class OnCallReadmeIT {
         assertEquals("./landing local --watch --no-bucket-events", withoutComment(lines.get(0)), "the section starts the stack first");
         Path work = Files.createTempDirectory("oncall-readme-");
         System.setProperty(LocalStackRecord.PROPERTY, work.resolve("state/local.json").toString());
-        Thread stack = null;
-        S3Client s3 = null;
+        WatchedLocalStack stack = null;
         StringBuilder transcript = new StringBuilder();
         try {
             List<String> ran = new ArrayList<>();
@@ -133,18 +128,7 @@ class OnCallReadmeIT {
                 switch (words.get(0)) {
                     case "./landing" -> {
                         if (words.get(1).equals("local")) {
-                            List<String> args = words.subList(1, words.size());
-                            stack = new Thread(() -> Landing.run(args.toArray(String[]::new)), "landing-local-watch");
-                            stack.setDaemon(true);
-                            stack.start();
-                            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
-                            while (LocalStackRecord.read().isEmpty()) {
-                                assertTrue(System.nanoTime() < deadline && stack.isAlive(), "landing local --watch did not record its stack");
-                                Thread.sleep(200);
-                            }
-                            LocalStackRecord record = LocalStackRecord.read().orElseThrow();
-                            s3 = DependencyFactory.forEmulator(S3Client.builder().region(Region.of(record.region()))
-                                    .endpointOverride(record.s3Endpoint()).credentialsProvider(() -> AwsConnection.EMULATOR_CREDENTIALS)).build();
+                            stack = WatchedLocalStack.start(words.subList(1, words.size()).toArray(String[]::new));
                             continue;
                         }
                         if (ran.size() >= EXITS.size()) {
@@ -152,14 +136,11 @@ class OnCallReadmeIT {
                         }
                         assertEquals(EXITS.get(ran.size()).getKey(), command, "the README's next command line (keep EXITS in step)");
                         int expected = EXITS.get(ran.size()).getValue();
-                        StringWriter out = new StringWriter();
-                        StringWriter err = new StringWriter();
-                        int exit = Landing.run(new PrintWriter(out, true), new PrintWriter(err, true),
-                                words.subList(1, words.size()).toArray(String[]::new));
-                        transcript.append(out).append(err);
-                        assertEquals(expected, exit, command + "\n" + transcript);
+                        LandingRun run = LandingRun.inProcess(words.subList(1, words.size()).toArray(String[]::new));
+                        transcript.append(run.stdout()).append(run.stderr());
+                        assertEquals(expected, run.exit(), command + "\n" + transcript);
                         if (comment[0] != null && (words.get(1).equals("status") || words.get(1).equals("history"))) {
-                            assertOutputHas(comment[0], out.toString(), command);
+                            assertOutputHas(comment[0], run.stdout(), command);
                         }
                         ran.add(command);
                     }
@@ -181,10 +162,10 @@ class OnCallReadmeIT {
                         String bucket = url.substring("s3://".length(), url.indexOf('/', 5));
                         String key = url.substring(url.indexOf('/', 5) + 1);
                         if (action.equals("cp")) {
-                            s3.putObject(r -> r.bucket(bucket).key(key), RequestBody.fromFile(local(work, words.get(5))));
+                            stack.s3.putObject(r -> r.bucket(bucket).key(key), RequestBody.fromFile(local(work, words.get(5))));
                         } else {
                             assertEquals("rm", action, line);
-                            s3.deleteObject(r -> r.bucket(bucket).key(key));
+                            stack.s3.deleteObject(r -> r.bucket(bucket).key(key));
                         }
                     }
                     default -> fail("the README's On call section has a line this test cannot run: " + line);
@@ -192,12 +173,8 @@ class OnCallReadmeIT {
             }
             assertEquals(EXITS.stream().map(Map.Entry::getKey).toList(), ran, "every expected command ran, in the README's order");
         } finally {
-            if (s3 != null) {
-                s3.close();
-            }
             if (stack != null) {
-                stack.interrupt();
-                stack.join(TimeUnit.SECONDS.toMillis(60));
+                stack.close();
             }
             System.clearProperty(LocalStackRecord.PROPERTY);
         }

@@ -2,20 +2,20 @@ package io.landingledger.cli.perf;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 
+import io.landingledger.cli.testing.LandingRun;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
+import static io.landingledger.cli.perf.PerfTesting.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,26 +27,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BenchCommandTest {
     private static final String CONTRACT = PerfTesting.contract().toString();
 
-    record Run(int exit, String stdout, String stderr) {
-    }
-
-    static Run bench(String... args) {
-        return benchWith(Stream.concat(Stream.of("--no-end-to-end"), Stream.of(args)).toArray(String[]::new));
-    }
-
-    /** The command as given, the end-to-end stage included unless skipped. */
-    static Run benchWith(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = PerfTesting.execute(new BenchCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)), args);
-        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     @Test
     @SuppressWarnings("unchecked")
     void bench_json_reportsEveryStageAgainstTheScan_andTheGeneratedCounts(@TempDir Path dir) throws IOException {
-        Run run = bench("--lines", "20000", "--repeat", "2", "--json", "--contract", CONTRACT, "--work-dir", dir.toString(),
+        LandingRun run = bench("--lines", "20000", "--repeat", "2", "--json", "--contract", CONTRACT, "--work-dir", dir.toString(),
                 "--workers-sweep", "1");
         assertEquals(0, run.exit(), run.stderr());
         Map<String, Object> report = JSON.std.mapFrom(run.stdout());
@@ -86,7 +70,7 @@ class BenchCommandTest {
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         assertEquals(0, PerfTesting.execute(new GenerateCommand(quiet, quiet), "--lines", "3000", "--gzip", "--contract", CONTRACT,
                 "--out", file.toString()));
-        Run run = bench("--file", file.toString(), "--repeat", "1", "--contract", CONTRACT, "--no-file-output", "--no-retained-heap");
+        LandingRun run = bench("--file", file.toString(), "--repeat", "1", "--contract", CONTRACT, "--no-file-output", "--no-retained-heap");
         assertEquals(0, run.exit(), run.stderr());
         assertTrue(run.stdout().contains("(gzip)"), run.stdout());
         assertTrue(run.stdout().lines().anyMatch(l -> l.startsWith("scan ") && l.contains(" 1.000 ")), "the scan is 1.000 of itself: " + run.stdout());
@@ -104,7 +88,7 @@ class BenchCommandTest {
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         assertEquals(0, PerfTesting.execute(new GenerateCommand(quiet, quiet), "--lines", "3000", "--malformed", "30", "--contract", CONTRACT,
                 "--out", file.toString()));
-        Run run = bench("--file", file.toString(), "--repeat", "1", "--json", "--contract", CONTRACT);
+        LandingRun run = bench("--file", file.toString(), "--repeat", "1", "--json", "--contract", CONTRACT);
         assertEquals(0, run.exit(), run.stderr());
         Map<String, Object> validation = (Map<String, Object>) JSON.std.mapFrom(run.stdout()).get("validation");
         assertEquals("refuse", validation.get("decision"));
@@ -117,7 +101,7 @@ class BenchCommandTest {
         assertEquals(2, bench("--file", dir.resolve("missing.jsonl").toString(), "--contract", CONTRACT).exit());
         assertEquals(2, bench("--lines", "10", "--repeat", "0", "--contract", CONTRACT).exit());
         String transactions = PerfTesting.contract().resolveSibling("transactions.json").toString();
-        Run csv = bench("--lines", "10", "--contract", transactions);
+        LandingRun csv = bench("--lines", "10", "--contract", transactions);
         assertEquals(2, csv.exit());
         assertTrue(csv.stderr().contains("measure one of its files with --file"), csv.stderr());
     }

@@ -1,5 +1,7 @@
 package io.landingledger.cli.perf;
 
+import io.landingledger.cli.testing.LandingRun;
+
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import org.junit.jupiter.api.Test;
@@ -24,7 +26,7 @@ class BenchEndToEndIT {
     @SuppressWarnings("unchecked")
     void endToEnd_publishesOnEveryPass_theCoresRows_withPartsUploadedWhileParsing(@TempDir Path dir) throws IOException {
         // 80,000 lines are ~20 MB of accepted rows: four 5 MiB parts, the first of which must be done before the last row
-        BenchCommandTest.Run run = BenchCommandTest.benchWith("--lines", "80000", "--repeat", "2", "--json", "--part-mib", "5",
+        LandingRun run = PerfTesting.benchWith("--lines", "80000", "--repeat", "2", "--json", "--part-mib", "5",
                 "--parts-in-flight", "2", "--no-file-output", "--no-retained-heap", "--contract", PerfTesting.contract().toString(),
                 "--work-dir", dir.toString(), "--s3-read-range-mib", "1", "--s3-read-ranges", "4", "--workers-sweep", "1");
         assertEquals(0, run.exit(), run.stderr());
@@ -72,7 +74,7 @@ class BenchEndToEndIT {
         java.io.PrintStream quiet = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
         assertEquals(0, PerfTesting.execute(new GenerateCommand(quiet, quiet), "--lines", "100", "--contract",
                 PerfTesting.contract().toString(), "--out", file.toString()));
-        BenchCommandTest.Run run = BenchCommandTest.benchWith("--file", file.toString(), "--repeat", "1", "--contract",
+        LandingRun run = PerfTesting.benchWith("--file", file.toString(), "--repeat", "1", "--contract",
                 PerfTesting.contract().toString(), "--no-file-output", "--no-retained-heap");
         assertEquals(2, run.exit(), run.stderr());
         assertTrue(run.stderr().contains("--no-end-to-end"), run.stderr());

@@ -1,5 +1,6 @@
 package io.landingledger.cli.perf;
 
+import io.landingledger.cli.testing.LandingRun;
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import org.junit.jupiter.api.Test;
@@ -36,7 +37,7 @@ class BenchPeersIT {
         assertEquals(0, PerfTesting.execute(new GenerateCommand(quiet, quiet), "--lines", "5000", "--contract", CONTRACT,
                 "--out", file.toString()));
 
-        BenchCommandTest.Run run = BenchCommandTest.bench("--peers", "--file", file.toString(), "--repeat", "1", "--json",
+        LandingRun run = PerfTesting.bench("--peers", "--file", file.toString(), "--repeat", "1", "--json",
                 "--contract", CONTRACT, "--peer-workers", "2", "--duckdb-threads", "1");
         assertEquals(0, run.exit(), run.stderr());
         Map<String, Object> report = JSON.std.mapFrom(run.stdout());
@@ -70,7 +71,7 @@ class BenchPeersIT {
                     .append("\",\"lesson_id\":\"s\",\"event_type\":\"completed\",\"attempt_number\":1,\"event_time\":\"2026-03-02T10:00:00+01:00\"}\n");
         }
         Path file = Files.writeString(dir.resolve("progress-2026-03-02.jsonl"), lines, StandardCharsets.UTF_8);
-        BenchCommandTest.Run run = BenchCommandTest.bench("--peers", "--file", file.toString(), "--repeat", "1", "--contract", CONTRACT);
+        LandingRun run = PerfTesting.bench("--peers", "--file", file.toString(), "--repeat", "1", "--contract", CONTRACT);
         assertEquals(0, run.exit(), run.stderr());
         for (String name : List.of("landing validate", "duckdb", "seed rules")) {
             assertTrue(run.stdout().lines().anyMatch(l -> l.startsWith(name + " ")), name + ": " + run.stdout());

@@ -1,5 +1,6 @@
 package io.landingledger.cli.perf;
 
+import io.landingledger.cli.testing.LandingRun;
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.core.validate.ValidationLimits;
@@ -31,7 +32,7 @@ class BenchWorkersTest {
     @Test
     @SuppressWarnings("unchecked")
     void sweep_json_hasAStagePerCount_andTheCurveOverOneWorker() throws IOException {
-        BenchCommandTest.Run run = BenchCommandTest.bench("--lines", "6000", "--repeat", "1", "--json", "--contract", CONTRACT,
+        LandingRun run = PerfTesting.bench("--lines", "6000", "--repeat", "1", "--json", "--contract", CONTRACT,
                 "--no-file-output", "--workers-sweep", "2,3");
         assertEquals(0, run.exit(), run.stderr());
         Map<String, Object> report = JSON.std.mapFrom(run.stdout());
@@ -59,7 +60,7 @@ class BenchWorkersTest {
 
     @Test
     void sweep_table_listsEachCountWithASpeedUpColumn() {
-        BenchCommandTest.Run run = BenchCommandTest.bench("--lines", "3000", "--repeat", "1", "--contract", CONTRACT, "--no-file-output",
+        LandingRun run = PerfTesting.bench("--lines", "3000", "--repeat", "1", "--contract", CONTRACT, "--no-file-output",
                 "--no-retained-heap", "--workers-sweep", "1,2,4");
         assertEquals(0, run.exit(), run.stderr());
         List<String> lines = run.stdout().lines().toList();
@@ -74,7 +75,7 @@ class BenchWorkersTest {
 
     @Test
     void sweep_outOfRange_exitsTwo() {
-        BenchCommandTest.Run run = BenchCommandTest.bench("--lines", "10", "--contract", CONTRACT, "--workers-sweep", "0");
+        LandingRun run = PerfTesting.bench("--lines", "10", "--contract", CONTRACT, "--workers-sweep", "0");
         assertEquals(2, run.exit());
         assertTrue(run.stderr().contains("--workers-sweep"), run.stderr());
     }

@@ -1,5 +1,6 @@
 package io.landingledger.cli.perf;
 
+import io.landingledger.cli.testing.LandingRun;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -78,7 +79,7 @@ class LambdaEstimateTest {
 
     @Test
     void theBenchTable_printsTheEstimateLabelledAsOne() {
-        BenchCommandTest.Run run = BenchCommandTest.bench("--lines", "3000", "--repeat", "1", "--contract", PerfTesting.contract().toString(),
+        LandingRun run = PerfTesting.bench("--lines", "3000", "--repeat", "1", "--contract", PerfTesting.contract().toString(),
                 "--no-file-output", "--no-retained-heap", "--workers-sweep", "1");
         assertEquals(0, run.exit(), run.stderr());
         String flat = run.stdout().replaceAll("\\s+", " "); // the long lines are wrapped

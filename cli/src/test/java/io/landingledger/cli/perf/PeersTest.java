@@ -1,5 +1,6 @@
 package io.landingledger.cli.perf;
 
+import io.landingledger.cli.testing.LandingRun;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -32,7 +33,7 @@ class PeersTest {
 
     @Test
     void peers_withoutAFile_exitTwo() {
-        BenchCommandTest.Run run = BenchCommandTest.bench("--peers", "--lines", "10");
+        LandingRun run = PerfTesting.bench("--peers", "--lines", "10");
         assertEquals(2, run.exit());
         assertTrue(run.stderr().contains("--peers measures a --file"), run.stderr());
     }
@@ -40,7 +41,7 @@ class PeersTest {
     @Test
     void peers_withoutTheDuckDbJar_exitTwoSayingWhere(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
         Path file = Files.writeString(dir.resolve("progress-2026-03-02.jsonl"), "");
-        BenchCommandTest.Run run = BenchCommandTest.bench("--peers", "--file", file.toString(), "--duckdb-jar", dir.resolve("none.jar").toString());
+        LandingRun run = PerfTesting.bench("--peers", "--file", file.toString(), "--duckdb-jar", dir.resolve("none.jar").toString());
         assertEquals(2, run.exit());
         assertTrue(run.stderr().contains("no duckdb_jdbc jar at " + dir.resolve("none.jar")), run.stderr());
     }

@@ -1,11 +1,18 @@
 package io.landingledger.cli.perf;
 
+import io.landingledger.cli.testing.LandingRun;
+
 import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 /** Shared helpers of the perf tests. */
 final class PerfTesting {
@@ -30,5 +37,19 @@ final class PerfTesting {
         commandLine.setErr(quiet);
         commandLine.setOut(quiet);
         return commandLine.execute(args);
+    }
+
+    /** {@code landing bench} without its end-to-end stage (which starts the emulators). */
+    static LandingRun bench(String... args) {
+        return benchWith(Stream.concat(Stream.of("--no-end-to-end"), Stream.of(args)).toArray(String[]::new));
+    }
+
+    /** The command as given, the end-to-end stage included unless skipped. */
+    static LandingRun benchWith(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = execute(new BenchCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)), args);
+        return new LandingRun(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 }

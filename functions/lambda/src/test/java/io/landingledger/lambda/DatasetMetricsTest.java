@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.lambda.DatasetMetrics.Metric;
+import io.landingledger.lambda.testing.MetricDirectives;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -40,12 +41,12 @@ class DatasetMetricsTest {
         List<String> documents = out.toString(UTF_8).lines().toList();
         assertEquals(1, documents.size(), String.valueOf(documents));
         Map<String, Object> document = JSON.std.mapFrom(documents.get(0));
-        Map<String, Object> directive = LogAndMetricsReporterTest.directive(document);
+        Map<String, Object> directive = MetricDirectives.directive(document);
         assertEquals("LandingLedger", directive.get("Namespace"));
         assertEquals(List.of(List.of("dataset")), directive.get("Dimensions"));
         assertEquals(Map.of("UnitsExpected", "Count", "UnitsOk", "Count", "UnitsMissing", "Count", "UnitsRefused", "Count",
                         "OldestUnpublishedAgeSeconds", "Seconds", "SweepDuration", "Milliseconds", "PublishedBytes", "Bytes"),
-                LogAndMetricsReporterTest.units(directive));
+                MetricDirectives.units(directive));
         assertEquals("progress_events", document.get("dataset"));
         assertEquals(31.0, document.get("UnitsExpected"));
         assertEquals(28.0, document.get("UnitsOk"));

@@ -1,6 +1,8 @@
 package io.landingledger.lambda;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
+import static io.landingledger.lambda.testing.MetricDirectives.directive;
+import static io.landingledger.lambda.testing.MetricDirectives.units;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -12,6 +14,7 @@ import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.ingest.IngestAction;
 import io.landingledger.core.ingest.IngestOutcome;
+import io.landingledger.core.validate.Events;
 import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.core.validate.ValidationResult;
 
@@ -168,16 +171,20 @@ class LogAndMetricsReporterTest {
 
     /** Files whose rows carry a planted value: each is refused, and the value must reach neither logs nor metrics. */
     static Stream<Arguments> refusedFiles() {
-        String ok = "\"learner_id\": \"lrn_1\", \"lesson_id\": \"les_1\", \"event_type\": \"checkpoint\", "
-                + "\"attempt_number\": 1, \"event_time\": \"2026-03-02T08:00:00Z\", \"checkpoint\": 1";
-        String rejects = Stream.generate(() -> "{\"event_id\": \"evt_planted_0042\", \"learner_id\": \"planted.leak@example.com\"}")
-                .limit(11).collect(Collectors.joining("\n"));
+        String rejects = Stream.generate(() -> new Events.Event().text("event_id", "evt_planted_0042")
+                .text("learner_id", "planted.leak@example.com").line()).limit(11).collect(Collectors.joining("\n"));
         return Stream.of(
-                Arguments.of("PROHIBITED_FIELD", "{\"event_id\": \"evt_1\", " + ok + "}\n"
-                        + "{\"event_id\": \"evt_2\", \"email\": \"planted.leak@example.com\", " + ok + "}\n"),
-                Arguments.of("KEY_CONFLICT", "{\"event_id\": \"evt_planted_0042\", " + ok + "}\n"
-                        + "{\"event_id\": \"evt_planted_0042\", " + ok.replace("lrn_1", "planted.leak@example.com") + "}\n"),
+                Arguments.of("PROHIBITED_FIELD", Events.lines(ok("evt_1").line(),
+                        ok("evt_2").text("email", "planted.leak@example.com").line())),
+                Arguments.of("KEY_CONFLICT", Events.lines(ok("evt_planted_0042").line(),
+                        ok("evt_planted_0042").text("learner_id", "planted.leak@example.com").line())),
                 Arguments.of("REJECT_CAP", rejects + "\n"));
+    }
+
+    /** A valid row of 2026-03-02. */
+    private static Events.Event ok(String id) {
+        return Events.event(id).text("learner_id", "lrn_1").text("lesson_id", "les_1").text("event_time", "2026-03-02T08:00:00Z")
+                .raw("checkpoint", "1");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -303,21 +310,5 @@ class LogAndMetricsReporterTest {
         Map<String, Object> fields = new java.util.HashMap<>(line);
         fields.keySet().removeAll(List.of("timestamp", "level", "logger", "message"));
         return fields;
-    }
-
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> directive(Map<String, Object> document) {
-        Map<String, Object> aws = (Map<String, Object>) document.get("_aws");
-        assertNotNull(aws, "no _aws member: " + document);
-        assertTrue(aws.get("Timestamp") instanceof Number, "_aws.Timestamp is epoch millis: " + aws);
-        List<Map<String, Object>> directives = (List<Map<String, Object>>) aws.get("CloudWatchMetrics");
-        assertEquals(1, directives.size(), String.valueOf(directives));
-        return directives.get(0);
-    }
-
-    @SuppressWarnings("unchecked")
-    static Map<String, String> units(Map<String, Object> directive) {
-        return ((List<Map<String, Object>>) directive.get("Metrics")).stream()
-                .collect(Collectors.toMap(metric -> (String) metric.get("Name"), metric -> (String) metric.get("Unit")));
     }
 }

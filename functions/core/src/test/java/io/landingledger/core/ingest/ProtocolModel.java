@@ -21,6 +21,7 @@ import io.landingledger.core.sweep.UnitReport;
 import io.landingledger.core.sweep.UnitStatus;
 import io.landingledger.core.testing.InMemoryLedger;
 import io.landingledger.core.testing.InMemoryObjectStore;
+import io.landingledger.core.validate.Events;
 import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.core.validate.ValidationResult;
@@ -84,11 +85,13 @@ final class ProtocolModel implements Model {
             List<String> lines = new ArrayList<>();
             for (int i = 1; i <= count; i++) {
                 String id = prefix + i;
+                // the same event: another key order, and its time in another offset
                 lines.add(reorder
-                        ? "{\"learner_id\":\"PLANTED-L" + i + "\",\"event_id\":\"" + id + "\",\"lesson_id\":\"les\",\"event_type\":\"checkpoint\","
-                        + "\"checkpoint\":" + i + ",\"attempt_number\":1,\"event_time\":\"2026-03-01T10:00:0" + i + "+01:00\"}"
-                        : "{\"event_id\":\"" + id + "\",\"learner_id\":\"PLANTED-L" + i + "\",\"lesson_id\":\"les\",\"event_type\":\"checkpoint\","
-                        + "\"attempt_number\":1,\"event_time\":\"2026-03-01T09:00:0" + i + "Z\",\"checkpoint\":" + i + "}");
+                        ? new Events.Event().text("learner_id", "PLANTED-L" + i).text("event_id", id).text("lesson_id", "les")
+                        .text("event_type", "checkpoint").raw("checkpoint", Integer.toString(i)).raw("attempt_number", "1")
+                        .text("event_time", "2026-03-01T10:00:0" + i + "+01:00").line()
+                        : Events.event(id).text("learner_id", "PLANTED-L" + i).text("lesson_id", "les")
+                        .text("event_time", "2026-03-01T09:00:0" + i + "Z").raw("checkpoint", Integer.toString(i)).line());
             }
             if (reorder) {
                 java.util.Collections.reverse(lines);
@@ -103,10 +106,10 @@ final class ProtocolModel implements Model {
     static byte[] file(Rows rows, Encoding encoding) {
         List<String> lines = new ArrayList<>(rows.lines(encoding == Encoding.REORDERED));
         switch (encoding) {
-            case WITH_REJECTED_LINE -> lines.add(1, "{\"event_id\":\"bad\",\"learner_id\":\"PLANTED-LX\",\"lesson_id\":\"les\","
-                    + "\"event_type\":\"checkpoint\",\"attempt_number\":\"one\",\"event_time\":\"2026-03-01T09:00:00Z\",\"checkpoint\":1}");
-            case PROHIBITED_FIELD -> lines.add("{\"event_id\":\"p1\",\"learner_id\":\"x\",\"lesson_id\":\"les\",\"event_type\":\"checkpoint\","
-                    + "\"attempt_number\":1,\"event_time\":\"2026-03-01T09:00:00Z\",\"checkpoint\":1,\"email\":\"planted@example.com\"}");
+            case WITH_REJECTED_LINE -> lines.add(1, Events.event("bad").text("learner_id", "PLANTED-LX").text("lesson_id", "les")
+                    .text("attempt_number", "one").text("event_time", "2026-03-01T09:00:00Z").raw("checkpoint", "1").line());
+            case PROHIBITED_FIELD -> lines.add(Events.event("p1").text("learner_id", "x").text("lesson_id", "les")
+                    .text("event_time", "2026-03-01T09:00:00Z").raw("checkpoint", "1").text("email", "planted@example.com").line());
             case KEY_CONFLICT -> lines.add(lines.get(0).replace("\"checkpoint\":1", "\"checkpoint\":9"));
             default -> {
             }

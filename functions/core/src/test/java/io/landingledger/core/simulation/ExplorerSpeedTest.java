@@ -1,14 +1,10 @@
 package io.landingledger.core.simulation;
 
-import io.landingledger.core.simulation.ExplorerTest.Kv;
-import io.landingledger.core.simulation.ExplorerTest.MemKv;
-import io.landingledger.core.simulation.ExplorerTest.SteppedKv;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**

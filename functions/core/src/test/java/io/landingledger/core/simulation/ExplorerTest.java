@@ -4,9 +4,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -14,7 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -23,78 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * block.
  */
 class ExplorerTest {
-
-    /** A tiny port: a map of ints. */
-    interface Kv {
-        int get(String key);
-
-        void put(String key, int value);
-
-        boolean cas(String key, int expected, int value);
-    }
-
-    /** The real thing: a map, and a log of every call it performed, with the actor that performed it. */
-    static final class MemKv implements Kv {
-        final Map<String, Integer> values = new HashMap<>();
-        final List<String> log = new ArrayList<>();
-        private final Scheduler sim;
-
-        MemKv(Scheduler sim) {
-            this.sim = sim;
-        }
-
-        @Override
-        public int get(String key) {
-            log.add(sim.current() + " get " + key);
-            return values.getOrDefault(key, 0);
-        }
-
-        @Override
-        public void put(String key, int value) {
-            log.add(sim.current() + " put " + key);
-            values.put(key, value);
-        }
-
-        @Override
-        public boolean cas(String key, int expected, int value) {
-            log.add(sim.current() + " cas " + key);
-            if (values.getOrDefault(key, 0) != expected) {
-                return false;
-            }
-            values.put(key, value);
-            return true;
-        }
-    }
-
-    /** The port as tasks see it: a yield point before every call. */
-    static final class SteppedKv implements Kv {
-        private final Scheduler sim;
-        private final Kv kv;
-
-        SteppedKv(Scheduler sim, Kv kv) {
-            this.sim = sim;
-            this.kv = kv;
-        }
-
-        @Override
-        public int get(String key) {
-            return sim.call("kv.get", key, false, () -> kv.get(key));
-        }
-
-        @Override
-        public void put(String key, int value) {
-            sim.call("kv.put", key, true, () -> {
-                kv.put(key, value);
-                return null;
-            });
-        }
-
-        @Override
-        public boolean cas(String key, int expected, int value) {
-            return sim.call("kv.cas", key, true, () -> kv.cas(key, expected, value));
-        }
-    }
-
     /** Two tasks increment x by read-modify-write: the classic lost update. Final check: x == 2. */
     static final class LostUpdate implements Model {
         final MemKv mem;

@@ -77,10 +77,19 @@ public final class TestContracts {
 
     /** A CSV contract with integer, number and boolean columns. */
     public static DatasetContract csvTypes() {
-        return fromJson("csv_types.json", """
+        return csvTypes("csv_types.json", "csv");
+    }
+
+    /** {@link #csvTypes()}'s fields as a JSONL contract, so a CSV cell and the same text as a JSON value meet the same rules. */
+    public static DatasetContract csvTypesAsJsonl() {
+        return csvTypes("csv_types_as_jsonl.json", "jsonl");
+    }
+
+    private static DatasetContract csvTypes(String source, String format) {
+        return fromJson(source, """
                 {
-                  "dataset": "csv_types", "version": 1, "format": "csv",
-                  "unit": { "pattern": "t-(?<unit>\\\\d{4}-\\\\d{2}-\\\\d{2})\\\\.csv", "cadence": "daily", "first": "2026-01-01" },
+                  "dataset": "csv_types", "version": 1, "format": "%1$s",
+                  "unit": { "pattern": "t-(?<unit>\\\\d{4}-\\\\d{2}-\\\\d{2})\\\\.%1$s", "cadence": "daily", "first": "2026-01-01" },
                   "key": "id",
                   "fields": {
                     "id":    { "type": "integer", "required": true },
@@ -93,7 +102,7 @@ public final class TestContracts {
                   "prohibited": ["email"],
                   "maxRejectedLines": 1000
                 }
-                """);
+                """.formatted(format));
     }
 
     public static DatasetContract fromJson(String source, String json) {

@@ -162,23 +162,7 @@ class CsvTest {
     }
 
     /** A JSONL contract with csvTypes' fields, so a CSV cell and the same text as a JSON value meet the same rules. */
-    private static final DatasetContract TYPES_AS_JSONL = TestContracts.fromJson("csv_types_as_jsonl.json", """
-            {
-              "dataset": "csv_types", "version": 1, "format": "jsonl",
-              "unit": { "pattern": "t-(?<unit>\\\\d{4}-\\\\d{2}-\\\\d{2})\\\\.jsonl", "cadence": "daily", "first": "2026-01-01" },
-              "key": "id",
-              "fields": {
-                "id":    { "type": "integer", "required": true },
-                "qty":   { "type": "integer", "nullable": true },
-                "price": { "type": "number" },
-                "ok":    { "type": "boolean" },
-                "at":    { "type": "timestamp" },
-                "label": { "type": "string" }
-              },
-              "prohibited": ["email"],
-              "maxRejectedLines": 1000
-            }
-            """);
+    private static final DatasetContract TYPES_AS_JSONL = TestContracts.csvTypesAsJsonl();
 
     static Stream<Arguments> numberTexts() {
         String longZeros = "0".repeat(JsonLineParser.MAX_NUMBER_LENGTH);

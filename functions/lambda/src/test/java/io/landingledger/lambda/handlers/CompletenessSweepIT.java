@@ -21,16 +21,16 @@ import io.landingledger.core.store.ObjectStore;
 import io.landingledger.core.store.Precondition;
 import io.landingledger.core.store.StoredObject;
 import io.landingledger.core.sweep.UnitStatus;
+import io.landingledger.core.validate.Events;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.lambda.DatasetMetrics;
 import io.landingledger.lambda.adapters.LedgerSeeding;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -49,7 +49,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -71,23 +70,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The completeness sweep (docs/design.md section 5) on S3Proxy and moto_server: the ledger, the inbox and published/
  * built by the real ingest path (the handler Lambda runs), then swept. Every status has a scenario of its own.
  */
+@ExtendWith(AwsEmulators.class)
 class CompletenessSweepIT {
-    @RegisterExtension
-    static final AwsEmulators EMULATORS = new AwsEmulators();
-
     private static final String DATASET = "progress_events";
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
 
-    private PipelineFixture pipeline;
+    private final PipelineFixture pipeline;
 
-    @BeforeEach
-    void setUp() {
-        pipeline = new PipelineFixture(EMULATORS);
-    }
-
-    @AfterEach
-    void tearDown() {
-        pipeline.close();
+    CompletenessSweepIT(PipelineFixture pipeline) {
+        this.pipeline = pipeline;
     }
 
     // ---- (a) 100 expected days, 2 failed ----
@@ -635,10 +626,8 @@ class CompletenessSweepIT {
     private static byte[] file(String unit, int lines) {
         StringBuilder text = new StringBuilder();
         for (int i = 1; i <= lines; i++) {
-            text.append("{\"event_id\":\"evt_").append(unit.replace("-", "")).append('_').append(i)
-                    .append("\",\"learner_id\":\"lrn_").append(i).append("\",\"lesson_id\":\"les_1\",\"event_type\":\"checkpoint\",")
-                    .append("\"attempt_number\":1,\"event_time\":\"").append(unit).append("T10:00:0").append(i % 10)
-                    .append("+02:00\",\"checkpoint\":").append(i).append("}\n");
+            text.append(Events.event("evt_" + unit.replace("-", "") + "_" + i).text("learner_id", "lrn_" + i).text("lesson_id", "les_1")
+                    .text("event_time", unit + "T10:00:0" + (i % 10) + "+02:00").raw("checkpoint", Integer.toString(i)).line()).append('\n');
         }
         return text.toString().getBytes(StandardCharsets.UTF_8);
     }

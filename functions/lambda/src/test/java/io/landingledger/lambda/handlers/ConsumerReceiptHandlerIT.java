@@ -7,11 +7,11 @@ import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.sweep.DatasetReport;
 import io.landingledger.lambda.adapters.DynamoDbConsumerReceipts;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.file.Files;
 import java.util.HashMap;
@@ -25,24 +25,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * (deserialized into the handler's Map, as the Lambda runtime does), a late older receipt, and the sweep reading the
  * table.
  */
+@ExtendWith(AwsEmulators.class)
 class ConsumerReceiptHandlerIT {
-    @RegisterExtension
-    static final AwsEmulators EMULATORS = new AwsEmulators();
-
-    private PipelineFixture pipeline;
+    private final PipelineFixture pipeline;
     private DynamoDbConsumerReceipts receipts;
     private ConsumerReceiptHandler handler;
 
-    @BeforeEach
-    void setUp() {
-        pipeline = new PipelineFixture(EMULATORS);
-        receipts = new DynamoDbConsumerReceipts(pipeline.dynamo, pipeline.resources.consumersTable());
-        handler = new ConsumerReceiptHandler(ContractRegistry.fromDirectory(PipelineFixture.REPOSITORY.resolve("datasets")), receipts);
+    ConsumerReceiptHandlerIT(PipelineFixture pipeline) {
+        this.pipeline = pipeline;
     }
 
-    @AfterEach
-    void tearDown() {
-        pipeline.close();
+    @BeforeEach
+    void setUp() {
+        receipts = new DynamoDbConsumerReceipts(pipeline.dynamo, pipeline.resources.consumersTable());
+        handler = new ConsumerReceiptHandler(ContractRegistry.fromDirectory(PipelineFixture.REPOSITORY.resolve("datasets")), receipts);
     }
 
     @SuppressWarnings("unchecked")

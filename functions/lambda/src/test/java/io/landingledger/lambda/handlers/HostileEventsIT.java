@@ -2,11 +2,10 @@ package io.landingledger.lambda.handlers;
 
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
@@ -14,29 +13,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static io.landingledger.lambda.testing.ProgressEventLines.completed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Events S3 can really send that no producer meant: odd keys, vanished objects, big batches with a bad record. */
+@ExtendWith(AwsEmulators.class)
 class HostileEventsIT {
-    @RegisterExtension
-    static final AwsEmulators EMULATORS = new AwsEmulators();
+    private final PipelineFixture pipeline;
 
-    private PipelineFixture pipeline;
-
-    @BeforeEach
-    void setUp() {
-        pipeline = new PipelineFixture(EMULATORS);
-    }
-
-    @AfterEach
-    void tearDown() {
-        pipeline.close();
+    HostileEventsIT(PipelineFixture pipeline) {
+        this.pipeline = pipeline;
     }
 
     private static byte[] line(String id, String unit) {
-        return ("{\"event_id\":\"" + id + "\",\"learner_id\":\"l\",\"lesson_id\":\"s\",\"event_type\":\"completed\","
-                + "\"attempt_number\":1,\"event_time\":\"" + unit + "T10:00:00Z\"}\n").getBytes(StandardCharsets.UTF_8);
+        return completed(id, unit).getBytes(StandardCharsets.UTF_8);
     }
 
     @SuppressWarnings("unchecked")

@@ -18,6 +18,7 @@ import io.landingledger.core.validate.ReasonCode;
 import io.landingledger.core.validate.RefusalCode;
 import io.landingledger.lambda.CapturedReporter;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -7,9 +7,13 @@ import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ingest.OutOfTimeException;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
-import io.landingledger.lambda.TemplateIT;
+import io.landingledger.core.validate.Events;
+import io.landingledger.lambda.testing.TemplateModel;
 import io.landingledger.lambda.testing.AwsEmulators;
 import io.landingledger.lambda.testing.FakeContext;
+import io.landingledger.lambda.testing.FastRetries;
+import io.landingledger.lambda.testing.FaultInjector;
+import io.landingledger.lambda.testing.PipelineFixture;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -18,21 +22,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.SdkRequest;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.http.SdkHttpResponse;
-import software.amazon.awssdk.retries.api.BackoffStrategy;
-import software.amazon.awssdk.retries.api.RetryStrategy;
-import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
-import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
@@ -45,24 +38,25 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static io.landingledger.lambda.testing.FastRetries.MAX_ATTEMPTS;
+import static io.landingledger.lambda.testing.FastRetries.TRANSIENT_FAULTS;
+import static io.landingledger.lambda.testing.InjectedErrors.dynamoError;
+import static io.landingledger.lambda.testing.InjectedErrors.dynamoThroughputExceeded;
+import static io.landingledger.lambda.testing.InjectedErrors.s3Error;
+import static io.landingledger.lambda.testing.InjectedErrors.transactionCanceled;
+import static io.landingledger.lambda.testing.NormalisedSnapshot.normalised;
+import static io.landingledger.lambda.testing.PipelineFixture.action;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -89,10 +83,7 @@ class InjectedFaultsIT {
     @RegisterExtension
     static final AwsEmulators EMULATORS = new AwsEmulators();
 
-    static final int MAX_ATTEMPTS = 5;
-    /** Transient faults leave attempts over: the emulators' own occasional I/O hiccup must not exhaust them. */
-    static final int TRANSIENT_FAULTS = 2;
-    static final String DATASET = "progress_events";
+    private static final String DATASET = "progress_events";
 
     /** Clean-run snapshots per example file, computed once in a fresh pipeline. */
     private static final Map<String, String> CLEAN = new ConcurrentHashMap<>();
@@ -105,24 +96,10 @@ class InjectedFaultsIT {
         fixtures.forEach(PipelineFixture::close);
     }
 
-    static RetryStrategy fastRetries() {
-        return AwsRetryStrategy.standardRetryStrategy().toBuilder()
-                .maxAttempts(MAX_ATTEMPTS)
-                .backoffStrategy(BackoffStrategy.fixedDelay(Duration.ofMillis(5)))
-                .throttlingBackoffStrategy(BackoffStrategy.fixedDelay(Duration.ofMillis(5)))
-                .circuitBreakerEnabled(false)
-                .build();
-    }
-
     private PipelineFixture faulty() {
-        PipelineFixture pipeline = new PipelineFixture(EMULATORS, List.of(faults), fastRetries());
+        PipelineFixture pipeline = new PipelineFixture(EMULATORS, List.of(faults), FastRetries.strategy());
         fixtures.add(pipeline);
         return pipeline;
-    }
-
-    @SuppressWarnings("unchecked")
-    static String action(Map<String, Object> response) {
-        return (String) ((List<Map<String, Object>>) response.get("records")).get(0).get("action");
     }
 
     private static String unit(String file) {
@@ -132,35 +109,6 @@ class InjectedFaultsIT {
     }
 
     // ---- the comparison with a run without the fault ----
-
-    private static final Pattern UUID_PATTERN = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
-    private static final Pattern WALL_CLOCK = Pattern.compile("\\b(published_at|first_published_at|at|at_run)=AttributeValue\\(S=[^)]*\\)");
-    private static final Pattern HISTORY_KEY = Pattern.compile("(?m)^history (\\S+) \\S+ =");
-
-    /**
-     * The pipeline's snapshot with this pipeline's names, run ids and wall-clock fields replaced by placeholders; each
-     * upload's version id and sequencer by numbered ones, its LastModified (a run that HEADs the input records it) by one.
-     */
-    static String normalised(PipelineFixture pipeline, PipelineFixture.Uploaded... uploads) {
-        String s = pipeline.snapshot();
-        s = s.replace(pipeline.inbox(), "<inbox>").replace(pipeline.lake(), "<lake>")
-                .replace(pipeline.resources.ledgerTable(), "<ledger>").replace(pipeline.resources.ledgerHistoryTable(), "<history>");
-        for (int i = 0; i < uploads.length; i++) {
-            PipelineFixture.Uploaded upload = uploads[i];
-            String n = uploads.length == 1 ? "" : "-" + i;
-            if (upload.versionId() != null && !upload.versionId().isEmpty()) {
-                s = s.replace(upload.versionId(), "<version" + n + ">");
-                java.time.Instant modified = pipeline.s3.headObject(r -> r.bucket(pipeline.inbox()).key(upload.key())
-                        .versionId(upload.versionId())).lastModified();
-                s = s.replace(modified.toString(), "<modified>"); // wall clock: uploads in one second share it
-            }
-            s = s.replace(upload.sequencer(), "<sequencer" + n + ">");
-        }
-        s = HISTORY_KEY.matcher(s).replaceAll("history $1 <at_run> =");
-        s = WALL_CLOCK.matcher(s).replaceAll("$1=AttributeValue(S=<time>)");
-        s = UUID_PATTERN.matcher(s).replaceAll("<run>");
-        return s;
-    }
 
     private static String clean(String file) {
         return clean(file, pipeline -> pipeline.putExample(DATASET, file), "published");
@@ -349,7 +297,7 @@ class InjectedFaultsIT {
             new io.landingledger.lambda.adapters.RangedRead.Settings(3, 256);
 
     private PipelineFixture faultyRanged() {
-        PipelineFixture pipeline = new PipelineFixture(EMULATORS, List.of(faults), fastRetries(), TINY_RANGES);
+        PipelineFixture pipeline = new PipelineFixture(EMULATORS, List.of(faults), FastRetries.strategy(), TINY_RANGES);
         fixtures.add(pipeline);
         return pipeline;
     }
@@ -475,7 +423,7 @@ class InjectedFaultsIT {
         } catch (RuntimeException e) {
             actions.add("failed " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
-        assertEquals(1, faults.injected(), faults.injected.toString());
+        assertEquals(1, faults.injected(), faults.injectedRequests().toString());
         faults.clear();
         actions.add(action(pipeline.deliver(event)));
         if (lost == Lost.PUBLISHED_COMPLETE_MULTIPART_UPLOAD) {
@@ -588,7 +536,7 @@ class InjectedFaultsIT {
     private static void assertOnlyWhatTheLifecycleRuleAbortsIsOpen(PipelineFixture pipeline, List<String> expectedKeys) throws IOException {
         var open = pipeline.s3.listMultipartUploads(r -> r.bucket(pipeline.lake())).uploads();
         assertEquals(expectedKeys, open.stream().map(u -> u.key()).toList(), "the uploads left open");
-        Map<String, Object> template = TemplateIT.parseTemplate(PipelineFixture.REPOSITORY.resolve("infra/template.yaml"));
+        Map<String, Object> template = TemplateModel.parseTemplate(PipelineFixture.REPOSITORY.resolve("infra/template.yaml"));
         List<Map<String, Object>> rules = child(child(child(child(template, "Resources"), "LakeBucket"), "Properties"),
                 "LifecycleConfiguration").get("Rules") instanceof List<?> list ? list.stream().map(InjectedFaultsIT::asMap).toList() : List.of();
         for (var upload : open) {
@@ -663,13 +611,12 @@ class InjectedFaultsIT {
     /** More accepted bytes than one staging part (16 MiB), then a prohibited field: the refusal comes after a multipart staging upload began. */
     private static PipelineFixture.Uploaded putLargeRefusedFile(PipelineFixture pipeline) {
         StringBuilder lines = new StringBuilder(21 << 20);
-        for (int i = 0; lines.length() < (20 << 20); i++) { // canonical rows are ~15% shorter than these lines
-            lines.append("{\"event_id\": \"evt_big_").append(i).append("\", \"learner_id\": \"lrn_").append(i % 997)
-                    .append("\", \"lesson_id\": \"les_").append(i % 31).append("\", \"event_type\": \"checkpoint\", \"attempt_number\": 1, ")
-                    .append("\"event_time\": \"2026-03-04T10:00:00Z\", \"checkpoint\": ").append(i % 7).append("}\n");
+        for (int i = 0; lines.length() < (17 << 20); i++) { // compact lines: their canonical rows are as long
+            lines.append(Events.event("evt_big_" + i).text("learner_id", "lrn_" + i % 997).text("lesson_id", "les_" + i % 31)
+                    .text("event_time", "2026-03-04T10:00:00Z").raw("checkpoint", Integer.toString(i % 7)).line()).append('\n');
         }
-        lines.append("{\"event_id\": \"evt_big_last\", \"learner_id\": \"lrn_1\", \"lesson_id\": \"les_1\", \"event_type\": \"checkpoint\", ")
-                .append("\"attempt_number\": 1, \"event_time\": \"2026-03-04T10:00:00Z\", \"checkpoint\": 1, \"email\": \"planted@example.com\"}\n");
+        lines.append(Events.event("evt_big_last").text("learner_id", "lrn_1").text("lesson_id", "les_1")
+                .text("event_time", "2026-03-04T10:00:00Z").raw("checkpoint", "1").text("email", "planted@example.com").line()).append('\n');
         return pipeline.put(DATASET + "/progress-2026-03-04.jsonl", lines.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
@@ -697,202 +644,5 @@ class InjectedFaultsIT {
 
         assertEquals("skipped", action(pipeline.deliver(event)), "the redelivery sees the refusal recorded");
         assertEquals(clean("large refused", InjectedFaultsIT::putLargeRefusedFile, "refused"), normalised(pipeline, upload));
-    }
-
-    // ---- faults ----
-
-    static S3Exception s3Error(int status, String code) {
-        return (S3Exception) S3Exception.builder().statusCode(status).message(code + " (injected)")
-                .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage(code + " (injected)").serviceName("S3")
-                        .sdkHttpResponse(SdkHttpResponse.builder().statusCode(status).build()).build())
-                .build();
-    }
-
-    static DynamoDbException dynamoError(int status, String code) {
-        return (DynamoDbException) DynamoDbException.builder().statusCode(status).message(code + " (injected)")
-                .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage(code + " (injected)").serviceName("DynamoDb")
-                        .sdkHttpResponse(SdkHttpResponse.builder().statusCode(status).build()).build())
-                .build();
-    }
-
-    static ProvisionedThroughputExceededException dynamoThroughputExceeded() {
-        String code = "ProvisionedThroughputExceededException";
-        return ProvisionedThroughputExceededException.builder().statusCode(400)
-                .message(code + " (injected)")
-                .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage(code + " (injected)").serviceName("DynamoDb")
-                        .sdkHttpResponse(SdkHttpResponse.builder().statusCode(400).build()).build())
-                .build();
-    }
-
-    static TransactionCanceledException transactionCanceled(String reason) {
-        String code = "TransactionCanceledException";
-        return TransactionCanceledException.builder().statusCode(400)
-                .message("Transaction cancelled, please refer cancellation reasons for specific reasons [" + reason + ", None] (injected)")
-                .cancellationReasons(CancellationReason.builder().code(reason).message(reason + " (injected)").build(),
-                        CancellationReason.builder().code("None").build())
-                .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage("injected").serviceName("DynamoDb")
-                        .sdkHttpResponse(SdkHttpResponse.builder().statusCode(400).build()).build())
-                .build();
-    }
-
-    /**
-     * Fails attempts of matching requests before they are transmitted (inside the SDK's retry loop, so the retry
-     * strategy judges them as it would a real response, and the emulator never executes them), or replaces a
-     * matching response body with one that throws after some bytes.
-     */
-    static final class FaultInjector implements ExecutionInterceptor {
-        private record Rule(Predicate<SdkRequest> matches, AtomicInteger remaining, Supplier<? extends RuntimeException> fault) {
-        }
-
-        private record BodyRule(Predicate<SdkRequest> matches, AtomicInteger remaining, long afterBytes,
-                                Supplier<? extends IOException> fault) {
-        }
-
-        private final List<Rule> rules = new CopyOnWriteArrayList<>();
-        private final List<BodyRule> bodyRules = new CopyOnWriteArrayList<>();
-        private final List<String> injected = Collections.synchronizedList(new ArrayList<>());
-        private final List<LostRule> lostRules = new CopyOnWriteArrayList<>();
-        private final List<SentRule> sentRules = new CopyOnWriteArrayList<>();
-
-        /** Something that happens in the world (time passing, say) when a matching request is first sent. */
-        private record SentRule(Predicate<SdkRequest> matches, java.util.concurrent.atomic.AtomicBoolean done, Runnable action) {
-        }
-
-        /** Run {@code action} once, when the first matching request is sent (it is still sent). */
-        void whenSent(Predicate<SdkRequest> matches, Runnable action) {
-            sentRules.add(new SentRule(matches, new java.util.concurrent.atomic.AtomicBoolean(), action));
-        }
-        private static final ExecutionAttribute<String> LOST_BODY = new ExecutionAttribute<>("InjectedFaultsIT.lostBody");
-
-        /** An error the client sees although the request took effect at the server (a response lost on the way back). */
-        private record LostRule(Predicate<SdkRequest> matches, AtomicInteger remaining, int status, String contentType,
-                                String errorType, String body) {
-        }
-
-        /** Replace the next {@code times} responses to matching requests, after the server executed them, with an error. */
-        void loseResponse(Predicate<SdkRequest> matches, int times, int status, String contentType, String errorType, String body) {
-            lostRules.add(new LostRule(matches, new AtomicInteger(times), status, contentType, errorType, body));
-        }
-
-        /** Fail the next {@code times} attempts of matching requests with {@code fault}. */
-        void fail(Predicate<SdkRequest> matches, int times, Supplier<? extends RuntimeException> fault) {
-            rules.add(new Rule(matches, new AtomicInteger(times), fault));
-        }
-
-        /** Break the body of the next {@code times} matching responses after {@code afterBytes} bytes. */
-        void breakBody(Predicate<SdkRequest> matches, int times, long afterBytes, Supplier<? extends IOException> fault) {
-            bodyRules.add(new BodyRule(matches, new AtomicInteger(times), afterBytes, fault));
-        }
-
-        int injected() {
-            return injected.size();
-        }
-
-        void clear() {
-            rules.clear();
-            bodyRules.clear();
-            lostRules.clear();
-            sentRules.clear();
-            injected.clear();
-        }
-
-        @Override
-        public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
-            for (SentRule rule : sentRules) {
-                if (rule.matches().test(context.request()) && rule.done().compareAndSet(false, true)) {
-                    rule.action().run();
-                }
-            }
-            for (Rule rule : rules) {
-                if (rule.matches().test(context.request()) && rule.remaining().getAndDecrement() > 0) {
-                    injected.add(context.request().getClass().getSimpleName());
-                    throw rule.fault().get();
-                }
-            }
-        }
-
-        @Override
-        public SdkHttpResponse modifyHttpResponse(Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
-            attributes.putAttribute(LOST_BODY, "");
-            for (LostRule rule : lostRules) {
-                if (context.httpResponse().isSuccessful() && rule.matches().test(context.request())
-                        && rule.remaining().getAndDecrement() > 0) {
-                    injected.add(context.request().getClass().getSimpleName() + " response lost");
-                    attributes.putAttribute(LOST_BODY, rule.body());
-                    var response = context.httpResponse().toBuilder().statusCode(rule.status())
-                            .removeHeader("Content-Length").removeHeader("x-amz-crc32").removeHeader("ETag")
-                            .putHeader("Content-Type", rule.contentType())
-                            .putHeader("Content-Length", Integer.toString(rule.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length));
-                    if (rule.errorType() != null) {
-                        response.putHeader("x-amzn-ErrorType", rule.errorType());
-                    }
-                    return response.build();
-                }
-            }
-            return context.httpResponse();
-        }
-
-        @Override
-        public Optional<InputStream> modifyHttpResponseContent(Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
-            Optional<InputStream> body = context.responseBody();
-            String lost = attributes.getAttribute(LOST_BODY);
-            if (lost != null && !lost.isEmpty()) {
-                body.ifPresent(in -> {
-                    try {
-                        in.close();
-                    } catch (IOException e) {
-                        // the real response is discarded either way
-                    }
-                });
-                return Optional.of(new java.io.ByteArrayInputStream(lost.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-            }
-            for (BodyRule rule : bodyRules) {
-                if (body.isPresent() && rule.matches().test(context.request()) && rule.remaining().getAndDecrement() > 0) {
-                    java.util.concurrent.atomic.AtomicBoolean once = new java.util.concurrent.atomic.AtomicBoolean();
-                    return Optional.of(new BreakingStream(body.get(), rule.afterBytes(), () -> {
-                        if (once.compareAndSet(false, true)) {
-                            injected.add(context.request().getClass().getSimpleName() + " body");
-                        }
-                        return rule.fault().get();
-                    }));
-                }
-            }
-            return body;
-        }
-    }
-
-    /** Passes {@code afterBytes} bytes through, then throws the fault on every read. */
-    static final class BreakingStream extends FilterInputStream {
-        private final long afterBytes;
-        private final Supplier<? extends IOException> fault;
-        private long passed;
-
-        BreakingStream(InputStream in, long afterBytes, Supplier<? extends IOException> fault) {
-            super(in);
-            this.afterBytes = afterBytes;
-            this.fault = fault;
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int n = read(one, 0, 1);
-            return n < 0 ? -1 : one[0] & 0xFF;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            if (len == 0) {
-                return 0;
-            }
-            if (passed >= afterBytes) {
-                throw fault.get();
-            }
-            int n = in.read(b, off, (int) Math.min(len, afterBytes - passed));
-            if (n > 0) {
-                passed += n;
-            }
-            return n;
-        }
     }
 }

@@ -13,15 +13,16 @@ import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.repair.RepairService;
+import io.landingledger.core.validate.Events;
 import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.core.validate.ValidationResult;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
@@ -47,32 +48,29 @@ import java.util.stream.Stream;
  * the first staging upload is aborted before a second pass over the same pinned version, a conflict across runs is
  * refused naming both lines, and no spill file is left.
  */
+@ExtendWith(AwsEmulators.class)
 class KeyIndexSpillIT {
-    @RegisterExtension
-    static final AwsEmulators EMULATORS = new AwsEmulators();
     private static final String KEY = "progress_events/progress-2026-03-02.jsonl";
     private static final int KEYS = 3000;
 
     @TempDir
     Path spill;
 
-    private PipelineFixture pipeline;
+    private final PipelineFixture pipeline;
+
+    KeyIndexSpillIT(PipelineFixture pipeline) {
+        this.pipeline = pipeline;
+    }
 
     @BeforeEach
     void setUp() {
-        pipeline = new PipelineFixture(EMULATORS);
         pipeline.limits = ValidationLimits.builder().keyIndexMemoryBytes(1).spillDirectory(spill).build();
     }
 
-    @AfterEach
-    void tearDown() {
-        pipeline.close();
-    }
-
     private static String row(int i, int attempt) {
-        return "{\"event_id\":\"evt_" + i + "\",\"learner_id\":\"lrn_" + (i % 97) + "\",\"lesson_id\":\"les_1\","
-                + "\"event_type\":\"checkpoint\",\"attempt_number\":" + attempt + ",\"event_time\":\"2026-03-02T10:00:00+02:00\","
-                + "\"checkpoint\":" + (i % 7) + "}\n";
+        return Events.event("evt_" + i).text("learner_id", "lrn_" + (i % 97)).text("lesson_id", "les_1")
+                .raw("attempt_number", Integer.toString(attempt)).text("event_time", "2026-03-02T10:00:00+02:00")
+                .raw("checkpoint", Integer.toString(i % 7)).line() + "\n";
     }
 
     /** KEYS events, then identical repeats of early ones (their originals are in spilled runs by then), then {@code tail}. */

@@ -14,6 +14,7 @@ import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.repair.RepairService;
 import io.landingledger.core.sweep.CompletenessSweep;
+import io.landingledger.core.validate.Events;
 import io.landingledger.lambda.AwsConnection;
 import io.landingledger.lambda.DatasetMetrics;
 import io.landingledger.lambda.DependencyFactory;
@@ -23,14 +24,15 @@ import io.landingledger.lambda.adapters.DynamoDbLedger;
 import io.landingledger.lambda.adapters.LambdaIngestPath;
 import io.landingledger.lambda.adapters.MultipartStreamingUpload;
 import io.landingledger.lambda.adapters.S3ObjectStore;
+import io.landingledger.lambda.testing.ProgressEventLines;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 import io.landingledger.lambda.testing.TestResources;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -57,6 +59,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.UnaryOperator;
 
+import static io.landingledger.lambda.testing.ProgressEventLines.largeCanonicalDay;
+import static io.landingledger.lambda.testing.ProgressEventLines.checkpoint;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -73,15 +77,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * upload executor's too). The sweep re-drives through a stub Lambda endpoint that runs the validator's handler on
  * the validator's own clients, so the sweep records the Invoke and the validator records the re-drive's calls.
  */
+@ExtendWith(AwsEmulators.class)
 class LeastPrivilegeIT {
-    @RegisterExtension
-    static final AwsEmulators EMULATORS = new AwsEmulators();
     private static final PojoSerializer<S3Event> EVENTS =
             LambdaEventSerializers.serializerFor(S3Event.class, LeastPrivilegeIT.class.getClassLoader());
     private static final String DATASET = "progress_events";
 
     private static IamModel template;
-    private PipelineFixture producer; // the producer's uploads and the test's own reads: never attributed to a function
+    private final PipelineFixture producer; // the producer's uploads and the test's own reads: never attributed to a function
     private final List<Wiring> wirings = new ArrayList<>();
 
     @BeforeAll
@@ -89,15 +92,13 @@ class LeastPrivilegeIT {
         template = IamModel.transformed(PipelineFixture.REPOSITORY);
     }
 
-    @BeforeEach
-    void setUp() {
-        producer = new PipelineFixture(EMULATORS);
+    LeastPrivilegeIT(PipelineFixture producer) {
+        this.producer = producer;
     }
 
     @AfterEach
     void tearDown() {
         wirings.forEach(Wiring::close);
-        producer.close();
     }
 
     // ---------------------------------------------------------------------------------------------------------------
@@ -115,22 +116,22 @@ class LeastPrivilegeIT {
         deliver(handler, producer.putExample("transactions", "transactions-2026-10-01.csv"), "published");
         // refuse (a prohibited field): the previous publish stands
         String key = DATASET + "/progress-2026-03-05.jsonl";
-        deliver(handler, producer.put(key, bytes(event("e1", "2026-03-05T01:00:00Z"))), "published");
+        deliver(handler, producer.put(key, bytes(checkpoint("e1", "2026-03-05T01:00:00Z"))), "published");
         deliver(handler, producer.put(key, producer.putExampleBytes(DATASET, "progress-2026-03-05.jsonl")), "refused");
         // a replacement publish (If-Match)
-        deliver(handler, producer.put(key, bytes(event("e1", "2026-03-05T01:00:00Z") + event("e2", "2026-03-05T02:00:00Z"))), "published");
+        deliver(handler, producer.put(key, bytes(checkpoint("e1", "2026-03-05T01:00:00Z") + checkpoint("e2", "2026-03-05T02:00:00Z"))), "published");
         // a stale input: an older version delivered after the newer one
         String staleKey = DATASET + "/progress-2026-03-09.jsonl";
-        PipelineFixture.Uploaded older = producer.put(staleKey, bytes(event("e1", "2026-03-09T01:00:00Z")));
-        PipelineFixture.Uploaded newer = producer.put(staleKey, bytes(event("e1", "2026-03-09T02:00:00Z") + event("e2", "2026-03-09T03:00:00Z")));
+        PipelineFixture.Uploaded older = producer.put(staleKey, bytes(checkpoint("e1", "2026-03-09T01:00:00Z")));
+        PipelineFixture.Uploaded newer = producer.put(staleKey, bytes(checkpoint("e1", "2026-03-09T02:00:00Z") + checkpoint("e2", "2026-03-09T03:00:00Z")));
         deliver(handler, newer, "published");
         deliver(handler, older, "stale");
         // an input deleted before the validator read it (its version is gone: a 404)
-        PipelineFixture.Uploaded gone = producer.put(DATASET + "/progress-2026-03-10.jsonl", bytes(event("e1", "2026-03-10T01:00:00Z")));
+        PipelineFixture.Uploaded gone = producer.put(DATASET + "/progress-2026-03-10.jsonl", bytes(checkpoint("e1", "2026-03-10T01:00:00Z")));
         producer.s3.deleteObject(r -> r.bucket(producer.inbox()).key(gone.key()).versionId(gone.versionId()));
         handler.handleRequest(producer.eventFor(gone), null);
         // and one deleted between the validator's listing and its read (the GetObject answers 404)
-        PipelineFixture.Uploaded vanishing = producer.put(DATASET + "/progress-2026-03-13.jsonl", bytes(event("e1", "2026-03-13T01:00:00Z")));
+        PipelineFixture.Uploaded vanishing = producer.put(DATASET + "/progress-2026-03-13.jsonl", bytes(checkpoint("e1", "2026-03-13T01:00:00Z")));
         deleteBeforeRead(validator, vanishing);
         handler.handleRequest(producer.eventFor(vanishing), null);
         validator.beforeCall = r -> { };
@@ -143,12 +144,12 @@ class LeastPrivilegeIT {
         // a gzipped input and a multipart one: the staging upload's parts and the promote's ranges go out on the
         // upload executor's threads
         deliver(handler, producer.putExample(DATASET, "progress-2026-03-06.jsonl.gz"), "published");
-        deliver(handler, producer.put(DATASET + "/progress-2026-03-04.jsonl", largeDay()), "published");
+        deliver(handler, producer.put(DATASET + "/progress-2026-03-04.jsonl", largeCanonicalDay()), "published");
         // a multipart input refused after its first parts were staged: the staging upload is aborted
         deliver(handler, producer.put(DATASET + "/progress-2026-03-12.jsonl", leakingLargeDay()), "refused");
         // a concurrent writer publishes the unit between staging and promote: the promote's If-None-Match fails and the
         // multipart promote is aborted
-        S3Event racing = producer.eventFor(producer.put(DATASET + "/progress-2026-03-11.jsonl", bytes(event("e1", "2026-03-11T01:00:00Z"))));
+        S3Event racing = producer.eventFor(producer.put(DATASET + "/progress-2026-03-11.jsonl", bytes(checkpoint("e1", "2026-03-11T01:00:00Z"))));
         raceThePromote(validator, "2026-03-11", () -> handler.handleRequest(racing, null));
         // an unroutable key: no AWS call
         handler.handleRequest(producer.eventFor(producer.put(DATASET + "/notes.txt", bytes("x"))), null);
@@ -257,11 +258,11 @@ class LeastPrivilegeIT {
         handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-12"), "mode", "targeted",
                 "dryRun", false, "reason", "LeastPrivilegeIT refused", "inputVersion", "latest"), null);
         // a concurrent publish between staging and promote (the promote is aborted)
-        producer.put(DATASET + "/progress-2026-03-11.jsonl", bytes(event("e1", "2026-03-11T01:00:00Z")));
+        producer.put(DATASET + "/progress-2026-03-11.jsonl", bytes(checkpoint("e1", "2026-03-11T01:00:00Z")));
         raceThePromote(repair, "2026-03-11", () -> handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-11"),
                 "mode", "targeted", "dryRun", false, "reason", "LeastPrivilegeIT race", "inputVersion", "latest"), null));
         // an input deleted between the repair's listing and its read (404)
-        PipelineFixture.Uploaded vanishing = producer.put(DATASET + "/progress-2026-03-13.jsonl", bytes(event("e1", "2026-03-13T01:00:00Z")));
+        PipelineFixture.Uploaded vanishing = producer.put(DATASET + "/progress-2026-03-13.jsonl", bytes(checkpoint("e1", "2026-03-13T01:00:00Z")));
         deleteBeforeRead(repair, vanishing);
         handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-13"), "mode", "targeted",
                 "dryRun", false, "reason", "LeastPrivilegeIT vanished", "inputVersion", "latest"), null);
@@ -313,10 +314,10 @@ class LeastPrivilegeIT {
         return wiring;
     }
 
-    /** {@link #largeDay()} and then a row with a prohibited field: refused after the staging upload's first parts. */
+    /** {@link ProgressEventLines#largeCanonicalDay()} and then a row with a prohibited field: refused after the staging upload's first parts. */
     private static byte[] leakingLargeDay() {
-        return concat(largeDay(), bytes("{\"attempt_number\":1,\"checkpoint\":1,\"email\":\"learner@example.com\",\"event_id\":\"evt_x\","
-                + "\"event_time\":\"2026-03-12T10:00:00.001Z\",\"event_type\":\"checkpoint\",\"learner_id\":\"lrn_1\",\"lesson_id\":\"les_1\"}\n"));
+        return concat(largeCanonicalDay(), bytes(Events.event("evt_x").text("event_time", "2026-03-12T10:00:00.001Z").text("learner_id", "lrn_1")
+                .text("lesson_id", "les_1").raw("checkpoint", "1").text("email", "learner@example.com").line() + "\n"));
     }
 
     /** A concurrent writer (the producer's client) creates the unit's published object right after {@code wiring} staged it. */
@@ -355,24 +356,6 @@ class LeastPrivilegeIT {
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String event(String id, String time) {
-        return "{\"event_id\":\"" + id + "\",\"learner_id\":\"lrn_1\",\"lesson_id\":\"les_1\",\"event_type\":\"checkpoint\","
-                + "\"attempt_number\":1,\"event_time\":\"" + time + "\",\"checkpoint\":2}\n";
-    }
-
-    /** 17 MiB of canonical rows: a two-part staging upload (16 MiB parts) and a promote of three parallel ranges. */
-    private static byte[] largeDay() {
-        StringBuilder day = new StringBuilder();
-        for (int i = 0; day.length() < 17 << 20; i++) {
-            day.append("{\"attempt_number\":1,\"checkpoint\":").append(i % 90).append(",\"event_id\":\"evt_").append(i)
-                    .append("\",\"event_time\":\"2026-03-04T10:").append(String.format("%02d:%02d", i / 60 % 60, i % 60))
-                    .append(String.format(".%03dZ", 1 + i % 999))
-                    .append("\",\"event_type\":\"checkpoint\",\"learner_id\":\"lrn_")
-                    .append(i % 5000).append("\",\"lesson_id\":\"les_").append(i % 40).append("\"}\n");
-        }
-        return bytes(day.toString());
     }
 
     private static final OutcomeReporter QUIET = new OutcomeReporter() {

@@ -14,10 +14,13 @@ import io.landingledger.core.repair.RepairResult;
 import io.landingledger.core.repair.RepairService;
 import io.landingledger.core.sweep.DatasetReport;
 import io.landingledger.core.sweep.UnitStatus;
+import io.landingledger.core.validate.Events;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.FastRetries;
+import io.landingledger.lambda.testing.FaultInjector;
+import io.landingledger.lambda.testing.InjectedErrors;
+import io.landingledger.lambda.testing.PipelineFixture;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -56,17 +59,13 @@ class LedgerTruthIT {
     private static final String DATASET = "progress_events";
     private static final String UNIT = "2026-03-01";
     private static final String KEY = DATASET + "/progress-" + UNIT + ".jsonl";
+    /** A line with a prohibited field: the file that carries it is refused. */
+    private static final String PROHIBITED_LINE = new Events.Event().text("event_id", "x").text("email", "someone@example.com").line() + "\n";
 
-    private PipelineFixture pipeline;
+    private final PipelineFixture pipeline;
 
-    @BeforeEach
-    void setUp() {
-        pipeline = new PipelineFixture(EMULATORS);
-    }
-
-    @AfterEach
-    void tearDown() {
-        pipeline.close();
+    LedgerTruthIT(PipelineFixture pipeline) {
+        this.pipeline = pipeline;
     }
 
     private byte[] day() throws IOException {
@@ -121,7 +120,7 @@ class LedgerTruthIT {
     @Test
     void resendWithOneRejectedLine_theLedgersCountsAndQuarantineDescribeIt() throws Exception {
         deliverPut(KEY, day());
-        String withBadLine = new String(day(), StandardCharsets.UTF_8) + "{\"event_id\": \"bad\"}\n";
+        String withBadLine = new String(day(), StandardCharsets.UTF_8) + new Events.Event().text("event_id", "bad").line() + "\n";
         PipelineFixture.Uploaded resent = deliverPut(KEY, withBadLine.getBytes(StandardCharsets.UTF_8));
 
         LedgerItem item = pipeline.ledgerItem(DATASET, UNIT);
@@ -166,7 +165,7 @@ class LedgerTruthIT {
             }
         }).handleRequest(pipeline.eventFor(v1), null));
         PipelineFixture.Uploaded v2 = deliverPut(KEY, (new String(day(), StandardCharsets.UTF_8)
-                + "{\"event_id\": \"x\", \"email\": \"someone@example.com\"}\n").getBytes(StandardCharsets.UTF_8));
+                + PROHIBITED_LINE).getBytes(StandardCharsets.UTF_8));
         pipeline.deliver(pipeline.eventFor(v1)); // Lambda's retry of V1
 
         LedgerItem item = pipeline.ledgerItem(DATASET, UNIT);
@@ -183,7 +182,7 @@ class LedgerTruthIT {
         PipelineFixture.Uploaded v0 = pipeline.put(KEY, reorder(day()));
         deliverPut(KEY, day());
         deliverPut(KEY, (new String(day(), StandardCharsets.UTF_8)
-                + "{\"event_id\": \"x\", \"email\": \"someone@example.com\"}\n").getBytes(StandardCharsets.UTF_8));
+                + PROHIBITED_LINE).getBytes(StandardCharsets.UTF_8));
         pipeline.deliver(pipeline.eventFor(v0)); // delayed
 
         assertEquals("REFUSED", pipeline.ledgerItem(DATASET, UNIT).lastAttempt().outcome());
@@ -301,7 +300,7 @@ class LedgerTruthIT {
         PipelineFixture.Uploaded v1 = pipeline.put(KEY, day());
         byte[] otherRows = dropLastLine(day());
         byte[] prohibited = (new String(day(), StandardCharsets.UTF_8)
-                + "{\"event_id\": \"x\", \"email\": \"someone@example.com\"}\n").getBytes(StandardCharsets.UTF_8);
+                + PROHIBITED_LINE).getBytes(StandardCharsets.UTF_8);
         AtomicBoolean paused = new AtomicBoolean();
         AtomicReference<PipelineFixture.Uploaded> v2 = new AtomicReference<>();
         AtomicReference<PipelineFixture.Uploaded> v3 = new AtomicReference<>();
@@ -379,10 +378,10 @@ class LedgerTruthIT {
      */
     @Test
     void omitMeetingATransactionConflict_omits() throws Exception {
-        InjectedFaultsIT.FaultInjector faults = new InjectedFaultsIT.FaultInjector();
-        try (PipelineFixture faulty = new PipelineFixture(EMULATORS, List.of(faults), InjectedFaultsIT.fastRetries())) {
+        FaultInjector faults = new FaultInjector();
+        try (PipelineFixture faulty = new PipelineFixture(EMULATORS, List.of(faults), FastRetries.strategy())) {
             faults.fail(software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest.class::isInstance, 1,
-                    () -> InjectedFaultsIT.transactionCanceled("TransactionConflict"));
+                    () -> InjectedErrors.transactionCanceled("TransactionConflict"));
             RepairService repair = new RepairService(faulty.contracts(), faulty.ledger, faulty.store,
                     faulty.service(IngestService.StepListener.NONE), faulty.inbox(), faulty.lake(), Clock.systemUTC(), Duration.ZERO);
             RepairResult result = repair.run(RepairRequest.fromPayload(Map.of("dataset", DATASET, "units", List.of(UNIT), "action", "omit",

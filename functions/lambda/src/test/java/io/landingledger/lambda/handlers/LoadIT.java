@@ -7,11 +7,10 @@ import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.sweep.DatasetReport;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -25,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import static io.landingledger.lambda.testing.ProgressEventLines.completed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,23 +32,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Load as S3 and Lambda produce it: 1,000 uploads across 50 units (producers retry, so each unit's file is uploaded
  * 20 times with the same bytes), every notification delivered 3 times, in random order, 8 at a time.
  */
+@ExtendWith(AwsEmulators.class)
 class LoadIT {
-    @RegisterExtension
-    static final AwsEmulators EMULATORS = new AwsEmulators();
     private static final int UNITS = 50;
     private static final int UPLOADS_PER_UNIT = 20;
     private static final int DELIVERIES = 3;
 
-    private PipelineFixture pipeline;
+    private final PipelineFixture pipeline;
 
-    @BeforeEach
-    void setUp() {
-        pipeline = new PipelineFixture(EMULATORS);
-    }
-
-    @AfterEach
-    void tearDown() {
-        pipeline.close();
+    LoadIT(PipelineFixture pipeline) {
+        this.pipeline = pipeline;
     }
 
     @Test
@@ -59,9 +52,7 @@ class LoadIT {
             String unit = first.plusDays(u).toString();
             StringBuilder body = new StringBuilder();
             for (int i = 0; i < 20; i++) {
-                body.append("{\"event_id\":\"e-").append(unit).append('-').append(i)
-                        .append("\",\"learner_id\":\"l\",\"lesson_id\":\"s\",\"event_type\":\"completed\",\"attempt_number\":1,")
-                        .append("\"event_time\":\"").append(unit).append("T10:00:00Z\"}\n");
+                body.append(completed("e-" + unit + "-" + i, unit));
             }
             byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
             for (int upload = 0; upload < UPLOADS_PER_UNIT; upload++) {

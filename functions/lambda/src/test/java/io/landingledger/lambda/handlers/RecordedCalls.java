@@ -7,6 +7,8 @@ import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 
+import io.landingledger.lambda.testing.PipelineFixture;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -32,7 +34,7 @@ final class RecordedCalls implements ExecutionInterceptor {
     private static final ExecutionAttribute<SdkRequest> REQUEST = new ExecutionAttribute<>("LeastPrivilegeIT.request");
     /** Test classes that also live in io.landingledger packages: never a call site of the function's code. */
     private static final Set<String> NOT_FUNCTION_CODE = Set.of(RecordedCalls.class.getName(), "io.landingledger.lambda.handlers.LeastPrivilegeIT",
-            "io.landingledger.lambda.handlers.PipelineFixture");
+            PipelineFixture.class.getName());
 
     private final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
 

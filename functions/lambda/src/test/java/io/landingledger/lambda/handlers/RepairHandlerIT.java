@@ -10,12 +10,12 @@ import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.ledger.RunKind;
 import io.landingledger.core.repair.RepairService;
+import io.landingledger.core.validate.Events;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import software.amazon.awssdk.core.SdkRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
@@ -46,20 +46,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Operator repair (docs/design.md section 6) through RepairHandler, on the embedded emulators. */
+@ExtendWith(AwsEmulators.class)
 class RepairHandlerIT {
-    @RegisterExtension
-    static final AwsEmulators EMULATORS = new AwsEmulators();
+    private final PipelineFixture pipeline;
 
-    private PipelineFixture pipeline;
-
-    @BeforeEach
-    void setUp() {
-        pipeline = new PipelineFixture(EMULATORS);
-    }
-
-    @AfterEach
-    void tearDown() {
-        pipeline.close();
+    RepairHandlerIT(PipelineFixture pipeline) {
+        this.pipeline = pipeline;
     }
 
     private RepairHandler repairHandler(Duration safetyMargin) {
@@ -82,8 +74,8 @@ class RepairHandlerIT {
     }
 
     private static String line(String id, String date) {
-        return "{\"event_id\":\"" + id + "\",\"learner_id\":\"lrn_1\",\"lesson_id\":\"les_1\",\"event_type\":\"completed\","
-                + "\"attempt_number\":1,\"event_time\":\"" + date + "T10:00:00Z\",\"checkpoint\":null}\n";
+        return Events.event(id).text("learner_id", "lrn_1").text("lesson_id", "les_1").text("event_type", "completed")
+                .text("event_time", date + "T10:00:00Z").raw("checkpoint", "null").line() + "\n";
     }
 
     @SuppressWarnings("unchecked")

@@ -15,6 +15,10 @@ import io.landingledger.core.sweep.DatasetReport;
 import io.landingledger.core.sweep.UnitReport;
 import io.landingledger.core.sweep.UnitStatus;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.FastRetries;
+import io.landingledger.lambda.testing.FaultInjector;
+import io.landingledger.lambda.testing.NormalisedSnapshot;
+import io.landingledger.lambda.testing.PipelineFixture;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -48,10 +52,10 @@ import java.util.function.BiPredicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
-import static io.landingledger.lambda.handlers.InjectedFaultsIT.MAX_ATTEMPTS;
-import static io.landingledger.lambda.handlers.InjectedFaultsIT.TRANSIENT_FAULTS;
-import static io.landingledger.lambda.handlers.InjectedFaultsIT.dynamoError;
-import static io.landingledger.lambda.handlers.InjectedFaultsIT.s3Error;
+import static io.landingledger.lambda.testing.FastRetries.MAX_ATTEMPTS;
+import static io.landingledger.lambda.testing.FastRetries.TRANSIENT_FAULTS;
+import static io.landingledger.lambda.testing.InjectedErrors.dynamoError;
+import static io.landingledger.lambda.testing.InjectedErrors.s3Error;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -59,7 +63,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Faults injected at the SDK layer into the completeness sweep's and the operator repair's own calls (issue 7), with
- * {@link InjectedFaultsIT}'s interceptor, retry settings and snapshot normalisation. The scenario: 03-01 and 03-02
+ * InjectedFaultsIT's {@link FaultInjector}, {@link FastRetries} and {@link NormalisedSnapshot}. The scenario: 03-01 and 03-02
  * delivered and published, 03-03 in the inbox with its event lost (UNPROCESSED: the sweep re-drives it, the repair
  * publishes it). A persistent fault surfaces as a failure that claims nothing (no {@code latest.json}, no ledger entry
  * S3 does not back); a transient one is absorbed; after the retry the lake and the ledger equal a clean run's.
@@ -68,7 +72,7 @@ class SweepAndRepairFaultsIT {
     @RegisterExtension
     static final AwsEmulators EMULATORS = new AwsEmulators();
 
-    static final String DATASET = InjectedFaultsIT.DATASET;
+    static final String DATASET = "progress_events";
     static final List<String> FILES = List.of("progress-2026-03-01.jsonl", "progress-2026-03-02.jsonl", "progress-2026-03-03.jsonl");
     static final String UNPROCESSED = "2026-03-03";
     /** One as-of for every sweep here (clean, faulty and retried), so that they name their reports alike. */
@@ -79,7 +83,7 @@ class SweepAndRepairFaultsIT {
     private static final Map<String, String> CLEAN = new ConcurrentHashMap<>();
 
     private final List<PipelineFixture> fixtures = new ArrayList<>();
-    private final InjectedFaultsIT.FaultInjector faults = new InjectedFaultsIT.FaultInjector();
+    private final FaultInjector faults = new FaultInjector();
 
     @AfterEach
     void tearDown() {
@@ -93,7 +97,7 @@ class SweepAndRepairFaultsIT {
             PipelineFixture.Uploaded upload = pipeline.putExample(DATASET, file);
             uploads.add(upload);
             if (!file.contains(UNPROCESSED)) {
-                assertEquals("published", InjectedFaultsIT.action(pipeline.deliver(pipeline.eventFor(upload))));
+                assertEquals("published", PipelineFixture.action(pipeline.deliver(pipeline.eventFor(upload))));
             }
         }
         return uploads;
@@ -103,7 +107,7 @@ class SweepAndRepairFaultsIT {
     }
 
     private Faulty faulty() throws IOException {
-        PipelineFixture pipeline = new PipelineFixture(EMULATORS, List.of(faults), InjectedFaultsIT.fastRetries());
+        PipelineFixture pipeline = new PipelineFixture(EMULATORS, List.of(faults), FastRetries.strategy());
         fixtures.add(pipeline);
         return new Faulty(pipeline, scenario(pipeline).toArray(PipelineFixture.Uploaded[]::new));
     }
@@ -111,7 +115,7 @@ class SweepAndRepairFaultsIT {
     /** The lake and the ledger (the reports and unit status aside: the sweep's are compared by their classification). */
     private static String state(PipelineFixture pipeline, PipelineFixture.Uploaded... uploads) {
         // one entry per object or item; a report's JSON and HTML span lines, none of which starts like an entry
-        return java.util.Arrays.stream(InjectedFaultsIT.normalised(pipeline, uploads).split("\n(?=s3 |ledger |history )"))
+        return java.util.Arrays.stream(NormalisedSnapshot.normalised(pipeline, uploads).split("\n(?=s3 |ledger |history )"))
                 .filter(entry -> !entry.startsWith("s3 " + LakeLayout.REPORTS_PREFIX) && !entry.startsWith("s3 " + LakeLayout.STATUS_PREFIX)).collect(Collectors.joining("\n"));
     }
 

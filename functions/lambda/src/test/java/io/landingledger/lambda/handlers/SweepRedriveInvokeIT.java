@@ -19,12 +19,13 @@ import io.landingledger.lambda.AwsConnection;
 import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.adapters.LambdaIngestPath;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.SdkBytes;
@@ -64,9 +65,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * retries) against the same slow stub, its read timeout shortened from 30 s so the test need not wait for it.
  * The figures go to standard output (the build log).
  */
+@ExtendWith(AwsEmulators.class)
 class SweepRedriveInvokeIT {
-    @RegisterExtension
-    static final AwsEmulators EMULATORS = new AwsEmulators();
     private static final PojoSerializer<S3Event> EVENTS =
             LambdaEventSerializers.serializerFor(S3Event.class, SweepRedriveInvokeIT.class.getClassLoader());
     private static final String VALIDATOR = "arn:aws:lambda:us-east-1:123456789012:function:landing-ledger-dev-validator:live";
@@ -77,19 +77,21 @@ class SweepRedriveInvokeIT {
     private static final Duration OLD_READ_TIMEOUT_SHORTENED = Duration.ofMillis(500);
     private static final List<String> FIGURES = Collections.synchronizedList(new ArrayList<>());
 
-    private PipelineFixture pipeline;
+    private final PipelineFixture pipeline;
     private StubLambda stub;
+
+    SweepRedriveInvokeIT(PipelineFixture pipeline) {
+        this.pipeline = pipeline;
+    }
 
     @BeforeEach
     void setUp() throws IOException {
-        pipeline = new PipelineFixture(EMULATORS);
         stub = new StubLambda();
     }
 
     @AfterEach
     void tearDown() {
         stub.close();
-        pipeline.close();
     }
 
     @AfterAll

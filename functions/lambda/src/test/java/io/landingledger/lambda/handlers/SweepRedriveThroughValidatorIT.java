@@ -14,14 +14,13 @@ import io.landingledger.core.sweep.DatasetReport;
 import io.landingledger.core.sweep.Redrive;
 import io.landingledger.core.sweep.UnitStatus;
 import io.landingledger.lambda.DatasetMetrics;
-import io.landingledger.lambda.OutcomeReporter;
 import io.landingledger.lambda.adapters.LambdaIngestPath;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
+import io.landingledger.lambda.testing.RecordingReporter;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -44,26 +43,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the re-drive {@code submitted}; the validator's handler runs the queued event later, and the next sweep reads the
  * result from the ledger. (The Invoke request itself, against a stub Lambda endpoint: SweepRedriveInvokeIT.)
  */
+@ExtendWith(AwsEmulators.class)
 class SweepRedriveThroughValidatorIT {
-    @RegisterExtension
-    static final AwsEmulators EMULATORS = new AwsEmulators();
     private static final PojoSerializer<S3Event> EVENTS =
             LambdaEventSerializers.serializerFor(S3Event.class, SweepRedriveThroughValidatorIT.class.getClassLoader());
 
-    private PipelineFixture pipeline;
+    private final PipelineFixture pipeline;
     /** The events handed to the validator and not yet run: Lambda's queue for asynchronous invocations. */
     private final List<String> queued = new ArrayList<>();
     /** Every hand-over, run or not. */
     private final List<String> invocations = new ArrayList<>();
 
-    @BeforeEach
-    void setUp() {
-        pipeline = new PipelineFixture(EMULATORS);
-    }
-
-    @AfterEach
-    void tearDown() {
-        pipeline.close();
+    SweepRedriveThroughValidatorIT(PipelineFixture pipeline) {
+        this.pipeline = pipeline;
     }
 
     /**
@@ -74,21 +66,8 @@ class SweepRedriveThroughValidatorIT {
     void sweepHandler_redriveThroughTheValidator_isReportedOnce_byTheValidator() throws Exception {
         pipeline.putExample("progress_events", "progress-2026-03-01.jsonl");
         CompletenessSweep sweep = throughValidator();
-        List<IngestOutcome> bySweepHandler = new ArrayList<>();
-        OutcomeReporter sweepReporter = new OutcomeReporter() {
-            @Override
-            public void outcome(IngestOutcome outcome) {
-                bySweepHandler.add(outcome);
-            }
-
-            @Override
-            public void unroutable(String bucket, String key, String versionId, String reason, String detail) {
-            }
-
-            @Override
-            public void failed(String bucket, String key, String versionId, String runId, RuntimeException fault) {
-            }
-        };
+        RecordingReporter sweepReporter = new RecordingReporter();
+        List<IngestOutcome> bySweepHandler = sweepReporter.outcomes;
         ByteArrayOutputStream metrics = new ByteArrayOutputStream();
         CompletenessSweepHandler handler = new CompletenessSweepHandler(pipeline.contracts(), sweep,
                 DatasetMetrics.to(new PrintStream(metrics, true, UTF_8)), sweepReporter);

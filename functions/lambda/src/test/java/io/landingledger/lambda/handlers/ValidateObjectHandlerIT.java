@@ -11,11 +11,10 @@ import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.lambda.testing.AwsEmulators;
+import io.landingledger.lambda.testing.PipelineFixture;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -35,6 +34,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import static io.landingledger.lambda.testing.ProgressEventLines.largeCanonicalDay;
+import static io.landingledger.lambda.testing.ProgressEventLines.checkpoint;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -45,29 +46,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The publish protocol end to end, through the handler Lambda runs, on S3Proxy and moto_server: idempotency,
  * the late row, the crash table, concurrency, refusals and the exact conditional requests (docs/design.md section 2).
  */
+@ExtendWith(AwsEmulators.class)
 class ValidateObjectHandlerIT {
-    @RegisterExtension
-    static final AwsEmulators EMULATORS = new AwsEmulators();
+    private final PipelineFixture pipeline;
 
-    private PipelineFixture pipeline;
-
-    @BeforeEach
-    void setUp() {
-        pipeline = new PipelineFixture(EMULATORS);
-    }
-
-    @AfterEach
-    void tearDown() {
-        pipeline.close();
+    ValidateObjectHandlerIT(PipelineFixture pipeline) {
+        this.pipeline = pipeline;
     }
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String event(String id, String time) {
-        return "{\"event_id\":\"" + id + "\",\"learner_id\":\"lrn_1\",\"lesson_id\":\"les_1\",\"event_type\":\"checkpoint\","
-                + "\"attempt_number\":1,\"event_time\":\"" + time + "\",\"checkpoint\":2}\n";
     }
 
     @SuppressWarnings("unchecked")
@@ -206,8 +194,8 @@ class ValidateObjectHandlerIT {
 
     @Test
     void handleRequest_twoVersionsConcurrentlyAndInReverse_publishesTheNewerAndCallsTheOlderStale() throws Exception {
-        var older = pipeline.put("progress_events/progress-2026-03-09.jsonl", bytes(event("e1", "2026-03-09T01:00:00Z")));
-        var newer = pipeline.put("progress_events/progress-2026-03-09.jsonl", bytes(event("e1", "2026-03-09T02:00:00Z") + event("e2", "2026-03-09T03:00:00Z")));
+        var older = pipeline.put("progress_events/progress-2026-03-09.jsonl", bytes(checkpoint("e1", "2026-03-09T01:00:00Z")));
+        var newer = pipeline.put("progress_events/progress-2026-03-09.jsonl", bytes(checkpoint("e1", "2026-03-09T02:00:00Z") + checkpoint("e2", "2026-03-09T03:00:00Z")));
         ExecutorService threads = Executors.newFixedThreadPool(2);
         try {
             CountDownLatch start = new CountDownLatch(1);
@@ -238,7 +226,7 @@ class ValidateObjectHandlerIT {
     @Test
     void handleRequest_refusedFile_keepsThePreviousPublishAndARepairedFileRepublishesWithIfMatch() throws Exception {
         String key = "progress_events/progress-2026-03-05.jsonl";
-        var good = pipeline.put(key, bytes(event("e1", "2026-03-05T01:00:00Z")));
+        var good = pipeline.put(key, bytes(checkpoint("e1", "2026-03-05T01:00:00Z")));
         pipeline.deliver(pipeline.eventFor(good));
         byte[] before = pipeline.published("progress_events", "2026-03-05");
         String etagBefore = pipeline.ledgerItem("progress_events", "2026-03-05").publishedEtag();
@@ -260,7 +248,7 @@ class ValidateObjectHandlerIT {
         assertEquals(List.of(), pipeline.requests.writes());
 
         pipeline.requests.clear();
-        var repaired = pipeline.put(key, bytes(event("e1", "2026-03-05T01:00:00Z") + event("e2", "2026-03-05T02:00:00Z")));
+        var repaired = pipeline.put(key, bytes(checkpoint("e1", "2026-03-05T01:00:00Z") + checkpoint("e2", "2026-03-05T02:00:00Z")));
         assertEquals("published", records(pipeline.deliver(pipeline.eventFor(repaired))).get(0).get("action"));
         LedgerItem after = pipeline.ledgerItem("progress_events", "2026-03-05");
         assertEquals(2, after.publishCount());
@@ -297,7 +285,7 @@ class ValidateObjectHandlerIT {
         String etag = pipeline.ledgerItem("progress_events", "2026-03-01").publishedEtag();
         long revision = pipeline.ledgerItem("progress_events", "2026-03-01").revision();
         pipeline.requests.clear();
-        var second = pipeline.put(upload.key(), bytes(event("e1", "2026-03-01T01:00:00Z")));
+        var second = pipeline.put(upload.key(), bytes(checkpoint("e1", "2026-03-01T01:00:00Z")));
         pipeline.deliver(pipeline.eventFor(second));
         var update = pipeline.requests.of(TransactWriteItemsRequest.class).get(0).transactItems().get(0).update();
         assertEquals("revision = :expected_revision", update.conditionExpression());
@@ -349,15 +337,7 @@ class ValidateObjectHandlerIT {
     @Test
     void handleRequest_unitOfSeveralMinimumParts_promotesByParallelRangesThatCopyItByteForByte() throws Exception {
         // canonical rows (keys sorted, compact, UTC): the published object must be the input byte for byte
-        StringBuilder day = new StringBuilder();
-        for (int i = 0; day.length() < 17 << 20; i++) {
-            day.append("{\"attempt_number\":1,\"checkpoint\":").append(i % 90).append(",\"event_id\":\"evt_").append(i)
-                    .append("\",\"event_time\":\"2026-03-04T10:").append(String.format("%02d:%02d", i / 60 % 60, i % 60))
-                    .append(String.format(".%03dZ", 1 + i % 999)) // never .000: a zero fraction is published without one
-                    .append("\",\"event_type\":\"checkpoint\",\"learner_id\":\"lrn_")
-                    .append(i % 5000).append("\",\"lesson_id\":\"les_").append(i % 40).append("\"}\n");
-        }
-        byte[] body = bytes(day.toString());
+        byte[] body = largeCanonicalDay();
         Map<String, Object> result = records(pipeline.deliver(pipeline.eventFor(pipeline.put("progress_events/progress-2026-03-04.jsonl", body)))).get(0);
         assertEquals("published", result.get("action"), result.toString());
         assertArrayEquals(body, pipeline.published("progress_events", "2026-03-04"));

@@ -44,6 +44,20 @@ import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
  * }
  * }</pre>
  * or {@code @ExtendWith(AwsEmulators.class)} with an {@code AwsEmulators} test or lifecycle method parameter.
+ *
+ * <p>A constructor, test or lifecycle method parameter of type {@link PipelineFixture} gets a pipeline on fresh
+ * resources, one per test (the constructor and the test's methods share it), closed when the test ends:
+ *
+ * <pre>{@code
+ * @ExtendWith(AwsEmulators.class)
+ * class SomeIT {
+ *     private final PipelineFixture pipeline;
+ *
+ *     SomeIT(PipelineFixture pipeline) {
+ *         this.pipeline = pipeline;
+ *     }
+ * }
+ * }</pre>
  */
 public final class AwsEmulators implements BeforeAllCallback, ParameterResolver {
     /** Set to an endpoint (LocalStack: {@code http://localhost:4566}) to use it instead of starting emulators. */
@@ -67,7 +81,8 @@ public final class AwsEmulators implements BeforeAllCallback, ParameterResolver 
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-        return parameter.getParameter().getType() == AwsEmulators.class;
+        Class<?> type = parameter.getParameter().getType();
+        return type == AwsEmulators.class || type == PipelineFixture.class;
     }
 
     @Override
@@ -75,7 +90,18 @@ public final class AwsEmulators implements BeforeAllCallback, ParameterResolver 
         if (session == null) {
             session = sharedSession(context);
         }
+        if (parameter.getParameter().getType() == PipelineFixture.class) {
+            // The test's own store: JUnit closes an AutoCloseable value in it when the test ends.
+            return context.getStore(NAMESPACE).computeIfAbsent(PipelineFixture.class,
+                    key -> new PipelineFixture(this), PipelineFixture.class);
+        }
         return this;
+    }
+
+    /** Constructor parameters are resolved in the test's context, so a constructor's fixture is that test's. */
+    @Override
+    public ExtensionContextScope getTestInstantiationExtensionContextScope(ExtensionContext rootContext) {
+        return ExtensionContextScope.TEST_METHOD;
     }
 
     /** The S3 client, configured exactly as {@link DependencyFactory} configures a function's. */

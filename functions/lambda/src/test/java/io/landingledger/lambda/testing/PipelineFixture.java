@@ -1,4 +1,4 @@
-package io.landingledger.lambda.handlers;
+package io.landingledger.lambda.testing;
 
 import com.amazonaws.services.lambda.runtime.events.S3Event;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
@@ -13,18 +13,20 @@ import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.lambda.AwsConnection;
 import io.landingledger.lambda.DependencyFactory;
-import io.landingledger.lambda.OutcomeReporter;
 import io.landingledger.lambda.adapters.DynamoDbLedger;
 import io.landingledger.lambda.adapters.MultipartStreamingUpload;
 import io.landingledger.lambda.adapters.S3ObjectStore;
-import io.landingledger.lambda.testing.AwsEmulators;
-import io.landingledger.lambda.testing.TestResources;
+import io.landingledger.lambda.handlers.ValidateObjectHandler;
 
+import software.amazon.awssdk.awscore.client.builder.AwsClientBuilder;
+import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -33,6 +35,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.io.IOException;
+import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,34 +50,40 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * One isolated pipeline on the embedded emulators (fresh buckets and tables), wired exactly as the function wires
  * itself, with clients whose requests are recorded so tests can pin request shapes and count writes.
+ *
+ * <p>A test gets one as a parameter from {@link AwsEmulators}, which closes it when the test ends; a test that
+ * needs several, or one with injected faults, constructs them and closes them itself.
  */
-final class PipelineFixture implements AutoCloseable {
-    static final Path REPOSITORY = Path.of("../..").toAbsolutePath().normalize();
+public final class PipelineFixture implements AutoCloseable {
+    public static final Path REPOSITORY = Path.of("../..").toAbsolutePath().normalize();
     private static final AtomicLong SEQUENCER = new AtomicLong(0x0066A1B2C3D4E500L);
 
-    final TestResources resources;
-    final S3Client s3;
-    final DynamoDbClient dynamo;
-    final RequestRecorder requests = new RequestRecorder();
-    final ExecutorService uploads = Executors.newFixedThreadPool(4, r -> {
+    public final TestResources resources;
+    public final S3Client s3;
+    public final DynamoDbClient dynamo;
+    public final RequestRecorder requests = new RequestRecorder();
+    public final ExecutorService uploads = Executors.newFixedThreadPool(4, r -> {
         Thread t = new Thread(r, "test-part-upload");
         t.setDaemon(true);
         return t;
     });
-    final S3ObjectStore store;
-    final DynamoDbLedger ledger;
-    final List<IngestOutcome> outcomes = Collections.synchronizedList(new ArrayList<>());
-    final List<String> unroutable = Collections.synchronizedList(new ArrayList<>());
+    public final S3ObjectStore store;
+    public final DynamoDbLedger ledger;
+    /** What the handlers made by {@link #handler} reported. */
+    private final RecordingReporter reporter = new RecordingReporter();
+    public final List<IngestOutcome> outcomes = reporter.outcomes;
+    public final List<String> unroutable = reporter.unroutable;
     /** The validator's limits for the services and handlers made after it is set (KeyIndexSpillIT shrinks the index). */
-    ValidationLimits limits = ValidationLimits.defaults();
+    public ValidationLimits limits = ValidationLimits.defaults();
     /** Records reported failed: {@code <key> <fault's simple class name>}. */
-    final List<String> failed = Collections.synchronizedList(new ArrayList<>());
+    public final List<String> failed = reporter.failed;
 
-    PipelineFixture(AwsEmulators emulators) {
+    public PipelineFixture(AwsEmulators emulators) {
         this(emulators, List.of(), null);
     }
 
@@ -82,99 +91,83 @@ final class PipelineFixture implements AutoCloseable {
      * For fault drills (InjectedFaultsIT): the same wiring, with extra interceptors on both clients (after the
      * request recorder) and, when not null, the clients' retry strategy replaced (e.g. fewer attempts, short backoff).
      */
-    PipelineFixture(AwsEmulators emulators, List<ExecutionInterceptor> extraInterceptors,
-                    software.amazon.awssdk.retries.api.RetryStrategy retryStrategy) {
+    public PipelineFixture(AwsEmulators emulators, List<ExecutionInterceptor> extraInterceptors,
+                           software.amazon.awssdk.retries.api.RetryStrategy retryStrategy) {
         this(emulators, extraInterceptors, retryStrategy, io.landingledger.lambda.adapters.RangedRead.Settings.DEFAULT);
     }
 
     /** The same, with the store reading inbox objects in {@code reads} ranges (tiny ones read the examples in ranges). */
-    PipelineFixture(AwsEmulators emulators, List<ExecutionInterceptor> extraInterceptors,
-                    software.amazon.awssdk.retries.api.RetryStrategy retryStrategy,
-                    io.landingledger.lambda.adapters.RangedRead.Settings reads) {
+    public PipelineFixture(AwsEmulators emulators, List<ExecutionInterceptor> extraInterceptors,
+                           software.amazon.awssdk.retries.api.RetryStrategy retryStrategy,
+                           io.landingledger.lambda.adapters.RangedRead.Settings reads) {
         this.resources = emulators.freshResources();
         AwsConnection connection = resources.config().aws();
-        java.util.function.Consumer<software.amazon.awssdk.core.client.config.ClientOverrideConfiguration.Builder> override = c -> {
+        Consumer<ClientOverrideConfiguration.Builder> override = c -> {
             c.addExecutionInterceptor(requests);
             extraInterceptors.forEach(c::addExecutionInterceptor);
             if (retryStrategy != null) {
                 c.retryStrategy(retryStrategy);
             }
         };
-        this.s3 = DependencyFactory.forEmulator(S3Client.builder())
-                .region(connection.region())
-                .credentialsProvider(() -> connection.endpointCredentials().orElse(AwsConnection.EMULATOR_CREDENTIALS))
-                .endpointOverride(connection.s3Endpoint().orElseThrow())
-                .httpClientBuilder(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.builder())
-                .overrideConfiguration(override)
-                .build();
-        this.dynamo = DynamoDbClient.builder()
-                .region(connection.region())
-                .credentialsProvider(() -> connection.endpointCredentials().orElse(AwsConnection.EMULATOR_CREDENTIALS))
-                .endpointOverride(connection.dynamoDbEndpoint().orElseThrow())
-                .httpClientBuilder(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.builder())
-                .overrideConfiguration(override)
+        this.s3 = onEmulator(DependencyFactory.forEmulator(S3Client.builder()), connection,
+                connection.s3Endpoint().orElseThrow(), override).build();
+        this.dynamo = onEmulator(DynamoDbClient.builder(), connection, connection.dynamoDbEndpoint().orElseThrow(), override)
                 .build();
         this.store = new S3ObjectStore(s3, uploads, MultipartStreamingUpload.Settings.DEFAULT, reads);
         this.ledger = new DynamoDbLedger(dynamo, resources.ledgerTable(), resources.ledgerHistoryTable());
     }
 
-    String inbox() {
+    /** The same region, credentials, endpoint and HTTP client for both clients, with the fixture's overrides. */
+    private static <B extends AwsClientBuilder<B, ?> & AwsSyncClientBuilder<B, ?>> B onEmulator(B builder,
+            AwsConnection connection, URI endpoint, Consumer<ClientOverrideConfiguration.Builder> override) {
+        return builder.region(connection.region())
+                .credentialsProvider(() -> connection.endpointCredentials().orElse(AwsConnection.EMULATOR_CREDENTIALS))
+                .endpointOverride(endpoint)
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .overrideConfiguration(override);
+    }
+
+    public String inbox() {
         return resources.inboxBucket();
     }
 
-    String lake() {
+    public String lake() {
         return resources.lakeBucket();
     }
 
-    IngestService service(IngestService.StepListener steps) {
+    public IngestService service(IngestService.StepListener steps) {
         return new IngestService(store, ledger, lake(), Clock.systemUTC(), limits, steps);
     }
 
-    ValidateObjectHandler handler() {
+    public ValidateObjectHandler handler() {
         return handler(IngestService.StepListener.NONE);
     }
 
-    ValidateObjectHandler handler(IngestService.StepListener steps) {
+    public ValidateObjectHandler handler(IngestService.StepListener steps) {
         UnitRouter router = new UnitRouter(ContractRegistry.fromDirectory(REPOSITORY.resolve("datasets")));
-        OutcomeReporter reporter = new OutcomeReporter() {
-            @Override
-            public void outcome(IngestOutcome outcome) {
-                outcomes.add(outcome);
-            }
-
-            @Override
-            public void unroutable(String bucket, String key, String versionId, String reason, String detail) {
-                unroutable.add(reason);
-            }
-
-            @Override
-            public void failed(String bucket, String key, String versionId, String runId, RuntimeException fault) {
-                failed.add(key + " " + fault.getClass().getSimpleName());
-            }
-        };
         return new ValidateObjectHandler(router, service(steps), reporter, () -> UUID.randomUUID().toString());
     }
 
     /** A producer's upload to the inbox. */
-    Uploaded put(String key, byte[] body) {
+    public Uploaded put(String key, byte[] body) {
         PutObjectResponse response = s3.putObject(r -> r.bucket(inbox()).key(key), RequestBody.fromBytes(body));
         return new Uploaded(key, response.versionId(), unquote(response.eTag()),
                 body.length, String.format("%018X", SEQUENCER.incrementAndGet()));
     }
 
-    Uploaded putExample(String dataset, String file) throws IOException {
+    public Uploaded putExample(String dataset, String file) throws IOException {
         return put(dataset + "/" + file, Files.readAllBytes(REPOSITORY.resolve("examples/inbox").resolve(dataset).resolve(file)));
     }
 
-    byte[] putExampleBytes(String dataset, String file) throws IOException {
+    public byte[] putExampleBytes(String dataset, String file) throws IOException {
         return Files.readAllBytes(REPOSITORY.resolve("examples/inbox").resolve(dataset).resolve(file));
     }
 
-    record Uploaded(String key, String versionId, String etag, long size, String sequencer) {
+    public record Uploaded(String key, String versionId, String etag, long size, String sequencer) {
     }
 
     /** The S3 notification for an upload, shaped exactly as S3 sends it (events/s3-put.json) and deserialized as Lambda does. */
-    S3Event eventFor(Uploaded... uploads) throws IOException {
+    public S3Event eventFor(Uploaded... uploads) throws IOException {
         String template = Files.readString(REPOSITORY.resolve("events/s3-put.json"));
         int start = template.indexOf('[');
         int end = template.lastIndexOf(']');
@@ -200,32 +193,38 @@ final class PipelineFixture implements AutoCloseable {
         }
     }
 
-    Map<String, Object> deliver(S3Event event) {
+    /** The action ("published", "refused", ...) of the first record in a {@link #deliver} response. */
+    @SuppressWarnings("unchecked")
+    public static String action(Map<String, Object> response) {
+        return (String) ((List<Map<String, Object>>) response.get("records")).get(0).get("action");
+    }
+
+    public Map<String, Object> deliver(S3Event event) {
         return handler().handleRequest(event, null);
     }
 
     /** Delivers as Lambda does, with an invocation context (its remaining time). */
-    Map<String, Object> deliver(S3Event event, com.amazonaws.services.lambda.runtime.Context context) {
+    public Map<String, Object> deliver(S3Event event, com.amazonaws.services.lambda.runtime.Context context) {
         return handler().handleRequest(event, context);
     }
 
-    static String unquote(String etag) {
+    public static String unquote(String etag) {
         return etag == null ? null : etag.replace("\"", "");
     }
 
-    byte[] published(String dataset, String unit) {
+    public byte[] published(String dataset, String unit) {
         return s3.getObjectAsBytes(r -> r.bucket(lake()).key(LakeLayout.publishedKey(dataset, unit))).asByteArray();
     }
 
-    LedgerItem ledgerItem(String dataset, String unit) {
+    public LedgerItem ledgerItem(String dataset, String unit) {
         return ledger.get(dataset, unit).orElseThrow(() -> new AssertionError("no ledger item for " + dataset + "/" + unit));
     }
 
-    List<HistoryEntry> history(String dataset, String unit) {
+    public List<HistoryEntry> history(String dataset, String unit) {
         return ledger.history(dataset, unit);
     }
 
-    List<String> keys(String prefix) {
+    public List<String> keys(String prefix) {
         List<String> keys = new ArrayList<>();
         ListObjectsV2Response page = s3.listObjectsV2(r -> r.bucket(lake()).prefix(prefix));
         for (S3Object object : page.contents()) {
@@ -234,7 +233,7 @@ final class PipelineFixture implements AutoCloseable {
         return keys;
     }
 
-    int openMultipartUploads() {
+    public int openMultipartUploads() {
         return s3.listMultipartUploads(r -> r.bucket(lake())).uploads().size();
     }
 
@@ -242,7 +241,7 @@ final class PipelineFixture implements AutoCloseable {
      * Everything a reader or operator could observe: every lake object's bytes, ETag and metadata, and every ledger
      * and history item, as comparable text (seed 001's snapshot).
      */
-    String snapshot() {
+    public String snapshot() {
         TreeMap<String, String> state = new TreeMap<>();
         for (String key : keys("")) {
             var object = s3.getObjectAsBytes(r -> r.bucket(lake()).key(key));
@@ -264,7 +263,7 @@ final class PipelineFixture implements AutoCloseable {
      * The S3 notification for uploads, each record's eventTime set as S3 sets it (about the version's LastModified)
      * rather than the template's fixed time, so that the ledger's input times order inputs as they would on AWS.
      */
-    S3Event eventAt(Uploaded... uploads) throws IOException {
+    public S3Event eventAt(Uploaded... uploads) throws IOException {
         S3Event template = eventFor(uploads);
         List<com.amazonaws.services.lambda.runtime.events.models.s3.S3EventNotification.S3EventNotificationRecord> records = new ArrayList<>();
         for (int i = 0; i < uploads.length; i++) {
@@ -280,12 +279,12 @@ final class PipelineFixture implements AutoCloseable {
     }
 
     /** The bundled contracts, as the functions load them. */
-    ContractRegistry contracts() {
+    public ContractRegistry contracts() {
         return ContractRegistry.fromDirectory(REPOSITORY.resolve("datasets"));
     }
 
     /** The completeness sweep on this pipeline's buckets and ledger; its re-drives run {@link #service}'s ingest path. */
-    io.landingledger.core.sweep.CompletenessSweep sweep(Clock clock) {
+    public io.landingledger.core.sweep.CompletenessSweep sweep(Clock clock) {
         return new io.landingledger.core.sweep.CompletenessSweep(store, ledger, service(IngestService.StepListener.NONE),
                 new UnitRouter(contracts()), inbox(), lake(), clock, () -> UUID.randomUUID().toString());
     }
@@ -298,26 +297,26 @@ final class PipelineFixture implements AutoCloseable {
     }
 
     /** Records every SDK request made through the fixture's clients. */
-    static final class RequestRecorder implements ExecutionInterceptor {
-        final List<SdkRequest> all = Collections.synchronizedList(new ArrayList<>());
+    public static final class RequestRecorder implements ExecutionInterceptor {
+        public final List<SdkRequest> all = Collections.synchronizedList(new ArrayList<>());
 
         @Override
         public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
             all.add(context.request());
         }
 
-        void clear() {
+        public void clear() {
             all.clear();
         }
 
-        <T extends SdkRequest> List<T> of(Class<T> type) {
+        public <T extends SdkRequest> List<T> of(Class<T> type) {
             synchronized (all) {
                 return all.stream().filter(type::isInstance).map(type::cast).toList();
             }
         }
 
         /** Requests that change state (anything but reads). */
-        List<String> writes() {
+        public List<String> writes() {
             synchronized (all) {
                 return all.stream().map(r -> r.getClass().getSimpleName())
                         .filter(name -> !name.startsWith("Get") && !name.startsWith("Head") && !name.startsWith("List")
