@@ -77,8 +77,8 @@ final class LocalPipeline implements AutoCloseable {
     LocalPipeline(AwsConnection connection, PrintStream progress, IngestService.StepListener steps) {
         this.progress = progress;
         this.config = FunctionConfig.builder().inboxBucket(INBOX_BUCKET).lakeBucket(LAKE_BUCKET).ledgerTable(LEDGER_TABLE)
-                .ledgerHistoryTable(HISTORY_TABLE).aws(connection).build();
-        this.dependencies = DependencyFactory.create(config).withConsumersTable(CONSUMERS_TABLE);
+                .ledgerHistoryTable(HISTORY_TABLE).aws(connection).consumersTable(CONSUMERS_TABLE).build();
+        this.dependencies = DependencyFactory.create(config);
         createResources();
         Recorder recorder = new Recorder();
         // the factory's ingest path, over a store whose reads of the inbox object feed the file's progress meter

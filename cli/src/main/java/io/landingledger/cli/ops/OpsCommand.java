@@ -57,7 +57,7 @@ abstract class OpsCommand implements Callable<Integer> {
         err = spec.commandLine().getErr();
         try {
             resources = target.resolve();
-            try (DependencyFactory built = DependencyFactory.create(resources.config()).withConsumersTable(resources.consumersTable())) {
+            try (DependencyFactory built = DependencyFactory.create(resources.config())) {
                 dependencies = built;
                 return run();
             }
