@@ -6,6 +6,7 @@ import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.store.ObjectNotFoundException;
 import io.landingledger.core.store.ObjectStore;
 import io.landingledger.core.store.StoredObject;
@@ -137,7 +138,7 @@ public final class ExplainCommand extends OpsCommand {
         if (item.lastAttempt() != null && "REFUSED".equals(item.lastAttempt().outcome())) {
             key = item.lastAttempt().inputKey() != null ? item.lastAttempt().inputKey() : item.input() == null ? null : item.input().key();
             version = item.lastAttempt().inputVersionId();
-        } else if (item.status() == io.landingledger.core.ledger.LedgerStatus.REFUSED && item.input() != null) {
+        } else if (item.status() == LedgerStatus.REFUSED && item.input() != null) {
             key = item.input().key();
             version = item.input().versionId();
         } else {

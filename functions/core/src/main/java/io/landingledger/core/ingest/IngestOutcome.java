@@ -2,6 +2,7 @@ package io.landingledger.core.ingest;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -18,7 +19,7 @@ public record IngestOutcome(IngestAction action, String dataset, String unit, St
      * through it).
      */
     public static IngestOutcome fromMap(Map<String, ?> map) {
-        return new IngestOutcome(IngestAction.valueOf(String.valueOf(map.get("action")).toUpperCase(java.util.Locale.ROOT)),
+        return new IngestOutcome(IngestAction.valueOf(String.valueOf(map.get("action")).toUpperCase(Locale.ROOT)),
                 (String) map.get("dataset"), (String) map.get("unit"), (String) map.get("key"), (String) map.get("version"),
                 (String) map.get("sha256"), number(map, "bytes"), number(map, "accepted"), number(map, "rejected"),
                 number(map, "duplicates"), (String) map.get("published_key"), (String) map.get("published_etag"),
@@ -44,7 +45,7 @@ public record IngestOutcome(IngestAction action, String dataset, String unit, St
     /** The outcome as a flat map (for JSON logs and handler responses). */
     public Map<String, Object> toMap() {
         Map<String, Object> map = new LinkedHashMap<>();
-        map.put("action", action.name().toLowerCase(java.util.Locale.ROOT));
+        map.put("action", action.name().toLowerCase(Locale.ROOT));
         map.put("dataset", dataset);
         map.put("unit", unit);
         map.put("key", inputKey);

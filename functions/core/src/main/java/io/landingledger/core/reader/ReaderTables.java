@@ -1,6 +1,5 @@
 package io.landingledger.core.reader;
 
-import io.landingledger.core.contract.Cadence;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.FieldSpec;
 import io.landingledger.core.contract.FieldType;

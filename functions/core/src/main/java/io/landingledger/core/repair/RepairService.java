@@ -28,7 +28,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -131,12 +133,12 @@ public final class RepairService {
         for (String unit : named) {
             if (!calendar.isUnit(unit)) {
                 throw new IllegalArgumentException("\"" + unit + "\" is not a unit of " + contract.dataset() + " (cadence "
-                        + contract.unit().cadence().name().toLowerCase(java.util.Locale.ROOT) + ")");
+                        + contract.unit().cadence().name().toLowerCase(Locale.ROOT) + ")");
             }
         }
         boolean forward = request.mode() == RepairRequest.Mode.FORWARD || contract.unit().dependsOnPrevious();
         if (!forward || named.isEmpty() || request.action() == RepairRequest.Action.OMIT) {
-            return List.copyOf(new java.util.LinkedHashSet<>(named));
+            return List.copyOf(new LinkedHashSet<>(named));
         }
         // forward: the earliest named unit through the latest known one, in order
         String first = named.stream().min(String::compareTo).orElseThrow();
@@ -188,7 +190,7 @@ public final class RepairService {
         }
         LedgerItem after = ledger.get(contract.dataset(), unit).orElse(null);
         // a version that is gone, or older than what is now published, did not restore the unit: the repair says so
-        String action = "INPUT_GONE".equals(outcome.refusalCode()) ? "input_gone" : outcome.action().name().toLowerCase(java.util.Locale.ROOT);
+        String action = "INPUT_GONE".equals(outcome.refusalCode()) ? "input_gone" : outcome.action().name().toLowerCase(Locale.ROOT);
         String detail = outcome.refusalCode() != null ? outcome.refusalCode() + ": " + outcome.detail() : outcome.detail();
         return RepairResult.UnitResult.of(unit, before, after, action, detail, ref, outcome);
     }
