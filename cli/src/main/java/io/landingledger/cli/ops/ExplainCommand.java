@@ -135,7 +135,7 @@ public final class ExplainCommand extends OpsCommand {
         }
         String key;
         String version;
-        if (item.lastAttempt() != null && "REFUSED".equals(item.lastAttempt().outcome())) {
+        if (item.lastAttempt() != null && item.lastAttempt().refused()) {
             key = item.lastAttempt().inputKey() != null ? item.lastAttempt().inputKey() : item.input() == null ? null : item.input().key();
             version = item.lastAttempt().inputVersionId();
         } else if (item.status() == LedgerStatus.REFUSED && item.input() != null) {

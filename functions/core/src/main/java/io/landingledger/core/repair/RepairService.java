@@ -12,6 +12,7 @@ import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ingest.OutOfTimeException;
 import io.landingledger.core.ingest.UnitInputs;
 import io.landingledger.core.ingest.UnitRouter;
+import io.landingledger.core.ledger.AttemptOutcome;
 import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.InputIdentity;
 import io.landingledger.core.ledger.LastAttempt;
@@ -260,9 +261,15 @@ public final class RepairService {
             }
             String runId = runIds.get();
             Instant now = clock.instant();
-            LedgerItem next = new LedgerItem(contract.dataset(), unit, LedgerStatus.OMITTED, current == null ? null : current.input(), null,
-                    runId, RunKind.OMIT, contract.version(), current == null ? 0 : current.publishCount(), null, null,
-                    new LastAttempt(now, runId, RunKind.OMIT, "OMITTED", request.reason(), null, null), request.reason());
+            LedgerItem next = LedgerItem.builder(contract.dataset(), unit)
+                    .status(LedgerStatus.OMITTED)
+                    .input(current == null ? null : current.input())
+                    .run(runId, RunKind.OMIT)
+                    .contractVersion(contract.version())
+                    .publishCount(current == null ? 0 : current.publishCount())
+                    .lastAttempt(LastAttempt.omitted(now, runId, request.reason()))
+                    .reason(request.reason())
+                    .build();
             try {
                 ledger.write(next, current == null ? 0 : current.revision(), new HistoryEntry(contract.dataset(), unit, now, runId,
                         RunKind.OMIT, "OMITTED", request.reason(), next.input(), null, contract.version()));
@@ -292,7 +299,8 @@ public final class RepairService {
             view.put("input_version", item.input().versionId());
         }
         if (item.lastAttempt() != null) {
-            view.put("last_attempt", item.lastAttempt().outcome());
+            AttemptOutcome outcome = item.lastAttempt().outcome();
+            view.put("last_attempt", outcome == null ? null : outcome.name());
         }
         return view;
     }

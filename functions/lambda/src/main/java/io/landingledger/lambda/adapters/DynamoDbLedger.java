@@ -1,5 +1,6 @@
 package io.landingledger.lambda.adapters;
 
+import io.landingledger.core.ledger.AttemptOutcome;
 import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.InputIdentity;
 import io.landingledger.core.ledger.LastAttempt;
@@ -258,7 +259,7 @@ public final class DynamoDbLedger implements Ledger {
             if (last.runKind() != null) {
                 m.put("run_kind", s(last.runKind().name()));
             }
-            putIfPresent(m, "outcome", last.outcome());
+            putIfPresent(m, "outcome", last.outcome() == null ? null : last.outcome().name());
             putIfPresent(m, "reason", last.reason());
             putIfPresent(m, "input_version_id", last.inputVersionId());
             putIfPresent(m, "input_sha256", last.inputSha256());
@@ -290,7 +291,7 @@ public final class DynamoDbLedger implements Ledger {
         LastAttempt last = null;
         if (a.containsKey("last_attempt")) {
             Map<String, AttributeValue> m = a.get("last_attempt").m();
-            last = new LastAttempt(instant(m, "at"), text(m, "run_id"), runKind(text(m, "run_kind")), text(m, "outcome"),
+            last = new LastAttempt(instant(m, "at"), text(m, "run_id"), runKind(text(m, "run_kind")), attemptOutcome(text(m, "outcome")),
                     text(m, "reason"), text(m, "input_version_id"), text(m, "input_sha256"), text(m, "input_key"));
         }
         return new LedgerItem(text(a, "dataset"), text(a, "unit"), LedgerStatus.valueOf(text(a, "status")), input(a),
@@ -373,5 +374,9 @@ public final class DynamoDbLedger implements Ledger {
 
     private static RunKind runKind(String value) {
         return value == null ? null : RunKind.valueOf(value);
+    }
+
+    private static AttemptOutcome attemptOutcome(String value) {
+        return value == null ? null : AttemptOutcome.valueOf(value);
     }
 }
