@@ -10,7 +10,6 @@ import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.ledger.PublishedRef;
 import io.landingledger.core.ledger.RunKind;
-import io.landingledger.core.store.KeyOrder;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -53,11 +52,13 @@ public final class DynamoDbLedger implements Ledger {
     private final DynamoDbClient dynamo;
     private final String ledgerTable;
     private final String historyTable;
+    private final UnitRangeQuery units;
 
     public DynamoDbLedger(DynamoDbClient dynamo, String ledgerTable, String historyTable) {
         this.dynamo = dynamo;
         this.ledgerTable = ledgerTable;
         this.historyTable = historyTable;
+        this.units = new UnitRangeQuery(dynamo, ledgerTable, "dataset", "unit");
     }
 
     @Override
@@ -181,42 +182,8 @@ public final class DynamoDbLedger implements Ledger {
 
     @Override
     public List<LedgerItem> items(String dataset, String fromUnit, String toUnit) {
-        if (fromUnit != null && toUnit != null && KeyOrder.compare(fromUnit, toUnit) > 0) {
-            // nothing is within a reversed range, and DynamoDB answers BETWEEN with a reversed range with a
-            // ValidationException (moto returns no items)
-            return List.of();
-        }
-        Map<String, AttributeValue> values = new LinkedHashMap<>();
-        values.put(":d", s(dataset));
-        String condition = "#d = :d";
-        if (fromUnit != null && toUnit != null) {
-            condition += " AND #u BETWEEN :from AND :to";
-            values.put(":from", s(fromUnit));
-            values.put(":to", s(toUnit));
-        } else if (fromUnit != null) {
-            condition += " AND #u >= :from";
-            values.put(":from", s(fromUnit));
-        } else if (toUnit != null) {
-            condition += " AND #u <= :to";
-            values.put(":to", s(toUnit));
-        }
         List<LedgerItem> items = new ArrayList<>();
-        Map<String, AttributeValue> start = null;
-        do {
-            QueryRequest.Builder query = QueryRequest.builder().tableName(ledgerTable).consistentRead(true)
-                    .keyConditionExpression(condition)
-                    .expressionAttributeNames(Map.of("#d", "dataset", "#u", "unit"))
-                    .expressionAttributeValues(values);
-            if (!condition.contains("#u")) {
-                query.expressionAttributeNames(Map.of("#d", "dataset"));
-            }
-            if (start != null) {
-                query.exclusiveStartKey(start);
-            }
-            QueryResponse page = dynamo.query(query.build());
-            page.items().forEach(item -> items.add(toItem(item)));
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null);
+        units.items(dataset, fromUnit, toUnit).forEach(item -> items.add(toItem(item)));
         return items;
     }
 
