@@ -242,7 +242,7 @@ public final class DependencyFactory implements AutoCloseable {
      * Lambda that does not answer: the re-drive is then reported not submitted and left to the next sweep.
      *
      * @param connect the TCP connection's
-     * @param read    the socket read's (the old synchronous re-drive had the HTTP client's default, 30 s)
+     * @param read    the socket read's
      * @param apiCall the whole Invoke call's, signing and the one attempt included
      */
     public record InvokeTimeouts(Duration connect, Duration read, Duration apiCall) {

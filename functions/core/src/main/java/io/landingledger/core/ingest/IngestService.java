@@ -513,8 +513,8 @@ public final class IngestService implements IngestPath {
             if (write(next, history)) {
                 steps.after(Step.LEDGER_WRITTEN, unit);
                 effect = Effect.UNCHANGED;
-                // only now: a lost race may instead end in a promote of what is staged (the simulator found the
-                // abort-then-complete on seed 7)
+                // only once the write won: after a lost race the decision may instead promote what is staged, and
+                // an aborted upload cannot be completed
                 abortStaging();
                 return true;
             }
