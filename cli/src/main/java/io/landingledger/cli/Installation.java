@@ -1,6 +1,7 @@
 package io.landingledger.cli;
 
 import java.net.URISyntaxException;
+import java.nio.file.FileSystemNotFoundException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.CodeSource;
@@ -31,7 +32,7 @@ public final class Installation {
                     return Optional.of(candidate);
                 }
             }
-        } catch (URISyntaxException | IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+        } catch (URISyntaxException | IllegalArgumentException | FileSystemNotFoundException e) {
             return Optional.empty();
         }
         return Optional.empty();

@@ -3,14 +3,24 @@ package io.landingledger.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import io.landingledger.cli.local.LocalCommand;
+import io.landingledger.cli.ops.AckCommand;
+import io.landingledger.cli.ops.ExplainCommand;
+import io.landingledger.cli.ops.HistoryCommand;
+import io.landingledger.cli.ops.RepairCommand;
+import io.landingledger.cli.ops.StatusCommand;
+import io.landingledger.cli.ops.SweepCommand;
+import io.landingledger.cli.perf.BenchCommand;
+import io.landingledger.cli.perf.GenerateCommand;
+
+import java.io.PrintWriter;
+
 /** The {@code landing} command. Each subcommand is one class; this one only wires them. */
 @Command(name = "landing", mixinStandardHelpOptions = true, version = "landing 0.1.0",
         description = "Landing Ledger: validate inbox files, run the pipeline locally, operate a stack (status, explain, repair, sweep, history), measure it.",
-        subcommands = {ValidateCommand.class, io.landingledger.cli.perf.GenerateCommand.class,
-                io.landingledger.cli.perf.BenchCommand.class, io.landingledger.cli.local.LocalCommand.class,
-                io.landingledger.cli.ops.StatusCommand.class, io.landingledger.cli.ops.ExplainCommand.class,
-                io.landingledger.cli.ops.RepairCommand.class, io.landingledger.cli.ops.SweepCommand.class,
-                io.landingledger.cli.ops.HistoryCommand.class, io.landingledger.cli.ops.AckCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ValidateCommand.class, GenerateCommand.class, BenchCommand.class, LocalCommand.class, StatusCommand.class,
+                ExplainCommand.class, RepairCommand.class, SweepCommand.class, HistoryCommand.class, AckCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Landing {
 
     public static void main(String[] args) {
@@ -28,7 +38,7 @@ public final class Landing {
     }
 
     /** Runs the command line with the operator commands' stdout and stderr going to these writers (tests). */
-    public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
+    public static int run(PrintWriter out, PrintWriter err, String... args) {
         return new CommandLine(new Landing()).setOut(out).setErr(err).execute(args);
     }
 }

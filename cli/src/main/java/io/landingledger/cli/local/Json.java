@@ -2,6 +2,8 @@ package io.landingledger.cli.local;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 
+import io.landingledger.cli.ops.Plain;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -22,6 +24,6 @@ final class Json {
 
     /** Records become maps of their components; enums and instants become strings. */
     static Object plain(Object value) {
-        return io.landingledger.cli.ops.Plain.of(value);
+        return Plain.of(value);
     }
 }

@@ -2,6 +2,8 @@ package io.landingledger.cli.local;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 
+import io.landingledger.cli.Installation;
+import io.landingledger.core.ingest.IngestService;
 import io.landingledger.emulators.EmbeddedAws;
 import io.landingledger.lambda.AwsConnection;
 
@@ -16,6 +18,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -71,12 +74,12 @@ public final class LocalCommand implements Callable<Integer> {
     boolean quiet;
 
     /** The pipe mode's progress interval (tests shorten it); null: Progress.start chooses by the terminal. */
-    java.time.Duration progressInterval;
+    Duration progressInterval;
 
     PrintStream out = System.out;
     PrintStream err = System.err;
     /** Tests inject faults after the ingest path's steps. */
-    io.landingledger.core.ingest.IngestService.StepListener steps = io.landingledger.core.ingest.IngestService.StepListener.NONE;
+    IngestService.StepListener steps = IngestService.StepListener.NONE;
 
     @Override
     public Integer call() throws Exception {
@@ -86,9 +89,9 @@ public final class LocalCommand implements Callable<Integer> {
         }
         if (inbox.equals(DEFAULT_INBOX) && !Files.isDirectory(inbox)) {
             // run from another folder: the examples of the installation (redelivery follows them below)
-            Path installed = io.landingledger.cli.Installation.find(DEFAULT_INBOX).orElse(inbox);
+            Path installed = Installation.find(DEFAULT_INBOX).orElse(inbox);
             if (redelivery == null) {
-                redelivery = io.landingledger.cli.Installation.find(DEFAULT_REDELIVERY).orElse(null);
+                redelivery = Installation.find(DEFAULT_REDELIVERY).orElse(null);
             }
             inbox = installed;
         }

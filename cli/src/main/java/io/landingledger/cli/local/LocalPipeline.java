@@ -2,13 +2,19 @@ package io.landingledger.cli.local;
 
 import com.amazonaws.services.lambda.runtime.events.S3Event;
 
+import io.landingledger.cli.Progress;
+import io.landingledger.cli.ops.TargetOptions;
 import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.store.ForwardingObjectStore;
+import io.landingledger.core.store.ObjectNotFoundException;
+import io.landingledger.core.store.ObjectStore;
 import io.landingledger.lambda.AwsConnection;
+import io.landingledger.lambda.ConsumersTable;
 import io.landingledger.lambda.DatasetMetrics;
 import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.FunctionConfig;
@@ -23,17 +29,23 @@ import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The whole pipeline on one machine: resources created from the same definitions as the template, files uploaded
@@ -46,7 +58,7 @@ final class LocalPipeline implements AutoCloseable {
     static final String LEDGER_TABLE = "LandingLedger-Ledger";
     static final String HISTORY_TABLE = "LandingLedger-LedgerHistory";
     /** Consumer receipts (`landing ack`), as the template's ConsumersTable (ConsumersTable is shared). */
-    static final String CONSUMERS_TABLE = io.landingledger.cli.ops.TargetOptions.DEFAULT_CONSUMERS;
+    static final String CONSUMERS_TABLE = TargetOptions.DEFAULT_CONSUMERS;
 
     private final FunctionConfig config;
     private final DependencyFactory dependencies;
@@ -56,7 +68,7 @@ final class LocalPipeline implements AutoCloseable {
     private final List<IngestOutcome> outcomes = new ArrayList<>();
     private final List<Map<String, Object>> unroutable = new ArrayList<>();
     /** key@version of every object whose notification was delivered. */
-    private final java.util.Set<String> delivered = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<String> delivered = ConcurrentHashMap.newKeySet();
     /** Units seen per dataset (first to last gives the sweep's range, so a gap shows as MISSING). */
     private final Map<String, TreeSet<String>> unitsSeen = new TreeMap<>();
 
@@ -65,9 +77,9 @@ final class LocalPipeline implements AutoCloseable {
     private boolean debug;
     /** Per-file progress (landing local --quiet silences it; tests force pipe mode with a short interval). */
     private boolean quietProgress;
-    private java.time.Duration progressInterval;
+    private Duration progressInterval;
     /** The meter of the delivery being handled: the inbox object's read is counted into it (see {@link MeteredStore}). */
-    private volatile io.landingledger.cli.Progress meter;
+    private volatile Progress meter;
 
     LocalPipeline(AwsConnection connection, PrintStream progress) {
         this(connection, progress, IngestService.StepListener.NONE);
@@ -77,18 +89,18 @@ final class LocalPipeline implements AutoCloseable {
     LocalPipeline(AwsConnection connection, PrintStream progress, IngestService.StepListener steps) {
         this.progress = progress;
         this.config = FunctionConfig.builder().inboxBucket(INBOX_BUCKET).lakeBucket(LAKE_BUCKET).ledgerTable(LEDGER_TABLE)
-                .ledgerHistoryTable(HISTORY_TABLE).aws(connection).build();
-        this.dependencies = DependencyFactory.create(config).withConsumersTable(CONSUMERS_TABLE);
+                .ledgerHistoryTable(HISTORY_TABLE).aws(connection).consumersTable(CONSUMERS_TABLE).build();
+        this.dependencies = DependencyFactory.create(config);
         createResources();
         Recorder recorder = new Recorder();
         // the factory's ingest path, over a store whose reads of the inbox object feed the file's progress meter
         IngestService ingest = new IngestService(new MeteredStore(dependencies.objectStore()), dependencies.ledger(), LAKE_BUCKET,
-                java.time.Clock.systemUTC(), config.validationLimits(), steps);
+                Clock.systemUTC(), config.validationLimits(), steps);
         this.validator = new ValidateObjectHandler(dependencies.router(), ingest, recorder,
                 () -> UUID.randomUUID().toString());
         // the sweep's EMF documents are for CloudWatch; locally they would only bury the summary
         this.sweep = new CompletenessSweepHandler(dependencies.contracts(), dependencies.sweep(),
-                DatasetMetrics.to(new PrintStream(java.io.OutputStream.nullOutputStream())), recorder);
+                DatasetMetrics.to(new PrintStream(OutputStream.nullOutputStream())), recorder);
     }
 
     FunctionConfig config() {
@@ -121,7 +133,7 @@ final class LocalPipeline implements AutoCloseable {
             LedgerTables.create(dependencies.dynamoDb(), LEDGER_TABLE, HISTORY_TABLE);
         }
         if (!existing.contains(CONSUMERS_TABLE)) {
-            io.landingledger.lambda.ConsumersTable.create(dependencies.dynamoDb(), CONSUMERS_TABLE);
+            ConsumersTable.create(dependencies.dynamoDb(), CONSUMERS_TABLE);
         }
     }
 
@@ -142,7 +154,7 @@ final class LocalPipeline implements AutoCloseable {
         for (int i = 0; i < replay; i++) {
             int reported = failures.size();
             int before = outcomes.size();
-            try (io.landingledger.cli.Progress progressMeter = io.landingledger.cli.Progress.start(progress, "landing local " + created.key(),
+            try (Progress progressMeter = Progress.start(progress, "landing local " + created.key(),
                     created.size(), quietProgress, progressInterval)) {
                 meter = progressMeter;
                 try {
@@ -166,7 +178,7 @@ final class LocalPipeline implements AutoCloseable {
     }
 
     /** Per-file progress on stderr: off with {@code quiet}; {@code pipeInterval} non-null forces pipe mode at that interval. */
-    void progress(boolean quiet, java.time.Duration pipeInterval) {
+    void progress(boolean quiet, Duration pipeInterval) {
         this.quietProgress = quiet;
         this.progressInterval = pipeInterval;
     }
@@ -175,15 +187,15 @@ final class LocalPipeline implements AutoCloseable {
      * The pipeline's object store, its reads of inbox objects counted into the current file's meter; everything else
      * passes through unchanged.
      */
-    private final class MeteredStore extends io.landingledger.core.store.ForwardingObjectStore {
-        MeteredStore(io.landingledger.core.store.ObjectStore store) {
+    private final class MeteredStore extends ForwardingObjectStore {
+        MeteredStore(ObjectStore store) {
             super(store);
         }
 
         @Override
-        public OpenedObject open(String bucket, String key, String versionId) throws io.landingledger.core.store.ObjectNotFoundException {
+        public OpenedObject open(String bucket, String key, String versionId) throws ObjectNotFoundException {
             OpenedObject opened = store.open(bucket, key, versionId);
-            io.landingledger.cli.Progress current = meter;
+            Progress current = meter;
             return current == null || !INBOX_BUCKET.equals(bucket) ? opened : new OpenedObject(opened.object(), current.wrap(opened.body()));
         }
     }
@@ -286,7 +298,7 @@ final class LocalPipeline implements AutoCloseable {
         public void outcome(IngestOutcome outcome) {
             outcomes.add(outcome);
             unitsSeen.computeIfAbsent(outcome.dataset(), d -> new TreeSet<>()).add(outcome.unit());
-            progress.printf("  %-9s %s/%s  %s%n", outcome.action().name().toLowerCase(java.util.Locale.ROOT), outcome.dataset(), outcome.unit(),
+            progress.printf("  %-9s %s/%s  %s%n", outcome.action().name().toLowerCase(Locale.ROOT), outcome.dataset(), outcome.unit(),
                     outcome.refusalCode() != null ? outcome.refusalCode() + ": " + outcome.detail()
                             : outcome.accepted() + " rows, " + outcome.rejected() + " rejected, " + outcome.duplicates() + " duplicates");
         }

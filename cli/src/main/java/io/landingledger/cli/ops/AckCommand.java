@@ -5,8 +5,8 @@ import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.lambda.adapters.DynamoDbConsumerReceipts;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -26,21 +26,15 @@ import java.util.Map;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:recorded", "1:not recorded: a receipt read as late or later stands",
                 "2:usage error (unknown dataset, unit never published, no Consumers table), no stack found, or an internal error"})
-public final class AckCommand extends OpsCommand {
-    @Parameters(index = "0", paramLabel = "DATASET")
-    String dataset;
-
-    @Parameters(index = "1", paramLabel = "UNIT")
-    String unit;
-
+public final class AckCommand extends UnitCommand {
     @Option(names = "--consumer", required = true, paramLabel = "NAME", description = "The consumer's own name (letters, digits, . _ -).")
     String consumer;
 
     @Option(names = "--publish", paramLabel = "ID", description = "The publish read: run id or published ETag (default: the current one).")
     String publish;
 
-    @Option(names = "--json", description = "One JSON document on stdout.")
-    boolean json;
+    @Mixin
+    JsonOption output;
 
     @Override
     int run() throws Exception {
@@ -57,7 +51,7 @@ public final class AckCommand extends OpsCommand {
         }
         ConsumerReceipt receipt = new ConsumerReceipt(dataset, unit, consumer, read, Instant.now());
         boolean recorded = new DynamoDbConsumerReceipts(dependencies.dynamoDb(), resources.consumersTable()).record(receipt);
-        if (json) {
+        if (output.json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("target", resources.source());
             doc.put("recorded", recorded);

@@ -7,6 +7,7 @@ import io.landingledger.core.repair.RepairResult;
 import io.landingledger.core.store.ObjectNotFoundException;
 import io.landingledger.core.store.ObjectStore;
 import io.landingledger.core.store.StoredObject;
+import io.landingledger.core.validate.LineSet;
 import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.core.validate.ValidationResult;
@@ -91,7 +92,7 @@ final class BlastRadius {
             try (ObjectStore.OpenedObject candidate = store.open((String) input.get("bucket"), (String) input.get("key"), (String) input.get("version"));
                  OutputStream sink = diff.candidate()) {
                 result = new StreamingValidator(contract, limits).validate(candidate.body(), candidateSize, sink,
-                        OutputStream.nullOutputStream(), io.landingledger.core.validate.LineSet.empty());
+                        OutputStream.nullOutputStream(), LineSet.empty());
             } catch (ObjectNotFoundException e) {
                 return "the input version is gone from the inbox (input_gone)";
             }

@@ -6,6 +6,7 @@ import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.store.ObjectNotFoundException;
 import io.landingledger.core.store.ObjectStore;
 import io.landingledger.core.store.StoredObject;
@@ -18,8 +19,7 @@ import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.core.validate.ValidationResult;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -46,17 +46,11 @@ import java.util.TreeMap;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:explained (the unit is OK, PENDING or OMITTED)", "1:explained (the unit needs attention)",
                 "2:usage error, no stack found, or an internal error"})
-public final class ExplainCommand extends OpsCommand {
+public final class ExplainCommand extends UnitCommand {
     static final int MAX_LINES = 20;
 
-    @Parameters(index = "0", paramLabel = "DATASET")
-    String dataset;
-
-    @Parameters(index = "1", paramLabel = "UNIT")
-    String unit;
-
-    @Option(names = "--json", description = "One JSON document on stdout.")
-    boolean json;
+    @Mixin
+    JsonOption output;
 
     @Override
     @SuppressWarnings("unchecked")
@@ -91,7 +85,7 @@ public final class ExplainCommand extends OpsCommand {
         doc.put("published", published(contract));
         Map<String, Object> fix = fix(classified);
         doc.put("repair", fix);
-        if (json) {
+        if (output.json) {
             printJson(doc);
         } else {
             print(doc);
@@ -134,10 +128,10 @@ public final class ExplainCommand extends OpsCommand {
         }
         String key;
         String version;
-        if (item.lastAttempt() != null && "REFUSED".equals(item.lastAttempt().outcome())) {
+        if (item.lastAttempt() != null && item.lastAttempt().refused()) {
             key = item.lastAttempt().inputKey() != null ? item.lastAttempt().inputKey() : item.input() == null ? null : item.input().key();
             version = item.lastAttempt().inputVersionId();
-        } else if (item.status() == io.landingledger.core.ledger.LedgerStatus.REFUSED && item.input() != null) {
+        } else if (item.status() == LedgerStatus.REFUSED && item.input() != null) {
             key = item.input().key();
             version = item.input().versionId();
         } else {

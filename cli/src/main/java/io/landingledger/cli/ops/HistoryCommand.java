@@ -3,8 +3,7 @@ package io.landingledger.cli.ops;
 import io.landingledger.core.ledger.HistoryEntry;
 
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,21 +14,15 @@ import java.util.Map;
 @Command(name = "history", mixinStandardHelpOptions = true,
         description = "A unit's history items, oldest first: publishes, refusals, repairs (with their reasons), omissions and run kinds.",
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:printed (possibly no items)", "2:usage error, no stack found, or an internal error"})
-public final class HistoryCommand extends OpsCommand {
-    @Parameters(index = "0", paramLabel = "DATASET")
-    String dataset;
-
-    @Parameters(index = "1", paramLabel = "UNIT")
-    String unit;
-
-    @Option(names = "--json", description = "One JSON document on stdout.")
-    boolean json;
+public final class HistoryCommand extends UnitCommand {
+    @Mixin
+    JsonOption output;
 
     @Override
     int run() throws Exception {
         contract(dataset);
         List<Map<String, Object>> items = items(dependencies.ledger().history(dataset, unit));
-        if (json) {
+        if (output.json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("dataset", dataset);
             doc.put("unit", unit);

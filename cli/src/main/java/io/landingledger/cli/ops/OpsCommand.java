@@ -6,6 +6,7 @@ import io.landingledger.cli.stack.RemoteRepair;
 import io.landingledger.cli.stack.RemoteSweep;
 import io.landingledger.core.contract.Cadence;
 import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.ingest.Deadline;
 import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ledger.LedgerItem;
@@ -23,7 +24,11 @@ import picocli.CommandLine.Spec;
 
 import software.amazon.awssdk.services.lambda.LambdaClient;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -57,7 +62,7 @@ abstract class OpsCommand implements Callable<Integer> {
         err = spec.commandLine().getErr();
         try {
             resources = target.resolve();
-            try (DependencyFactory built = DependencyFactory.create(resources.config()).withConsumersTable(resources.consumersTable())) {
+            try (DependencyFactory built = DependencyFactory.create(resources.config())) {
                 dependencies = built;
                 return run();
             }
@@ -93,7 +98,7 @@ abstract class OpsCommand implements Callable<Integer> {
      */
     CompletenessSweep.Range knownRange(DatasetContract contract, String from, String to) {
         if (contract.unit().cadence() == Cadence.LIST) {
-            return CompletenessSweep.range(contract, from, to, java.time.Instant.now());
+            return CompletenessSweep.range(contract, from, to, Instant.now());
         }
         TreeSet<String> known = new TreeSet<>();
         for (LedgerItem item : dependencies.ledger().items(contract.dataset(), null, null)) {
@@ -116,7 +121,7 @@ abstract class OpsCommand implements Callable<Integer> {
         if (start.compareTo(end) > 0) {
             end = start;
         }
-        return CompletenessSweep.range(contract, start, end, java.time.Instant.now());
+        return CompletenessSweep.range(contract, start, end, Instant.now());
     }
 
     /**
@@ -136,7 +141,7 @@ abstract class OpsCommand implements Callable<Integer> {
         Map<String, Object> next = payload;
         while (next != null) {
             RepairResult result = dependencies.repairService().run(RepairRequest.fromPayload(next),
-                    io.landingledger.core.ingest.Deadline.NONE, () -> UUID.randomUUID().toString());
+                    Deadline.NONE, () -> UUID.randomUUID().toString());
             results.add(result);
             next = result.continuation();
         }
@@ -156,7 +161,7 @@ abstract class OpsCommand implements Callable<Integer> {
             }
         }
         CompletenessSweepHandler handler = new CompletenessSweepHandler(dependencies.contracts(), dependencies.sweep(),
-                DatasetMetrics.to(new java.io.PrintStream(java.io.OutputStream.nullOutputStream())), progressReporter());
+                DatasetMetrics.to(new PrintStream(OutputStream.nullOutputStream())), progressReporter());
         return handler.handleRequest(payload, null);
     }
 
@@ -182,7 +187,7 @@ abstract class OpsCommand implements Callable<Integer> {
         };
     }
 
-    void printJson(Object value) throws java.io.IOException {
+    void printJson(Object value) throws IOException {
         out.println(JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT).asString(Plain.of(value)));
     }
 

@@ -40,6 +40,6 @@ public record Resources(String source, Region region, String inboxBucket, String
     /** The functions' configuration over these resources (the same one the handlers are built from). */
     public FunctionConfig config() {
         return FunctionConfig.builder().inboxBucket(inboxBucket).lakeBucket(lakeBucket).ledgerTable(ledgerTable)
-                .ledgerHistoryTable(historyTable).aws(connection()).build();
+                .ledgerHistoryTable(historyTable).aws(connection()).consumersTable(consumersTable).build();
     }
 }

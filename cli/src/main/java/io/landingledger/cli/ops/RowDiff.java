@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -224,7 +225,7 @@ final class RowDiff implements AutoCloseable {
         final long[] rows;
         final boolean[] used;
         final boolean[] seen;
-        private final java.util.HashSet<Long> extra = new java.util.HashSet<>();
+        private final HashSet<Long> extra = new HashSet<>();
 
         HashTable(int entries) {
             int capacity = Integer.highestOneBit(Math.max(16, entries * 2 - 1)) << 1;

@@ -8,6 +8,7 @@ import io.landingledger.core.sweep.UnitReport;
 import io.landingledger.core.sweep.UnitStatus;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -35,14 +36,11 @@ public final class StatusCommand extends OpsCommand {
     @Parameters(index = "0", arity = "0..1", paramLabel = "DATASET", description = "One dataset (default: every contract).")
     String dataset;
 
-    @Option(names = "--from", paramLabel = "UNIT", description = "First unit.")
-    String from;
+    @Mixin
+    UnitRangeOptions unitRange;
 
-    @Option(names = "--to", paramLabel = "UNIT", description = "Last unit.")
-    String to;
-
-    @Option(names = "--json", description = "One JSON document on stdout.")
-    boolean json;
+    @Mixin
+    JsonOption output;
 
     @Option(names = "--missing", description = "Only units with no input after their deadline (MISSING).")
     boolean missing;
@@ -60,7 +58,7 @@ public final class StatusCommand extends OpsCommand {
         boolean complete = true;
         Instant now = Instant.now();
         for (DatasetContract contract : datasets(dataset)) {
-            CompletenessSweep.Range range = knownRange(contract, from, to);
+            CompletenessSweep.Range range = knownRange(contract, unitRange.from, unitRange.to);
             if (range == null) {
                 continue;
             }
@@ -77,7 +75,7 @@ public final class StatusCommand extends OpsCommand {
                 }
             }
         }
-        if (json) {
+        if (output.json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("target", resources.source());
             doc.put("as_of", now.toString());

@@ -4,6 +4,7 @@ import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.sweep.CompletenessSweep;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -26,11 +27,8 @@ public final class SweepCommand extends OpsCommand {
     @Parameters(index = "0", arity = "0..1", paramLabel = "DATASET", description = "One dataset (default: every contract).")
     String dataset;
 
-    @Option(names = "--from", paramLabel = "UNIT", description = "First unit.")
-    String from;
-
-    @Option(names = "--to", paramLabel = "UNIT", description = "Last unit.")
-    String to;
+    @Mixin
+    UnitRangeOptions unitRange;
 
     @Option(names = "--json", description = "The sweep handler's result as one JSON document on stdout.")
     boolean json;
@@ -41,7 +39,7 @@ public final class SweepCommand extends OpsCommand {
         List<Object> results = new ArrayList<>();
         boolean complete = true;
         for (DatasetContract contract : datasets(dataset)) {
-            CompletenessSweep.Range range = knownRange(contract, from, to);
+            CompletenessSweep.Range range = knownRange(contract, unitRange.from, unitRange.to);
             if (range == null) {
                 continue;
             }

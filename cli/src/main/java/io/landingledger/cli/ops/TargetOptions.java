@@ -22,7 +22,7 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Which stack an operator command talks to (a picocli mixin shared by status, explain, repair, sweep and history):
+ * Which stack an operator command talks to (a picocli mixin of every operator command, through {@link OpsCommand}):
  * <ol>
  *   <li>{@code --stack NAME [--region R]}: a deployed stack, its resources read from CloudFormation
  *       ({@link #resolveStack}; S3 and DynamoDB read with the SDK's default credentials chain, repair and sweep

@@ -12,11 +12,10 @@ import software.amazon.awssdk.services.dynamodb.model.ScalarAttributeType;
 /**
  * The one definition of the {@code Consumers} table's keys (docs/readers.md, "Consumer receipts"): partition key
  * {@value #PARTITION_KEY} (S), sort key {@value #SORT_KEY} (S) holding {@code <unit>#<consumer>}; one item per
- * (dataset, unit, consumer), its newest receipt. The local stack and the template test build from here.
+ * (dataset, unit, consumer), its newest receipt. The local stack and the template test build from here; the functions
+ * find its name in {@link FunctionConfig#CONSUMERS_TABLE}.
  */
 public final class ConsumersTable {
-    /** The functions' environment variable naming the table (the sweep and the receipt function; infra/template.yaml). */
-    public static final String ENVIRONMENT = "CONSUMERS_TABLE";
     public static final String PARTITION_KEY = "dataset";
     public static final String SORT_KEY = "unit_consumer";
 

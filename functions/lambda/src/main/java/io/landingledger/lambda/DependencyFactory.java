@@ -1,11 +1,16 @@
 package io.landingledger.lambda;
 
+import io.landingledger.core.consumers.ConsumerReceipts;
 import io.landingledger.core.contract.ContractRegistry;
+import io.landingledger.core.ingest.IngestPath;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.repair.RepairService;
+import io.landingledger.core.sweep.CompletenessSweep;
 import io.landingledger.core.validate.StreamingValidator;
+import io.landingledger.lambda.adapters.DynamoDbConsumerReceipts;
 import io.landingledger.lambda.adapters.DynamoDbLedger;
+import io.landingledger.lambda.adapters.LambdaIngestPath;
 import io.landingledger.lambda.adapters.MultipartStreamingUpload;
 import io.landingledger.lambda.adapters.S3ObjectStore;
 
@@ -14,9 +19,11 @@ import org.apache.logging.log4j.LogManager;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -54,7 +61,7 @@ public final class DependencyFactory implements AutoCloseable {
     private final DynamoDbLedger ledger;
     private final IngestService ingestService;
     private final OutcomeReporter reporter;
-    private io.landingledger.core.consumers.ConsumerReceipts consumers = io.landingledger.core.consumers.ConsumerReceipts.NONE;
+    private final ConsumerReceipts consumers;
 
     private DependencyFactory(FunctionConfig config) {
         this.config = config;
@@ -72,6 +79,10 @@ public final class DependencyFactory implements AutoCloseable {
         this.ingestService = new IngestService(objectStore, ledger, config.lakeBucket(), Clock.systemUTC(),
                 config.validationLimits(), IngestService.StepListener.NONE);
         this.reporter = new LogAndMetricsReporter();
+        // the receipts the sweep reads; without a table no consumer is known
+        this.consumers = config.consumersTable()
+                .<ConsumerReceipts>map(table -> new DynamoDbConsumerReceipts(dynamoDb, table))
+                .orElse(ConsumerReceipts.NONE);
     }
 
     /** Builds both clients now, so init pays for them and invocations do not. */
@@ -97,7 +108,7 @@ public final class DependencyFactory implements AutoCloseable {
             LogManager.getLogger(DependencyFactory.class).warn(new JsonLine("could not delete leftover key-index spill directories",
                     Map.of("error", e.getClass().getSimpleName())));
         }
-        return create(config).withConsumersTable(System.getenv(ConsumersTable.ENVIRONMENT));
+        return create(config);
     }
 
     public FunctionConfig config() {
@@ -200,7 +211,7 @@ public final class DependencyFactory implements AutoCloseable {
      * The completeness sweep (CompletenessSweepHandler): bulk reads of the ledger, the inbox and {@code published/};
      * its re-drives run this factory's {@link #ingestService()}, the validator's own ingest path.
      */
-    public io.landingledger.core.sweep.CompletenessSweep sweep() {
+    public CompletenessSweep sweep() {
         return sweep(ingestService);
     }
 
@@ -211,18 +222,18 @@ public final class DependencyFactory implements AutoCloseable {
      * results from the ledger); in process otherwise (the local run, tests), where each re-drive's outcome is
      * reported by the sweep.
      */
-    public io.landingledger.core.sweep.CompletenessSweep deployedSweep() {
+    public CompletenessSweep deployedSweep() {
         return sweepThrough(config.validatorFunction().orElse(null));
     }
 
     /** As {@link #deployedSweep()}, through {@code validator} (null or blank: in process). */
-    public io.landingledger.core.sweep.CompletenessSweep sweepThrough(String validator) {
+    public CompletenessSweep sweepThrough(String validator) {
         if (validator == null || validator.isBlank()) {
             return sweep();
         }
         // built at the first re-drive, not at init: most sweeps find nothing to re-drive (~80 ms of init CPU saved)
         Lazy<LambdaClient> lambda = new Lazy<>(() -> redriveLambdaClient(config.aws().region(), InvokeTimeouts.DEFAULT).build());
-        return sweep(new io.landingledger.lambda.adapters.LambdaIngestPath(lambda::getValue, validator.strip(), config.aws().region().id()));
+        return sweep(new LambdaIngestPath(lambda::getValue, validator.strip(), config.aws().region().id()));
     }
 
     /**
@@ -231,17 +242,17 @@ public final class DependencyFactory implements AutoCloseable {
      * Lambda that does not answer: the re-drive is then reported not submitted and left to the next sweep.
      *
      * @param connect the TCP connection's
-     * @param read    the socket read's (the old synchronous re-drive had the HTTP client's default, 30 s)
+     * @param read    the socket read's
      * @param apiCall the whole Invoke call's, signing and the one attempt included
      */
-    public record InvokeTimeouts(java.time.Duration connect, java.time.Duration read, java.time.Duration apiCall) {
+    public record InvokeTimeouts(Duration connect, Duration read, Duration apiCall) {
         public static final InvokeTimeouts DEFAULT =
-                new InvokeTimeouts(java.time.Duration.ofSeconds(3), java.time.Duration.ofSeconds(10), java.time.Duration.ofSeconds(15));
+                new InvokeTimeouts(Duration.ofSeconds(3), Duration.ofSeconds(10), Duration.ofSeconds(15));
     }
 
     /**
      * The sweep's Lambda client, for its re-drives through the validator (Event invocations, {@link
-     * io.landingledger.lambda.adapters.LambdaIngestPath}): {@code timeouts} explicit, and no SDK retries, so a
+     * LambdaIngestPath}): {@code timeouts} explicit, and no SDK retries, so a
      * re-drive is exactly one Invoke request (a retried Event invoke whose first attempt did reach Lambda would
      * queue a second validation of the file). Returned as a builder so a test can point it at a stub endpoint.
      */
@@ -254,18 +265,8 @@ public final class DependencyFactory implements AutoCloseable {
                         .apiCallAttemptTimeout(timeouts.apiCall()).apiCallTimeout(timeouts.apiCall()));
     }
 
-    private io.landingledger.core.sweep.CompletenessSweep sweep(io.landingledger.core.ingest.IngestPath redrive) {
-        return new io.landingledger.core.sweep.CompletenessSweep(objectStore, ledger, redrive, router(), config.inboxBucket(),
-                config.lakeBucket(), Clock.systemUTC(), () -> java.util.UUID.randomUUID().toString(), consumers);
-    }
-
-    /**
-     * The receipts the sweep reads ({@value ConsumersTable#ENVIRONMENT}; without one no consumer is known). Not in
-     * {@link FunctionConfig}: only the sweep and the receipt function read it.
-     */
-    public DependencyFactory withConsumersTable(String table) {
-        this.consumers = table == null || table.isBlank() ? io.landingledger.core.consumers.ConsumerReceipts.NONE
-                : new io.landingledger.lambda.adapters.DynamoDbConsumerReceipts(dynamoDb, table.strip());
-        return this;
+    private CompletenessSweep sweep(IngestPath redrive) {
+        return new CompletenessSweep(objectStore, ledger, redrive, router(), config.inboxBucket(),
+                config.lakeBucket(), Clock.systemUTC(), () -> UUID.randomUUID().toString(), consumers);
     }
 }

@@ -34,6 +34,8 @@ import software.amazon.awssdk.regions.Region;
  *   <tr><td>{@value #KEY_INDEX_MEMORY_MB}</td><td>no</td><td>you, for a peak day: heap (MiB) the duplicate-key index
  *       holds before it spills to /tmp; default half the heap (docs/operations.md, Limits)</td></tr>
  *   <tr><td>{@value #VALIDATOR_FUNCTION}</td><td>no</td><td>infra/template.yaml, for the sweep only</td></tr>
+ *   <tr><td>{@value #CONSUMERS_TABLE}</td><td>no</td><td>infra/template.yaml, for the sweep and the receipt
+ *       function</td></tr>
  *   <tr><td>{@value #KEY_INDEX_DISK_MB}</td><td>no</td><td>you: disk (MiB) the spilled runs may take in /tmp;
  *       default the free space of /tmp (512 MB of ephemeral storage unless the template raises it)</td></tr>
  *   <tr><td>{@value #S3_READ_RANGES}</td><td>no</td><td>you: K, the byte ranges of the inbox object read at the same
@@ -58,10 +60,12 @@ import software.amazon.awssdk.regions.Region;
  * @param validatorFunction  the validator function the sweep re-drives through ({@value #VALIDATOR_FUNCTION});
  *                           empty: in process
  * @param reads              how the inbox object is read: K concurrent ranges of a size
+ * @param consumersTable     the {@code Consumers} table of consumer receipts ({@value #CONSUMERS_TABLE}); empty: no
+ *                           consumer is known
  */
 public record FunctionConfig(String inboxBucket, String lakeBucket, String ledgerTable, String ledgerHistoryTable,
                              AwsConnection aws, ValidationLimits validationLimits, Optional<String> validatorFunction,
-                             RangedRead.Settings reads) {
+                             RangedRead.Settings reads, Optional<String> consumersTable) {
 
     public static final String INBOX_BUCKET = "INBOX_BUCKET";
     public static final String LAKE_BUCKET = "LAKE_BUCKET";
@@ -74,6 +78,8 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
      * ingest path in process.
      */
     public static final String VALIDATOR_FUNCTION = "VALIDATOR_FUNCTION";
+    /** The Consumers table ({@link ConsumersTable}): the sweep reads its receipts, the receipt function writes them. */
+    public static final String CONSUMERS_TABLE = "CONSUMERS_TABLE";
     public static final String LANDING_AWS_ENDPOINT = "LANDING_AWS_ENDPOINT";
     public static final String LANDING_S3_ENDPOINT = "LANDING_S3_ENDPOINT";
     public static final String LANDING_DYNAMODB_ENDPOINT = "LANDING_DYNAMODB_ENDPOINT";
@@ -100,6 +106,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         Objects.requireNonNull(validationLimits, "validationLimits");
         Objects.requireNonNull(validatorFunction, "validatorFunction");
         Objects.requireNonNull(reads, "reads");
+        Objects.requireNonNull(consumersTable, "consumersTable");
     }
 
     /**
@@ -146,7 +153,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
                 .orElse(RangedRead.Settings.DEFAULT_RANGE_BYTES);
         return new FunctionConfig(inbox, lake, ledger, history,
                 new AwsConnection(region, s3, dynamoDb, credentials), limits.build(), optional(environment, VALIDATOR_FUNCTION),
-                new RangedRead.Settings(ranges, rangeBytes));
+                new RangedRead.Settings(ranges, rangeBytes), optional(environment, CONSUMERS_TABLE));
     }
 
     private static Optional<Integer> wholeNumber(Map<String, String> environment, String name, int min, int max) {
@@ -210,6 +217,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         if (reads.rangeBytes() != RangedRead.Settings.DEFAULT_RANGE_BYTES) {
             environment.put(S3_READ_RANGE_MB, Long.toString(reads.rangeBytes() >> 20));
         }
+        consumersTable.ifPresent(table -> environment.put(CONSUMERS_TABLE, table));
         return environment;
     }
 
@@ -220,7 +228,8 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
     public Builder toBuilder() {
         return new Builder().inboxBucket(inboxBucket).lakeBucket(lakeBucket).ledgerTable(ledgerTable)
                 .ledgerHistoryTable(ledgerHistoryTable).aws(aws).validationLimits(validationLimits)
-                .validatorFunction(validatorFunction.orElse(null)).reads(reads);
+                .validatorFunction(validatorFunction.orElse(null)).reads(reads)
+                .consumersTable(consumersTable.orElse(null));
     }
 
     private static String required(Map<String, String> environment, String name, String source) {
@@ -267,6 +276,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         private ValidationLimits validationLimits = ValidationLimits.defaults();
         private String validatorFunction;
         private RangedRead.Settings reads = RangedRead.Settings.DEFAULT;
+        private String consumersTable;
 
         private Builder() {
         }
@@ -284,6 +294,12 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         /** The sweep's re-drive target; null or blank: in process. */
         public Builder validatorFunction(String value) {
             this.validatorFunction = value;
+            return this;
+        }
+
+        /** The Consumers table; null or blank: none. */
+        public Builder consumersTable(String value) {
+            this.consumersTable = value;
             return this;
         }
 
@@ -314,8 +330,11 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
 
         public FunctionConfig build() {
             return new FunctionConfig(inboxBucket, lakeBucket, ledgerTable, ledgerHistoryTable, aws, validationLimits,
-                    validatorFunction == null || validatorFunction.isBlank() ? Optional.empty() : Optional.of(validatorFunction.strip()),
-                    reads);
+                    nonBlank(validatorFunction), reads, nonBlank(consumersTable));
+        }
+
+        private static Optional<String> nonBlank(String value) {
+            return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.strip());
         }
     }
 }

@@ -187,9 +187,9 @@ public class TemplateIT {
         assertTableMatches(FunctionConfig.LEDGER_TABLE, LedgerTables.ledger("x").build());
         assertTableMatches(FunctionConfig.LEDGER_HISTORY_TABLE, LedgerTables.ledgerHistory("x").build());
         // the receipt function and the sweep name the same Consumers table, retained like the ledger's
-        assertTableMatches(ConsumerReceiptHandler.class, ConsumersTable.ENVIRONMENT, ConsumersTable.definition("x").build());
-        assertEquals(model.environment(model.function(ConsumerReceiptHandler.class)).get(ConsumersTable.ENVIRONMENT),
-                model.environment(model.function(CompletenessSweepHandler.class)).get(ConsumersTable.ENVIRONMENT));
+        assertTableMatches(ConsumerReceiptHandler.class, FunctionConfig.CONSUMERS_TABLE, ConsumersTable.definition("x").build());
+        assertEquals(model.environment(model.function(ConsumerReceiptHandler.class)).get(FunctionConfig.CONSUMERS_TABLE),
+                model.environment(model.function(CompletenessSweepHandler.class)).get(FunctionConfig.CONSUMERS_TABLE));
     }
 
     private static void assertTableMatches(String variable, CreateTableRequest expected) {

@@ -1,10 +1,7 @@
 package io.landingledger.core.contract;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * A dataset's contract ({@code datasets/<dataset>.json}): what a valid input line is, which fields refuse a
@@ -43,10 +40,5 @@ public record DatasetContract(String dataset, int version, DataFormat format, Un
             }
         }
         throw new IllegalStateException("key " + key + " is not a field of " + dataset);
-    }
-
-    /** Prohibited names in lower case (ASCII case is ignored when matching: {@code Email} is prohibited too). */
-    public Set<String> prohibitedLowerCase() {
-        return prohibited.stream().map(p -> p.toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
     }
 }

@@ -2,7 +2,6 @@ package io.landingledger.core.contract;
 
 import java.math.BigDecimal;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -30,10 +29,5 @@ public record FieldSpec(String name, FieldType type, boolean required, boolean n
 
     public FieldSpec {
         enumValues = List.copyOf(enumValues);
-    }
-
-    /** The enum as a set for lookups; empty when the field has no enum. */
-    public Set<String> enumSet() {
-        return Set.copyOf(enumValues);
     }
 }

@@ -74,11 +74,6 @@ public final class UnitCalendar {
         return units;
     }
 
-    /** Every expected unit from {@code from} up to the unit that contains {@code now} (list: all from {@code from}). */
-    public List<String> unitsThrough(String from, Instant now) {
-        return units(from, spec.cadence() == Cadence.LIST ? null : unitAt(now));
-    }
-
     /** The unit that contains an instant (daily: its UTC date; hourly: its UTC hour); empty for a list cadence. */
     public String unitAt(Instant instant) {
         return switch (spec.cadence()) {

@@ -1,6 +1,7 @@
 package io.landingledger.core.ingest;
 
 import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.ledger.AttemptOutcome;
 import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.InputIdentity;
 import io.landingledger.core.ledger.LastAttempt;
@@ -126,7 +127,7 @@ public final class IngestService implements IngestPath {
 
     @Override
     public IngestOutcome ingest(Request request) {
-        Run run = new Run(request);
+        IngestRun run = new IngestRun(request);
         try {
             return run.execute();
         } finally {
@@ -137,8 +138,8 @@ public final class IngestService implements IngestPath {
     /** What this run itself wrote: the outcome it reports. */
     private enum Effect { NONE, PUBLISHED, FINISHED, REFUSED, UNCHANGED }
 
-    /** One run's state. */
-    private final class Run {
+    /** One run's state: what it read, what it has done, and what it reports. */
+    private final class IngestRun {
         private final Request request;
         private final DatasetContract contract;
         private final String dataset;
@@ -161,7 +162,7 @@ public final class IngestService implements IngestPath {
         private boolean promoted;
         private Effect effect = Effect.NONE;
 
-        Run(Request request) {
+        IngestRun(Request request) {
             this.request = request;
             this.contract = request.contract();
             this.dataset = contract.dataset();
@@ -243,10 +244,14 @@ public final class IngestService implements IngestPath {
                         "the same bytes as the published input: recorded as the unit's input, not republished");
                 case REFUSED -> {
                     Refusal refusal = result.refusal();
-                    yield new IngestOutcome(IngestAction.REFUSED, dataset, unit, input.key(), validated.identity().versionId(),
-                            result.sha256(), result.storedBytes(), result.accepted(), result.rejected(), result.duplicates(), null, null,
-                            refusal.code().name(), refusal.detail(), request.runId(), request.runKind().name(),
-                            Duration.between(started, clock.instant()));
+                    yield report(IngestAction.REFUSED)
+                            .input(input.key(), validated.identity().versionId())
+                            .sha256(result.sha256())
+                            .bytes(result.storedBytes())
+                            .counts(result.accepted(), result.rejected(), result.duplicates())
+                            .refusal(refusal.code().name())
+                            .detail(refusal.detail())
+                            .build();
                 }
                 case NONE -> outcome(IngestAction.SKIPPED, sha, bytes, item == null ? null : item.published(),
                         PublishDecision.recordedRefusal(item, input.key(), input.versionId()), why);
@@ -282,8 +287,8 @@ public final class IngestService implements IngestPath {
             inputs = listInputs();
             if (item != null && item.lastAttempt() != null && request.runId().equals(item.lastAttempt().runId())) {
                 switch (item.lastAttempt().outcome()) {
-                    case "REFUSED" -> effect = Effect.REFUSED;
-                    case "UNCHANGED" -> effect = Effect.UNCHANGED;
+                    case REFUSED -> effect = Effect.REFUSED;
+                    case UNCHANGED -> effect = Effect.UNCHANGED;
                     default -> {
                     }
                 }
@@ -402,16 +407,23 @@ public final class IngestService implements IngestPath {
             PublishedRef ref = new PublishedRef(publishedKey, object.etag(), built.accepted(), built.rejected(), built.duplicates(),
                     built.rejected() > 0 ? LakeLayout.quarantineKey(dataset, unit, built.inputSha256(), built.contractVersion()) : null);
             LastAttempt refusal = newerRefusal(builtFrom);
-            LastAttempt last = refusal != null ? refusal : new LastAttempt(now, built.runId(), built.runKind(), "PUBLISHED", null,
-                    builtFrom.versionId(), builtFrom.sha256(), builtFrom.key());
+            LastAttempt last = refusal != null ? refusal
+                    : LastAttempt.of(now, built.runId(), built.runKind(), AttemptOutcome.PUBLISHED, null, builtFrom);
             boolean ours = built.runId().equals(request.runId());
             // the run asked to ingest this very input finishes it: its reason (an operator's, for a repair's rerun)
             // is the publish's; a publish of another input it only records
             boolean ofThisInput = builtFrom.key().equals(input.key()) && builtFrom.versionId() != null
                     && builtFrom.versionId().equals(validatedOrRequestedVersion());
-            LedgerItem next = new LedgerItem(dataset, unit, LedgerStatus.PUBLISHED, builtFrom, ref, built.runId(), built.runKind(),
-                    built.contractVersion(), (item == null ? 0 : item.publishCount()) + 1,
-                    item == null || item.firstPublishedAt() == null ? now : item.firstPublishedAt(), now, last, null);
+            LedgerItem next = LedgerItem.builder(dataset, unit)
+                    .status(LedgerStatus.PUBLISHED)
+                    .input(builtFrom)
+                    .published(ref)
+                    .run(built.runId(), built.runKind())
+                    .contractVersion(built.contractVersion())
+                    .publishCount((item == null ? 0 : item.publishCount()) + 1)
+                    .publishedAt(item == null || item.firstPublishedAt() == null ? now : item.firstPublishedAt(), now)
+                    .lastAttempt(last)
+                    .build();
             HistoryEntry history = new HistoryEntry(dataset, unit, now, built.runId(), built.runKind(), "PUBLISHED",
                     ours || ofThisInput ? request.reason() : null, builtFrom, ref, built.contractVersion());
             requireTimeFor("the ledger write", "the promoted object names its run and input, so the next run records it");
@@ -429,7 +441,7 @@ public final class IngestService implements IngestPath {
 
         /** The ledger's refusal of an input newer than {@code publish}'s, which a newly recorded publish must keep. */
         private LastAttempt newerRefusal(InputIdentity publish) {
-            if (item == null || item.lastAttempt() == null || !"REFUSED".equals(item.lastAttempt().outcome())) {
+            if (item == null || item.lastAttempt() == null || !item.lastAttempt().refused()) {
                 return null;
             }
             LastAttempt last = item.lastAttempt();
@@ -455,17 +467,24 @@ public final class IngestService implements IngestPath {
             String code = result.refusal().code().name();
             Instant now = clock.instant();
             LastAttempt newer = newerRefusal(identity);
-            LastAttempt attempt = newer != null ? newer : new LastAttempt(now, request.runId(), request.runKind(), "REFUSED", code,
-                    identity.versionId(), identity.sha256(), identity.key());
+            LastAttempt attempt = newer != null ? newer
+                    : LastAttempt.of(now, request.runId(), request.runKind(), AttemptOutcome.REFUSED, code, identity);
             LedgerItem next;
             if (newer != null && item.status() == LedgerStatus.REFUSED) {
                 next = item;
             } else if (item != null && item.published() != null) {
-                next = new LedgerItem(dataset, unit, LedgerStatus.PUBLISHED, item.input(), item.published(), item.runId(), item.runKind(),
-                        item.contractVersion(), item.publishCount(), item.firstPublishedAt(), item.publishedAt(), attempt, null);
+                // the previous publish stays the unit's; the refusal is its last attempt
+                next = item.toBuilder().status(LedgerStatus.PUBLISHED).lastAttempt(attempt).reason(null).build();
             } else {
-                next = new LedgerItem(dataset, unit, LedgerStatus.REFUSED, identity, null, request.runId(), request.runKind(),
-                        contract.version(), item == null ? 0 : item.publishCount(), null, null, attempt, code);
+                next = LedgerItem.builder(dataset, unit)
+                        .status(LedgerStatus.REFUSED)
+                        .input(identity)
+                        .run(request.runId(), request.runKind())
+                        .contractVersion(contract.version())
+                        .publishCount(item == null ? 0 : item.publishCount())
+                        .lastAttempt(attempt)
+                        .reason(code)
+                        .build();
             }
             HistoryEntry history = new HistoryEntry(dataset, unit, now, request.runId(), request.runKind(), "REFUSED", code, identity,
                     null, contract.version());
@@ -485,18 +504,17 @@ public final class IngestService implements IngestPath {
             Instant now = clock.instant();
             // the refusal of a newer input stays the unit's last word (an operator's repair can record an older version)
             LastAttempt newer = newerRefusal(identity);
-            LastAttempt attempt = newer != null ? newer : new LastAttempt(now, request.runId(), request.runKind(), "UNCHANGED", null,
-                    identity.versionId(), identity.sha256(), identity.key());
-            LedgerItem next = new LedgerItem(dataset, unit, item.status(), identity, item.published(), item.runId(), item.runKind(),
-                    item.contractVersion(), item.publishCount(), item.firstPublishedAt(), item.publishedAt(), attempt, item.reason());
+            LastAttempt attempt = newer != null ? newer
+                    : LastAttempt.of(now, request.runId(), request.runKind(), AttemptOutcome.UNCHANGED, null, identity);
+            LedgerItem next = item.toBuilder().input(identity).lastAttempt(attempt).build();
             HistoryEntry history = new HistoryEntry(dataset, unit, now, request.runId(), request.runKind(), "UNCHANGED", request.reason(),
                     identity, item.published(), item.contractVersion());
             requireTimeFor("the ledger write", "nothing is recorded; the retry reads the input again");
             if (write(next, history)) {
                 steps.after(Step.LEDGER_WRITTEN, unit);
                 effect = Effect.UNCHANGED;
-                // only now: a lost race may instead end in a promote of what is staged (the simulator found the
-                // abort-then-complete on seed 7)
+                // only once the write won: after a lost race the decision may instead promote what is staged, and
+                // an aborted upload cannot be completed
                 abortStaging();
                 return true;
             }
@@ -541,11 +559,20 @@ public final class IngestService implements IngestPath {
         }
 
         private IngestOutcome outcome(IngestAction action, String sha256, long bytes, PublishedRef published, String code, String detail) {
-            return new IngestOutcome(action, dataset, unit, input.key(), input.versionId(), sha256, bytes,
-                    published == null ? 0 : published.accepted(), published == null ? 0 : published.rejected(),
-                    published == null ? 0 : published.duplicates(), published == null ? null : published.key(),
-                    published == null ? null : published.etag(), code, detail, request.runId(), request.runKind().name(),
-                    Duration.between(started, clock.instant()));
+            IngestOutcome.Builder outcome = report(action).sha256(sha256).bytes(bytes).refusal(code).detail(detail);
+            if (published != null) {
+                outcome.counts(published.accepted(), published.rejected(), published.duplicates())
+                        .published(published.key(), published.etag());
+            }
+            return outcome.build();
+        }
+
+        /** What every outcome of this run names: the unit, the input it was asked for, the run, the time so far. */
+        private IngestOutcome.Builder report(IngestAction action) {
+            return IngestOutcome.builder(action, dataset, unit)
+                    .input(input.key(), input.versionId())
+                    .run(request.runId(), request.runKind().name())
+                    .duration(Duration.between(started, clock.instant()));
         }
     }
 

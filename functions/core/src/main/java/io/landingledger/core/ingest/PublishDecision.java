@@ -220,7 +220,7 @@ public final class PublishDecision {
             return input != null && input.key().equals(key) && versionId.equals(input.versionId()) ? item.reason() : null;
         }
         LastAttempt last = item.lastAttempt();
-        return item.status() == LedgerStatus.PUBLISHED && last != null && "REFUSED".equals(last.outcome()) && last.read(key, versionId)
+        return item.status() == LedgerStatus.PUBLISHED && last != null && last.refused() && last.read(key, versionId)
                 ? last.reason() : null;
     }
 }

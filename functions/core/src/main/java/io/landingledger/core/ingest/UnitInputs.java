@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Every inbox version of one unit's keys, as one version listing shows them, and the one rule that orders them
@@ -46,7 +47,7 @@ public final class UnitInputs {
      * The versions of the keys that {@code belongs} accepts (the unit's keys), from a listing in the order
      * {@link io.landingledger.core.store.ObjectStore#versions} gives (each key's versions newest first).
      */
-    public static UnitInputs of(Iterable<ListedVersion> listing, java.util.function.Predicate<String> belongs) {
+    public static UnitInputs of(Iterable<ListedVersion> listing, Predicate<String> belongs) {
         Map<String, List<ListedVersion>> byKey = new LinkedHashMap<>();
         for (ListedVersion version : listing) {
             if (belongs.test(version.key())) {

@@ -1,6 +1,8 @@
 package io.landingledger.core.ledger;
 
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 
 /**
  * One immutable LedgerHistory item (PK {@code dataset_unit}, SK {@code <iso-instant>#<run_id>}): a publish, a
@@ -24,6 +26,6 @@ public record HistoryEntry(String dataset, String unit, Instant at, String runId
         return SORT_KEY_TIME.format(at) + "#" + runId;
     }
 
-    private static final java.time.format.DateTimeFormatter SORT_KEY_TIME =
-            java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSS'Z'").withZone(java.time.ZoneOffset.UTC);
+    private static final DateTimeFormatter SORT_KEY_TIME =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSSSSS'Z'").withZone(ZoneOffset.UTC);
 }

@@ -3,7 +3,9 @@ package io.landingledger.core.ledger;
 import java.time.Instant;
 
 /**
- * One unit's ledger item: what is published now and from what (docs/design.md section 4).
+ * One unit's ledger item: what is published now and from what (docs/design.md section 4). Build one with
+ * {@link #builder(String, String)}, derive one with {@link #toBuilder()} or a {@code with...} copy; the adapters
+ * that read every attribute back use the canonical constructor.
  *
  * @param input            the input of the current publish (or of the refusal, when never published)
  * @param published        the published object, or null when none
@@ -18,7 +20,7 @@ public record LedgerItem(String dataset, String unit, LedgerStatus status, Input
                          String runId, RunKind runKind, int contractVersion, long publishCount, Instant firstPublishedAt,
                          Instant publishedAt, LastAttempt lastAttempt, String reason, long revision) {
 
-    /** An item not read from the ledger (revision 0): one to be written. */
+    /** An item not read from the ledger (revision 0): one to be written, as test fixtures build them. */
     public LedgerItem(String dataset, String unit, LedgerStatus status, InputIdentity input, PublishedRef published,
                       String runId, RunKind runKind, int contractVersion, long publishCount, Instant firstPublishedAt,
                       Instant publishedAt, LastAttempt lastAttempt, String reason) {
@@ -26,14 +28,123 @@ public record LedgerItem(String dataset, String unit, LedgerStatus status, Input
                 publishedAt, lastAttempt, reason, 0);
     }
 
+    /** A new item of {@code dataset}'s {@code unit}, every other attribute unset (null, 0) until named. */
+    public static Builder builder(String dataset, String unit) {
+        return new Builder(dataset, unit);
+    }
+
+    /** A builder holding this item's attributes. */
+    public Builder toBuilder() {
+        Builder builder = new Builder(dataset, unit);
+        builder.status = status;
+        builder.input = input;
+        builder.published = published;
+        builder.runId = runId;
+        builder.runKind = runKind;
+        builder.contractVersion = contractVersion;
+        builder.publishCount = publishCount;
+        builder.firstPublishedAt = firstPublishedAt;
+        builder.publishedAt = publishedAt;
+        builder.lastAttempt = lastAttempt;
+        builder.reason = reason;
+        builder.revision = revision;
+        return builder;
+    }
+
     /** This item as stored at {@code stored} (the ledger sets it on every write). */
     public LedgerItem withRevision(long stored) {
-        return new LedgerItem(dataset, unit, status, input, published, runId, runKind, contractVersion, publishCount,
-                firstPublishedAt, publishedAt, lastAttempt, reason, stored);
+        return toBuilder().revision(stored).build();
+    }
+
+    /** This item with {@code attempt} as its last attempt, everything else kept. */
+    public LedgerItem withLastAttempt(LastAttempt attempt) {
+        return toBuilder().lastAttempt(attempt).build();
     }
 
     /** The ETag the ledger vouches for, or null when nothing is published. */
     public String publishedEtag() {
         return published == null ? null : published.etag();
+    }
+
+    /** Names each attribute of a {@link LedgerItem}; what is not named stays null (or 0). */
+    public static final class Builder {
+        private final String dataset;
+        private final String unit;
+        private LedgerStatus status;
+        private InputIdentity input;
+        private PublishedRef published;
+        private String runId;
+        private RunKind runKind;
+        private int contractVersion;
+        private long publishCount;
+        private Instant firstPublishedAt;
+        private Instant publishedAt;
+        private LastAttempt lastAttempt;
+        private String reason;
+        private long revision;
+
+        private Builder(String dataset, String unit) {
+            this.dataset = dataset;
+            this.unit = unit;
+        }
+
+        public Builder status(LedgerStatus value) {
+            this.status = value;
+            return this;
+        }
+
+        public Builder input(InputIdentity value) {
+            this.input = value;
+            return this;
+        }
+
+        public Builder published(PublishedRef value) {
+            this.published = value;
+            return this;
+        }
+
+        /** The run that wrote the current publish (or the refusal, the omission) and why it ran. */
+        public Builder run(String id, RunKind kind) {
+            this.runId = id;
+            this.runKind = kind;
+            return this;
+        }
+
+        public Builder contractVersion(int value) {
+            this.contractVersion = value;
+            return this;
+        }
+
+        public Builder publishCount(long value) {
+            this.publishCount = value;
+            return this;
+        }
+
+        /** The first and the current publish. */
+        public Builder publishedAt(Instant first, Instant current) {
+            this.firstPublishedAt = first;
+            this.publishedAt = current;
+            return this;
+        }
+
+        public Builder lastAttempt(LastAttempt value) {
+            this.lastAttempt = value;
+            return this;
+        }
+
+        public Builder reason(String value) {
+            this.reason = value;
+            return this;
+        }
+
+        public Builder revision(long value) {
+            this.revision = value;
+            return this;
+        }
+
+        public LedgerItem build() {
+            return new LedgerItem(dataset, unit, status, input, published, runId, runKind, contractVersion, publishCount,
+                    firstPublishedAt, publishedAt, lastAttempt, reason, revision);
+        }
     }
 }

@@ -1,6 +1,5 @@
 package io.landingledger.core.reader;
 
-import io.landingledger.core.contract.Cadence;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.FieldSpec;
 import io.landingledger.core.contract.FieldType;
@@ -14,7 +13,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * The readers' tables (issue 15), derived from a dataset's contract: one definition that {@code infra/template.yaml}'s
+ * The readers' tables (docs/readers.md), derived from a dataset's contract: one definition that {@code infra/template.yaml}'s
  * Glue tables must equal (TemplateIT), that Athena's DDL is generated from ({@link Table#ddl}), and that the DuckDB
  * reader test reads the exported lake with.
  *

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * An operator's repair or omission request (docs/design.md section 6), parsed from the invocation payload:
@@ -38,7 +39,7 @@ public record RepairRequest(String dataset, List<String> units, String from, Str
         }
         for (String key : payload.keySet()) {
             if (!FIELDS.contains(key)) {
-                throw new IllegalArgumentException("unknown field \"" + key + "\" (allowed: " + String.join(", ", new java.util.TreeSet<>(FIELDS)) + ")");
+                throw new IllegalArgumentException("unknown field \"" + key + "\" (allowed: " + String.join(", ", new TreeSet<>(FIELDS)) + ")");
             }
         }
         String dataset = text(payload, "dataset");

@@ -7,6 +7,7 @@ import io.landingledger.core.ledger.LedgerItem;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -123,8 +124,8 @@ public record RepairResult(RepairRequest request, boolean forward, List<UnitResu
         next.put("mode", "targeted");
         next.put("force", request.force());
         next.put("reason", request.reason());
-        next.put("inputVersion", request.inputVersion().name().toLowerCase(java.util.Locale.ROOT));
-        next.put("action", request.action().name().toLowerCase(java.util.Locale.ROOT));
+        next.put("inputVersion", request.inputVersion().name().toLowerCase(Locale.ROOT));
+        next.put("action", request.action().name().toLowerCase(Locale.ROOT));
         next.put("dryRun", request.dryRun()); // a dry run's next page is a dry run too, never a repair
         return next;
     }

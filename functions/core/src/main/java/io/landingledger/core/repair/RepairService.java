@@ -12,6 +12,7 @@ import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ingest.OutOfTimeException;
 import io.landingledger.core.ingest.UnitInputs;
 import io.landingledger.core.ingest.UnitRouter;
+import io.landingledger.core.ledger.AttemptOutcome;
 import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.InputIdentity;
 import io.landingledger.core.ledger.LastAttempt;
@@ -28,7 +29,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -131,12 +134,12 @@ public final class RepairService {
         for (String unit : named) {
             if (!calendar.isUnit(unit)) {
                 throw new IllegalArgumentException("\"" + unit + "\" is not a unit of " + contract.dataset() + " (cadence "
-                        + contract.unit().cadence().name().toLowerCase(java.util.Locale.ROOT) + ")");
+                        + contract.unit().cadence().name().toLowerCase(Locale.ROOT) + ")");
             }
         }
         boolean forward = request.mode() == RepairRequest.Mode.FORWARD || contract.unit().dependsOnPrevious();
         if (!forward || named.isEmpty() || request.action() == RepairRequest.Action.OMIT) {
-            return List.copyOf(new java.util.LinkedHashSet<>(named));
+            return List.copyOf(new LinkedHashSet<>(named));
         }
         // forward: the earliest named unit through the latest known one, in order
         String first = named.stream().min(String::compareTo).orElseThrow();
@@ -188,7 +191,7 @@ public final class RepairService {
         }
         LedgerItem after = ledger.get(contract.dataset(), unit).orElse(null);
         // a version that is gone, or older than what is now published, did not restore the unit: the repair says so
-        String action = "INPUT_GONE".equals(outcome.refusalCode()) ? "input_gone" : outcome.action().name().toLowerCase(java.util.Locale.ROOT);
+        String action = "INPUT_GONE".equals(outcome.refusalCode()) ? "input_gone" : outcome.action().name().toLowerCase(Locale.ROOT);
         String detail = outcome.refusalCode() != null ? outcome.refusalCode() + ": " + outcome.detail() : outcome.detail();
         return RepairResult.UnitResult.of(unit, before, after, action, detail, ref, outcome);
     }
@@ -258,9 +261,15 @@ public final class RepairService {
             }
             String runId = runIds.get();
             Instant now = clock.instant();
-            LedgerItem next = new LedgerItem(contract.dataset(), unit, LedgerStatus.OMITTED, current == null ? null : current.input(), null,
-                    runId, RunKind.OMIT, contract.version(), current == null ? 0 : current.publishCount(), null, null,
-                    new LastAttempt(now, runId, RunKind.OMIT, "OMITTED", request.reason(), null, null), request.reason());
+            LedgerItem next = LedgerItem.builder(contract.dataset(), unit)
+                    .status(LedgerStatus.OMITTED)
+                    .input(current == null ? null : current.input())
+                    .run(runId, RunKind.OMIT)
+                    .contractVersion(contract.version())
+                    .publishCount(current == null ? 0 : current.publishCount())
+                    .lastAttempt(LastAttempt.omitted(now, runId, request.reason()))
+                    .reason(request.reason())
+                    .build();
             try {
                 ledger.write(next, current == null ? 0 : current.revision(), new HistoryEntry(contract.dataset(), unit, now, runId,
                         RunKind.OMIT, "OMITTED", request.reason(), next.input(), null, contract.version()));
@@ -290,7 +299,8 @@ public final class RepairService {
             view.put("input_version", item.input().versionId());
         }
         if (item.lastAttempt() != null) {
-            view.put("last_attempt", item.lastAttempt().outcome());
+            AttemptOutcome outcome = item.lastAttempt().outcome();
+            view.put("last_attempt", outcome == null ? null : outcome.name());
         }
         return view;
     }

@@ -2,6 +2,8 @@ package io.landingledger.core.store;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 
@@ -57,11 +59,11 @@ public interface ObjectStore {
      *
      * @param latest true for the key's current version (the one a GET without a version id reads)
      */
-    record ListedVersion(String key, String versionId, String etag, long size, java.time.Instant lastModified, boolean latest) {
+    record ListedVersion(String key, String versionId, String etag, long size, Instant lastModified, boolean latest) {
     }
 
     /** One entry of a listing: the current version's key, ETag (unquoted), size and LastModified. */
-    record ListedObject(String key, String etag, long size, java.time.Instant lastModified) {
+    record ListedObject(String key, String etag, long size, Instant lastModified) {
     }
 
     /** One opened object version: its description and its body. */
@@ -74,7 +76,7 @@ public interface ObjectStore {
 
     /** An upload in progress. Write the body to {@link #stream()}, then {@link #complete()} or {@link #abort()}. */
     interface StreamingUpload extends AutoCloseable {
-        java.io.OutputStream stream();
+        OutputStream stream();
 
         /** Finishes the upload and returns the object's ETag. */
         String complete() throws IOException;

@@ -28,10 +28,13 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -119,7 +122,7 @@ public final class CompletenessSweep {
             for (String[] bound : new String[][] {{"from", start}, {"to", end}}) {
                 if (!calendar.isUnit(bound[1])) {
                     throw new IllegalArgumentException(bound[0] + " '" + bound[1] + "' is not a "
-                            + contract.unit().cadence().name().toLowerCase(java.util.Locale.ROOT) + " unit of "
+                            + contract.unit().cadence().name().toLowerCase(Locale.ROOT) + " unit of "
                             + contract.dataset() + " (" + shape + ")");
                 }
             }
@@ -150,7 +153,7 @@ public final class CompletenessSweep {
     public Map<String, Object> sweep(SweepRequest request, ReportListener listener) {
         String from = request.from();
         String to = request.to();
-        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         for (DatasetContract contract : request.datasets()) {
             range(contract, from, to, now); // every bound checked before anything is swept
         }
@@ -195,7 +198,7 @@ public final class CompletenessSweep {
 
     /** Sweeps one dataset over {@code from}..{@code to} (null: the default range): classify, re-drive, report. */
     public DatasetReport sweep(DatasetContract contract, String from, String to) {
-        Instant now = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS); // the reports' name has seconds
+        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS); // the reports' name has seconds
         Range range = range(contract, from, to, now);
         DatasetReport report = classify(contract, range, now);
         if (contract.unit().autoRedrive()) {
@@ -214,8 +217,8 @@ public final class CompletenessSweep {
         int unroutable = 0;
         if (!expected.isEmpty()) {
             // a list cadence names its units in any order: the Query and the listing take the lexical bounds
-            String first = java.util.Collections.min(expected);
-            String last = java.util.Collections.max(expected);
+            String first = Collections.min(expected);
+            String last = Collections.max(expected);
 
             Map<String, LedgerItem> items = new HashMap<>();
             for (LedgerItem item : ledger.items(dataset, first, last)) {
@@ -302,7 +305,7 @@ public final class CompletenessSweep {
                             unit.status(), null, null);
                 } else {
                     String action = "INPUT_GONE".equals(outcome.refusalCode()) ? "input_gone"
-                            : outcome.action().name().toLowerCase(java.util.Locale.ROOT);
+                            : outcome.action().name().toLowerCase(Locale.ROOT);
                     redrive = new Redrive(unit.unit(), key, current.versionId(), runId, action, outcome.refusalCode(), outcome.detail(),
                             unit.status(), null, outcome);
                 }

@@ -1,10 +1,12 @@
 package io.landingledger.core.sweep;
 
+import io.landingledger.core.consumers.ConsumersBehind;
 import io.landingledger.core.contract.Cadence;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -78,7 +80,7 @@ public record DatasetReport(String dataset, Cadence cadence, String from, String
                 byUnit.put(unit.unit(), unit.consumersBehind());
             }
         }
-        return io.landingledger.core.consumers.ConsumersBehind.byConsumer(byUnit);
+        return ConsumersBehind.byConsumer(byUnit);
     }
 
     /** The units some consumer has not read the current publish of. */
@@ -144,7 +146,7 @@ public record DatasetReport(String dataset, Cadence cadence, String from, String
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("dataset", dataset);
         map.put("as_of", asOf.toString());
-        map.put("cadence", cadence.name().toLowerCase(java.util.Locale.ROOT));
+        map.put("cadence", cadence.name().toLowerCase(Locale.ROOT));
         map.put("from", from);
         map.put("to", to);
         map.put("complete", complete());

@@ -1,6 +1,5 @@
 package io.landingledger.core.sweep;
 
-import io.landingledger.core.contract.Cadence;
 import io.landingledger.core.ledger.LedgerItem;
 
 import java.time.DayOfWeek;

@@ -95,7 +95,7 @@ public final class UnitClassifier {
             } else {
                 LastAttempt last = item.lastAttempt();
                 boolean named = isRecordedInput(item.input(), inbox);
-                newestRefused = last != null && "REFUSED".equals(last.outcome()) && last.read(inbox.key(), inbox.versionId());
+                newestRefused = last != null && last.refused() && last.read(inbox.key(), inbox.versionId());
                 if (!named && !newestRefused) {
                     findings.put(UnitStatus.UNPROCESSED, of("NEWER_INPUT", "the inbox's newest input is " + describe(inbox)
                             + "; the ledger names " + describe(item.input())));
@@ -112,7 +112,7 @@ public final class UnitClassifier {
                         + describe(item.input()) + "; nothing is published"));
             } else if (item.status() == LedgerStatus.PUBLISHED) {
                 // the newest input was refused (or the inbox no longer holds any input): the older publish stands
-                if (last != null && "REFUSED".equals(last.outcome()) && (newestRefused || inbox == null)) {
+                if (last != null && last.refused() && (newestRefused || inbox == null)) {
                     findings.put(UnitStatus.REFUSED, of(last.reason() == null ? "REFUSED" : last.reason(),
                             "the newest input (version " + last.inputVersionId() + ") was refused (" + last.reason() + ") at "
                                     + at(last.at()) + "; the publish of " + at(item.publishedAt()) + " still stands"));

@@ -148,7 +148,7 @@ public record UnitReport(String unit, Classification classification, Instant dea
             if (last != null) {
                 Map<String, Object> attempt = new LinkedHashMap<>();
                 attempt.put("at", text(last.at()));
-                attempt.put("outcome", last.outcome());
+                attempt.put("outcome", last.outcome() == null ? null : last.outcome().name());
                 attempt.put("reason", last.reason());
                 attempt.put("run_kind", last.runKind() == null ? null : last.runKind().name());
                 attempt.put("input_version", last.inputVersionId());

@@ -15,9 +15,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Unit status as data (issue 15): one JSON line per expected unit of a sweep, in unit order, written as one object
- * {@code _status/<dataset>/status.jsonl} with one PUT (S3 replaces an object atomically: a reader sees the previous
- * sweep's status or this one's, never a mix). The Glue table {@code <dataset>_status} is over it
+ * Unit status as data, for readers that join it with their rows (docs/readers.md): one JSON line per expected unit
+ * of a sweep, in unit order, written as one object {@code _status/<dataset>/status.jsonl} with one PUT (S3 replaces
+ * an object atomically: a reader sees the previous sweep's status or this one's, never a mix). The Glue table
+ * {@code <dataset>_status} is over it
  * ({@link io.landingledger.core.reader.ReaderTables#statusColumns()} names and types the fields), so a reader joins
  * {@code USING (unit)} to tell complete units from missing, refused or restated ones. Names, versions, hashes, ETags,
  * run ids, counts and seconds only: never row content (the classification's free-text detail stays in the report).

@@ -2,6 +2,7 @@ package io.landingledger.core.ingest;
 
 import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.ledger.AttemptOutcome;
 import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
@@ -580,7 +581,7 @@ final class ProtocolModel implements Model {
         if (item.status() == LedgerStatus.REFUSED && item.input() != null) {
             return new String[] {item.input().key(), item.input().versionId()};
         }
-        if (item.lastAttempt() != null && "REFUSED".equals(item.lastAttempt().outcome())) {
+        if (item.lastAttempt() != null && item.lastAttempt().outcome() == AttemptOutcome.REFUSED) {
             return new String[] {item.lastAttempt().inputKey(), item.lastAttempt().inputVersionId()};
         }
         return null;
@@ -675,7 +676,7 @@ final class ProtocolModel implements Model {
         }
         InMemoryObjectStore.Version newestVersion = version(newest.key(), newest.versionId());
         boolean named = item.input() != null && item.input().key().equals(newest.key()) && newest.versionId().equals(item.input().versionId());
-        boolean refusedNewest = item.lastAttempt() != null && "REFUSED".equals(item.lastAttempt().outcome())
+        boolean refusedNewest = item.lastAttempt() != null && item.lastAttempt().outcome() == AttemptOutcome.REFUSED
                 && item.lastAttempt().read(newest.key(), newest.versionId());
         if (item.status() == LedgerStatus.PUBLISHED && named && refusedNewest) {
             // the recorded input, refused under today's contract (a forced repair, or its re-delivery after a contract

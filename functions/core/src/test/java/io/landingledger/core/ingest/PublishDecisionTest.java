@@ -1,5 +1,6 @@
 package io.landingledger.core.ingest;
 
+import io.landingledger.core.ledger.AttemptOutcome;
 import io.landingledger.core.ledger.InputIdentity;
 import io.landingledger.core.ledger.LastAttempt;
 import io.landingledger.core.ledger.LedgerItem;
@@ -57,18 +58,18 @@ class PublishDecisionTest {
     private static LedgerItem published(String version, String sha, String runId, String etag) {
         return new LedgerItem("progress_events", "2026-03-01", LedgerStatus.PUBLISHED, input(version, sha),
                 new PublishedRef("published/...", etag, 10, 0, 0, null), runId, RunKind.INGEST, 1, 1, T0, T0,
-                new LastAttempt(T0, runId, RunKind.INGEST, "PUBLISHED", null, version, sha, KEY), null, 3);
+                new LastAttempt(T0, runId, RunKind.INGEST, AttemptOutcome.PUBLISHED, null, version, sha, KEY), null, 3);
     }
 
     private static LedgerItem withRefusal(LedgerItem item, String version) {
         return new LedgerItem(item.dataset(), item.unit(), item.status(), item.input(), item.published(), item.runId(), item.runKind(),
                 item.contractVersion(), item.publishCount(), item.firstPublishedAt(), item.publishedAt(),
-                new LastAttempt(T0, "rX", RunKind.INGEST, "REFUSED", "PROHIBITED_FIELD", version, "shaX", KEY), null, item.revision());
+                new LastAttempt(T0, "rX", RunKind.INGEST, AttemptOutcome.REFUSED, "PROHIBITED_FIELD", version, "shaX", KEY), null, item.revision());
     }
 
     private static LedgerItem refused(String version) {
         return new LedgerItem("progress_events", "2026-03-01", LedgerStatus.REFUSED, input(version, "sha" + version), null, "rR",
-                RunKind.INGEST, 1, 0, null, null, new LastAttempt(T0, "rR", RunKind.INGEST, "REFUSED", "KEY_CONFLICT", version,
+                RunKind.INGEST, 1, 0, null, null, new LastAttempt(T0, "rR", RunKind.INGEST, AttemptOutcome.REFUSED, "KEY_CONFLICT", version,
                 "sha" + version, KEY), "KEY_CONFLICT", 1);
     }
 

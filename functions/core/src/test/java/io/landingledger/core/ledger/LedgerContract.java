@@ -303,7 +303,7 @@ public abstract class LedgerContract {
     @Test
     public void aRefusedItem_withoutInputOrPublish_roundTrips() throws Exception {
         LedgerItem item = new LedgerItem(DATASET, UNIT, LedgerStatus.REFUSED, null, null, "run-1", RunKind.INGEST, 1, 0, null, null,
-                new LastAttempt(Instant.parse("2026-03-02T23:10:02Z"), "run-1", RunKind.INGEST, "REFUSED", "ENCODING", null, null),
+                new LastAttempt(Instant.parse("2026-03-02T23:10:02Z"), "run-1", RunKind.INGEST, AttemptOutcome.REFUSED, "ENCODING", null, null),
                 "ENCODING");
         ledger.write(item, 0, null);
         assertEquals(Optional.of(item.withRevision(1)), ledger.get(DATASET, UNIT));
@@ -319,7 +319,7 @@ public abstract class LedgerContract {
                 12_345_678_901L, "0066A1B2C3D4E5F6", Instant.parse("2026-03-02T23:10:00Z"));
         PublishedRef published = new PublishedRef("published/progress_events/unit=" + unit + "/part-00000.jsonl",
                 "0cc175b9c0f1b6a831c399e269772661-1", 1_000_000L, 12L, 3L, "_quarantine/progress_events/unit=" + unit + "/run-1.jsonl");
-        LastAttempt last = new LastAttempt(Instant.parse("2026-03-03T01:02:03.123456789Z"), "run-2", RunKind.REPAIR, "REFUSED",
+        LastAttempt last = new LastAttempt(Instant.parse("2026-03-03T01:02:03.123456789Z"), "run-2", RunKind.REPAIR, AttemptOutcome.REFUSED,
                 "TOO_MANY_REJECTS", "version-2", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
         return new LedgerItem(DATASET, unit, LedgerStatus.PUBLISHED, input, published, "run-1", RunKind.INGEST, 3, 2,
                 Instant.parse("2026-03-02T23:10:02.000000001Z"), Instant.parse("2026-03-02T23:59:59.999Z"), last, "operator said so");
@@ -342,14 +342,14 @@ public abstract class LedgerContract {
                 "sha-" + runId, 100, "0A", Instant.parse("2026-03-02T23:10:00Z"));
         return new LedgerItem(DATASET, unit, LedgerStatus.PUBLISHED, input,
                 new PublishedRef("published/progress_events/unit=" + unit + "/part-00000.jsonl", etag, 10, 0, 0, null),
-                runId, RunKind.INGEST, 1, 1, at, at, new LastAttempt(at, runId, RunKind.INGEST, "PUBLISHED", null, "v-" + runId, "sha-" + runId),
+                runId, RunKind.INGEST, 1, 1, at, at, new LastAttempt(at, runId, RunKind.INGEST, AttemptOutcome.PUBLISHED, null, "v-" + runId, "sha-" + runId),
                 null);
     }
 
     protected static LedgerItem refused(String unit, String runId) {
         Instant at = Instant.parse("2026-03-02T23:10:02Z");
         return new LedgerItem(DATASET, unit, LedgerStatus.REFUSED, null, null, runId, RunKind.INGEST, 1, 0, null, null,
-                new LastAttempt(at, runId, RunKind.INGEST, "REFUSED", "SCHEMA", "v-" + runId, "sha-" + runId), "SCHEMA");
+                new LastAttempt(at, runId, RunKind.INGEST, AttemptOutcome.REFUSED, "SCHEMA", "v-" + runId, "sha-" + runId), "SCHEMA");
     }
 
     protected static HistoryEntry history(String unit, String at, String runId, String action) {

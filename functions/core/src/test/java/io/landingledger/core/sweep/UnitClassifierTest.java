@@ -1,5 +1,6 @@
 package io.landingledger.core.sweep;
 
+import io.landingledger.core.ledger.AttemptOutcome;
 import io.landingledger.core.ledger.InputIdentity;
 import io.landingledger.core.ledger.LastAttempt;
 import io.landingledger.core.ledger.LedgerItem;
@@ -35,7 +36,7 @@ class UnitClassifierTest {
     private static LedgerItem published(long accepted, long publishCount, LastAttempt last) {
         return new LedgerItem("progress_events", UNIT, LedgerStatus.PUBLISHED, v1(),
                 new PublishedRef(PUBLISHED_KEY, "pub1-1", accepted, 0, 0, null), "run1", RunKind.INGEST, 1, publishCount,
-                PUBLISHED_AT, PUBLISHED_AT, last == null ? new LastAttempt(PUBLISHED_AT, "run1", RunKind.INGEST, "PUBLISHED", null, "v1", "sha1") : last,
+                PUBLISHED_AT, PUBLISHED_AT, last == null ? new LastAttempt(PUBLISHED_AT, "run1", RunKind.INGEST, AttemptOutcome.PUBLISHED, null, "v1", "sha1") : last,
                 null);
     }
 
@@ -119,7 +120,7 @@ class UnitClassifierTest {
         InputIdentity seen = new InputIdentity("inbox", KEY, "v9", "etag1b-3", "sha1", 100, null, NOW.minusSeconds(5));
         LedgerItem recorded = new LedgerItem("progress_events", UNIT, LedgerStatus.PUBLISHED, seen,
                 new PublishedRef(PUBLISHED_KEY, "pub1-1", 10, 0, 0, null), "run1", RunKind.INGEST, 1, 1, PUBLISHED_AT, PUBLISHED_AT,
-                new LastAttempt(NOW, "run2", RunKind.INGEST, "UNCHANGED", null, "v9", "sha1", KEY), null);
+                new LastAttempt(NOW, "run2", RunKind.INGEST, AttemptOutcome.UNCHANGED, null, "v9", "sha1", KEY), null);
         assertEquals(UnitStatus.OK, classify(recorded, reupload, publishedObject("pub1-1")).status());
     }
 
@@ -143,7 +144,7 @@ class UnitClassifierTest {
 
     @Test
     void classify_newestInputRefusedWhileTheOlderPublishStands_isRefused_notUnprocessed() {
-        LastAttempt refused = new LastAttempt(PUBLISHED_AT.plusSeconds(3600), "run2", RunKind.INGEST, "REFUSED", "PROHIBITED_FIELD", "v2", "sha2", KEY);
+        LastAttempt refused = new LastAttempt(PUBLISHED_AT.plusSeconds(3600), "run2", RunKind.INGEST, AttemptOutcome.REFUSED, "PROHIBITED_FIELD", "v2", "sha2", KEY);
         Classification c = classify(published(10, 1, refused), inbox("etag2", PUBLISHED_AT.plusSeconds(3500), "v2"), publishedObject("pub1-1"));
         assertEquals(List.of(UnitStatus.REFUSED), c.flags());
         assertEquals("PROHIBITED_FIELD", c.reason());
@@ -152,7 +153,7 @@ class UnitClassifierTest {
 
     @Test
     void classify_refusedVersionWithdrawnByTheProducer_isOk() {
-        LastAttempt refused = new LastAttempt(PUBLISHED_AT.plusSeconds(3600), "run2", RunKind.INGEST, "REFUSED", "PROHIBITED_FIELD", "v2", "sha2");
+        LastAttempt refused = new LastAttempt(PUBLISHED_AT.plusSeconds(3600), "run2", RunKind.INGEST, AttemptOutcome.REFUSED, "PROHIBITED_FIELD", "v2", "sha2");
         assertEquals(UnitStatus.OK, classify(published(10, 1, refused), inboxV1(), publishedObject("pub1-1")).status());
         assertEquals(UnitStatus.REFUSED, classify(published(10, 1, refused), null, publishedObject("pub1-1")).status(),
                 "the inbox emptied: the refusal of its last input is still the last word");
@@ -161,7 +162,7 @@ class UnitClassifierTest {
     @Test
     void classify_neverPublished_isRefused_unlessANewerInputWaits() {
         LedgerItem refused = new LedgerItem("progress_events", UNIT, LedgerStatus.REFUSED, v1(), null, "run1", RunKind.INGEST, 1, 0,
-                null, null, new LastAttempt(PUBLISHED_AT, "run1", RunKind.INGEST, "REFUSED", "KEY_CONFLICT", "v1", "sha1"), "KEY_CONFLICT");
+                null, null, new LastAttempt(PUBLISHED_AT, "run1", RunKind.INGEST, AttemptOutcome.REFUSED, "KEY_CONFLICT", "v1", "sha1"), "KEY_CONFLICT");
         Classification c = classify(refused, inboxV1(), null);
         assertEquals(List.of(UnitStatus.REFUSED), c.flags());
         assertEquals("KEY_CONFLICT", c.reason());
@@ -179,7 +180,7 @@ class UnitClassifierTest {
     @Test
     void classify_omitted_winsOverEverything() {
         LedgerItem omitted = new LedgerItem("progress_events", UNIT, LedgerStatus.OMITTED, null, null, "run3", RunKind.OMIT, 1, 0, null,
-                null, new LastAttempt(NOW, "run3", RunKind.OMIT, "OMITTED", "tenant left", null, null), "tenant left");
+                null, new LastAttempt(NOW, "run3", RunKind.OMIT, AttemptOutcome.OMITTED, "tenant left", null, null), "tenant left");
         Classification c = classify(omitted, inboxV1(), publishedObject("pub1-1"));
         assertEquals(UnitStatus.OMITTED, c.status());
         assertEquals("tenant left", c.reason());

@@ -8,8 +8,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,10 +24,14 @@ import java.util.Objects;
 public final class DynamoDbConsumerReceipts implements ConsumerReceipts {
     private final DynamoDbClient dynamo;
     private final String table;
+    private final UnitRangeQuery units;
 
     public DynamoDbConsumerReceipts(DynamoDbClient dynamo, String table) {
         this.dynamo = Objects.requireNonNull(dynamo);
         this.table = Objects.requireNonNull(table);
+        // sort keys <unit>#<consumer>: a unit's receipts lie between <unit># and <unit>#\uffff
+        this.units = new UnitRangeQuery(dynamo, table, ConsumersTable.PARTITION_KEY, ConsumersTable.SORT_KEY)
+                .withBoundSuffixes("#", "#\uffff");
     }
 
     @Override
@@ -56,44 +58,15 @@ public final class DynamoDbConsumerReceipts implements ConsumerReceipts {
 
     @Override
     public List<ConsumerReceipt> forUnits(String dataset, String fromUnit, String toUnit) {
-        if (fromUnit != null && toUnit != null && KeyOrder.compare(fromUnit, toUnit) > 0) {
-            return List.of();
-        }
-        Map<String, AttributeValue> values = new LinkedHashMap<>();
-        values.put(":d", s(dataset));
-        String condition = "#d = :d";
-        if (fromUnit != null && toUnit != null) {
-            condition += " AND #k BETWEEN :from AND :to";
-            values.put(":from", s(fromUnit + "#"));
-            values.put(":to", s(toUnit + "#\uffff"));
-        } else if (fromUnit != null) {
-            condition += " AND #k >= :from";
-            values.put(":from", s(fromUnit + "#"));
-        } else if (toUnit != null) {
-            condition += " AND #k <= :to";
-            values.put(":to", s(toUnit + "#\uffff"));
-        }
-        Map<String, String> names = condition.contains("#k")
-                ? Map.of("#d", ConsumersTable.PARTITION_KEY, "#k", ConsumersTable.SORT_KEY) : Map.of("#d", ConsumersTable.PARTITION_KEY);
         List<ConsumerReceipt> receipts = new ArrayList<>();
-        Map<String, AttributeValue> start = null;
-        do {
-            QueryRequest.Builder query = QueryRequest.builder().tableName(table).consistentRead(true)
-                    .keyConditionExpression(condition).expressionAttributeNames(names).expressionAttributeValues(values);
-            if (start != null) {
-                query.exclusiveStartKey(start);
+        for (Map<String, AttributeValue> item : units.items(dataset, fromUnit, toUnit)) {
+            String unit = item.get("unit").s();
+            // <unit>#... bounds also take in longer unit names that share the prefix: keep the range's own
+            if ((fromUnit == null || KeyOrder.compare(unit, fromUnit) >= 0) && (toUnit == null || KeyOrder.compare(unit, toUnit) <= 0)) {
+                receipts.add(new ConsumerReceipt(dataset, unit, item.get("consumer").s(), item.get("publish").s(),
+                        Instant.parse(item.get("consumed_at").s())));
             }
-            QueryResponse page = dynamo.query(query.build());
-            for (Map<String, AttributeValue> item : page.items()) {
-                String unit = item.get("unit").s();
-                // <unit>#... bounds also take in longer unit names that share the prefix: keep the range's own
-                if ((fromUnit == null || KeyOrder.compare(unit, fromUnit) >= 0) && (toUnit == null || KeyOrder.compare(unit, toUnit) <= 0)) {
-                    receipts.add(new ConsumerReceipt(dataset, unit, item.get("consumer").s(), item.get("publish").s(),
-                            Instant.parse(item.get("consumed_at").s())));
-                }
-            }
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null);
+        }
         return receipts;
     }
 

@@ -1,5 +1,6 @@
 package io.landingledger.lambda.adapters;
 
+import io.landingledger.core.ledger.AttemptOutcome;
 import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.InputIdentity;
 import io.landingledger.core.ledger.LastAttempt;
@@ -9,7 +10,6 @@ import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.ledger.PublishedRef;
 import io.landingledger.core.ledger.RunKind;
-import io.landingledger.core.store.KeyOrder;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -52,11 +52,13 @@ public final class DynamoDbLedger implements Ledger {
     private final DynamoDbClient dynamo;
     private final String ledgerTable;
     private final String historyTable;
+    private final UnitRangeQuery units;
 
     public DynamoDbLedger(DynamoDbClient dynamo, String ledgerTable, String historyTable) {
         this.dynamo = dynamo;
         this.ledgerTable = ledgerTable;
         this.historyTable = historyTable;
+        this.units = new UnitRangeQuery(dynamo, ledgerTable, "dataset", "unit");
     }
 
     @Override
@@ -180,42 +182,8 @@ public final class DynamoDbLedger implements Ledger {
 
     @Override
     public List<LedgerItem> items(String dataset, String fromUnit, String toUnit) {
-        if (fromUnit != null && toUnit != null && KeyOrder.compare(fromUnit, toUnit) > 0) {
-            // nothing is within a reversed range, and DynamoDB answers BETWEEN with a reversed range with a
-            // ValidationException (moto returns no items)
-            return List.of();
-        }
-        Map<String, AttributeValue> values = new LinkedHashMap<>();
-        values.put(":d", s(dataset));
-        String condition = "#d = :d";
-        if (fromUnit != null && toUnit != null) {
-            condition += " AND #u BETWEEN :from AND :to";
-            values.put(":from", s(fromUnit));
-            values.put(":to", s(toUnit));
-        } else if (fromUnit != null) {
-            condition += " AND #u >= :from";
-            values.put(":from", s(fromUnit));
-        } else if (toUnit != null) {
-            condition += " AND #u <= :to";
-            values.put(":to", s(toUnit));
-        }
         List<LedgerItem> items = new ArrayList<>();
-        Map<String, AttributeValue> start = null;
-        do {
-            QueryRequest.Builder query = QueryRequest.builder().tableName(ledgerTable).consistentRead(true)
-                    .keyConditionExpression(condition)
-                    .expressionAttributeNames(Map.of("#d", "dataset", "#u", "unit"))
-                    .expressionAttributeValues(values);
-            if (!condition.contains("#u")) {
-                query.expressionAttributeNames(Map.of("#d", "dataset"));
-            }
-            if (start != null) {
-                query.exclusiveStartKey(start);
-            }
-            QueryResponse page = dynamo.query(query.build());
-            page.items().forEach(item -> items.add(toItem(item)));
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null);
+        units.items(dataset, fromUnit, toUnit).forEach(item -> items.add(toItem(item)));
         return items;
     }
 
@@ -258,7 +226,7 @@ public final class DynamoDbLedger implements Ledger {
             if (last.runKind() != null) {
                 m.put("run_kind", s(last.runKind().name()));
             }
-            putIfPresent(m, "outcome", last.outcome());
+            putIfPresent(m, "outcome", last.outcome() == null ? null : last.outcome().name());
             putIfPresent(m, "reason", last.reason());
             putIfPresent(m, "input_version_id", last.inputVersionId());
             putIfPresent(m, "input_sha256", last.inputSha256());
@@ -290,7 +258,7 @@ public final class DynamoDbLedger implements Ledger {
         LastAttempt last = null;
         if (a.containsKey("last_attempt")) {
             Map<String, AttributeValue> m = a.get("last_attempt").m();
-            last = new LastAttempt(instant(m, "at"), text(m, "run_id"), runKind(text(m, "run_kind")), text(m, "outcome"),
+            last = new LastAttempt(instant(m, "at"), text(m, "run_id"), runKind(text(m, "run_kind")), attemptOutcome(text(m, "outcome")),
                     text(m, "reason"), text(m, "input_version_id"), text(m, "input_sha256"), text(m, "input_key"));
         }
         return new LedgerItem(text(a, "dataset"), text(a, "unit"), LedgerStatus.valueOf(text(a, "status")), input(a),
@@ -373,5 +341,9 @@ public final class DynamoDbLedger implements Ledger {
 
     private static RunKind runKind(String value) {
         return value == null ? null : RunKind.valueOf(value);
+    }
+
+    private static AttemptOutcome attemptOutcome(String value) {
+        return value == null ? null : AttemptOutcome.valueOf(value);
     }
 }

@@ -41,7 +41,7 @@ public final class LambdaIngestPath implements IngestPath {
 
     /**
      * Invokes {@code functionName} (the validator's alias ARN) with the client {@code lambda} supplies, asked for at
-     * the first re-drive: most sweeps re-drive nothing, so the sweep's init does not build it (cold start, issue 6).
+     * the first re-drive: most sweeps re-drive nothing, so the sweep's init does not build it (a shorter cold start).
      */
     public LambdaIngestPath(Supplier<LambdaClient> lambda, String functionName, String region) {
         this(event -> submit(lambda.get(), functionName, event), region);

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -118,7 +119,7 @@ public final class MultipartStreamingUpload implements ObjectStore.StreamingUplo
                 if (buffer == null) {
                     buffer = takeBuffer();
                 } else if (filled == buffer.length && buffer.length < settings.partBytes()) {
-                    buffer = java.util.Arrays.copyOf(buffer, Math.min(settings.partBytes(), buffer.length * 4));
+                    buffer = Arrays.copyOf(buffer, Math.min(settings.partBytes(), buffer.length * 4));
                 }
                 int n = Math.min(length, buffer.length - filled);
                 System.arraycopy(source, offset, buffer, filled, n);

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -18,7 +19,7 @@ import java.util.concurrent.Future;
  * decoder see exactly the bytes of one GetObject. At most {@link Settings#rangesInFlight()} ranges are fetched or
  * waiting at a time, each buffered whole: the read holds at most {@code rangesInFlight x rangeBytes} of heap (64 MiB
  * at the defaults). Range 0 is read from the body of the plain GetObject that opened the object (so its metadata, its
- * size and an object smaller than one range are exactly today's read); a range that fails (a broken body, or an SDK
+ * size and an object smaller than one range are exactly the single GetObject's read); a range that fails (a broken body, or an SDK
  * fault after the SDK's own retries) is fetched once more from the byte where it broke, and a second failure fails the
  * read with that fault (an infrastructure fault: the run throws and Lambda retries it).
  */
@@ -211,7 +212,7 @@ public final class RangedRead extends InputStream {
     @Override
     public int read(byte[] b, int off, int len) throws IOException {
         ensureOpen();
-        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        Objects.checkFromIndexSize(off, len, b.length);
         if (len == 0) {
             return 0;
         }

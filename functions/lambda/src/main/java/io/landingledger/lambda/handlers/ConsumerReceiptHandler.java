@@ -8,7 +8,6 @@ import io.landingledger.core.contract.Cadence;
 import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.UnitCalendar;
-import io.landingledger.lambda.ConsumersTable;
 import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.FunctionConfig;
 import io.landingledger.lambda.JsonLine;
@@ -40,9 +39,13 @@ public final class ConsumerReceiptHandler implements RequestHandler<Map<String, 
 
     /** Used by the Lambda runtime: the DynamoDB client is built once, at init. */
     public ConsumerReceiptHandler() {
-        this(ContractRegistry.fromClasspath(ConsumerReceiptHandler.class), new DynamoDbConsumerReceipts(
-                DependencyFactory.dynamoDbClient(FunctionConfig.fromEnvironment(System.getenv()).aws()),
-                Objects.requireNonNull(System.getenv(ConsumersTable.ENVIRONMENT), ConsumersTable.ENVIRONMENT + " is not set")));
+        this(ContractRegistry.fromClasspath(ConsumerReceiptHandler.class), receipts(FunctionConfig.fromEnvironment(System.getenv())));
+    }
+
+    private static ConsumerReceipts receipts(FunctionConfig config) {
+        String table = config.consumersTable().orElseThrow(() -> new IllegalStateException(
+                FunctionConfig.CONSUMERS_TABLE + " is not set; infra/template.yaml sets it"));
+        return new DynamoDbConsumerReceipts(DependencyFactory.dynamoDbClient(config.aws()), table);
     }
 
     /** For tests and the local run. */

@@ -7,7 +7,6 @@ import io.landingledger.core.repair.RepairRequest;
 import io.landingledger.core.repair.RepairResult;
 import io.landingledger.core.repair.RepairService;
 import io.landingledger.lambda.DependencyFactory;
-import io.landingledger.lambda.FunctionConfig;
 import io.landingledger.lambda.LambdaDeadline;
 
 import java.util.Map;

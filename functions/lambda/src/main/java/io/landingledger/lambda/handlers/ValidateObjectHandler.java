@@ -12,7 +12,6 @@ import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.InputRef;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.lambda.DependencyFactory;
-import io.landingledger.lambda.FunctionConfig;
 import io.landingledger.lambda.LambdaDeadline;
 import io.landingledger.lambda.OutcomeReporter;
 import io.landingledger.lambda.RecordResult;

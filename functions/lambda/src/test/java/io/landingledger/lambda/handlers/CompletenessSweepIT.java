@@ -7,6 +7,7 @@ import io.landingledger.core.contract.UnitSpec;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ingest.UnitRouter;
+import io.landingledger.core.ledger.AttemptOutcome;
 import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.LastAttempt;
 import io.landingledger.core.ledger.LedgerItem;
@@ -411,7 +412,7 @@ class CompletenessSweepIT {
                 "0".repeat(64), upload.size(), upload.sequencer(), now);
         var published = new io.landingledger.core.ledger.PublishedRef(key, etag, 1, 0, 0, null);
         return new LedgerItem(DATASET, unit, LedgerStatus.PUBLISHED, input, published, runId, RunKind.INGEST, 1, 1, now, now,
-                new LastAttempt(now, runId, RunKind.INGEST, "PUBLISHED", null, upload.versionId(), input.sha256()), null);
+                new LastAttempt(now, runId, RunKind.INGEST, AttemptOutcome.PUBLISHED, null, upload.versionId(), input.sha256()), null);
     }
 
     private Map<String, Long> requestCounts() {
@@ -644,7 +645,7 @@ class CompletenessSweepIT {
     private void omit(String unit, String reason) throws Exception {
         Instant now = Instant.now();
         String runId = UUID.randomUUID().toString();
-        LastAttempt attempt = new LastAttempt(now, runId, RunKind.OMIT, "OMITTED", reason, null, null);
+        LastAttempt attempt = new LastAttempt(now, runId, RunKind.OMIT, AttemptOutcome.OMITTED, reason, null, null);
         pipeline.ledger.write(new LedgerItem(DATASET, unit, LedgerStatus.OMITTED, null, null, runId, RunKind.OMIT, 1, 0, null, null,
                 attempt, reason), pipeline.ledger.get(DATASET, unit).map(LedgerItem::revision).orElse(0L),
                 new HistoryEntry(DATASET, unit, now, runId, RunKind.OMIT, "OMITTED", reason, null, null, 1));

@@ -297,7 +297,7 @@ class LeastPrivilegeIT {
         names.put(resources.lakeBucket(), environment.get(FunctionConfig.LAKE_BUCKET));
         names.put(resources.ledgerTable(), environment.get(FunctionConfig.LEDGER_TABLE));
         names.put(resources.ledgerHistoryTable(), environment.get(FunctionConfig.LEDGER_HISTORY_TABLE));
-        names.put(resources.consumersTable(), environment.get(io.landingledger.lambda.ConsumersTable.ENVIRONMENT));
+        names.put(resources.consumersTable(), environment.get(io.landingledger.lambda.FunctionConfig.CONSUMERS_TABLE));
         return name -> names.get(name) == null ? "{not in " + functionId + "'s environment: " + name + "}" : names.get(name);
     }
 
@@ -445,7 +445,7 @@ class LeastPrivilegeIT {
                     StandardCharsets.UTF_8)), QUIET);
         }
 
-        /** As DependencyFactory.withConsumersTable: the Consumers table on this wiring's client. */
+        /** As DependencyFactory's receipts: the Consumers table on this wiring's client. */
         io.landingledger.lambda.adapters.DynamoDbConsumerReceipts consumers() {
             return new io.landingledger.lambda.adapters.DynamoDbConsumerReceipts(dynamo, resources.consumersTable());
         }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.jr.ob.JSON;
 import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.ingest.IngestService;
+import io.landingledger.core.ledger.AttemptOutcome;
 import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
@@ -171,7 +172,7 @@ class LedgerTruthIT {
         LedgerItem item = pipeline.ledgerItem(DATASET, UNIT);
         assertEquals(LedgerStatus.PUBLISHED, item.status(), "readers read V1's publish: the ledger says so");
         assertEquals(v1.versionId(), item.input().versionId());
-        assertEquals("REFUSED", item.lastAttempt().outcome());
+        assertEquals(AttemptOutcome.REFUSED, item.lastAttempt().outcome());
         assertEquals(v2.versionId(), item.lastAttempt().inputVersionId());
         assertEquals(UnitStatus.REFUSED, sweptStatus());
     }
@@ -185,7 +186,7 @@ class LedgerTruthIT {
                 + PROHIBITED_LINE).getBytes(StandardCharsets.UTF_8));
         pipeline.deliver(pipeline.eventFor(v0)); // delayed
 
-        assertEquals("REFUSED", pipeline.ledgerItem(DATASET, UNIT).lastAttempt().outcome());
+        assertEquals(AttemptOutcome.REFUSED, pipeline.ledgerItem(DATASET, UNIT).lastAttempt().outcome());
         assertEquals(UnitStatus.REFUSED, sweptStatus());
     }
 
@@ -321,7 +322,7 @@ class LedgerTruthIT {
         assertEquals(LedgerStatus.PUBLISHED, item.status());
         assertEquals(v2.get().versionId(), item.input().versionId(), "readers read V2's publish: the ledger records it");
         assertLedgerNamesWhatS3Holds(item);
-        assertEquals("REFUSED", item.lastAttempt().outcome());
+        assertEquals(AttemptOutcome.REFUSED, item.lastAttempt().outcome());
         assertEquals(v3.get().versionId(), item.lastAttempt().inputVersionId(), "and keeps the newest input's refusal");
         assertEquals(UnitStatus.REFUSED, sweptStatus());
     }

@@ -7,6 +7,7 @@ import io.landingledger.core.ingest.IngestAction;
 import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.LakeLayout;
+import io.landingledger.core.ledger.AttemptOutcome;
 import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
@@ -239,7 +240,7 @@ class ValidateObjectHandlerIT {
         LedgerItem afterRefusal = pipeline.ledgerItem("progress_events", "2026-03-05");
         assertEquals(LedgerStatus.PUBLISHED, afterRefusal.status());
         assertEquals(etagBefore, afterRefusal.publishedEtag());
-        assertEquals("REFUSED", afterRefusal.lastAttempt().outcome());
+        assertEquals(AttemptOutcome.REFUSED, afterRefusal.lastAttempt().outcome());
         assertEquals(leaked.versionId(), afterRefusal.lastAttempt().inputVersionId());
         assertTrue(!pipeline.snapshot().contains("learner.1007@example.com"), "the prohibited value reached the lake or the ledger");
         // replaying the refused event changes nothing
