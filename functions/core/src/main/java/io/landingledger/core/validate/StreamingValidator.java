@@ -1,6 +1,5 @@
 package io.landingledger.core.validate;
 
-import io.landingledger.core.contract.DataFormat;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.UnknownFieldPolicy;
 
