@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Hands the in-order pass its chunks one after another, parsed ahead by worker threads. The calling thread reads (and
  * hashes) up to {@code 2 x workers + 1} chunks ahead and gives each to a worker; the pass takes them back in input
- * order, so nothing it decides depends on which worker parsed what or when. With one worker, or before a CSV file's
- * header is read, no chunk is read ahead and the pass parses each itself.
+ * order, so nothing it decides depends on which worker parsed what or when. With one worker, before a CSV file's
+ * header is read, or in a file's first {@link ValidationLimits#PARALLEL_FROM_BYTES} decoded bytes, no chunk is read
+ * ahead and the pass parses each itself.
  *
  * <p>Memory: the chunks in flight, each a line buffer ({@code maxLineBytes} plus a read) and its rows; chunks are
  * recycled, so a file of any size uses the same few.
@@ -38,12 +39,16 @@ final class ChunkPipeline implements AutoCloseable {
     private final ConcurrentLinkedQueue<ChunkParser> workerParsers = new ConcurrentLinkedQueue<>();
     private ExecutorService pool;
     private LineChunk handedOut;
+    private final long parallelFromBytes;
+    /** Decoded bytes read so far. */
+    private long decodedRead;
 
     /**
      * @param passParser the in-order pass's parser: the workers' are copies of it, made once it is ready
      */
-    ChunkPipeline(ChunkReader reader, ChunkParser passParser, int workers, int maxLineBytes) {
+    ChunkPipeline(ChunkReader reader, ChunkParser passParser, int workers, int maxLineBytes, long parallelFromBytes) {
         this.reader = reader;
+        this.parallelFromBytes = parallelFromBytes;
         this.passParser = passParser;
         this.workers = workers;
         this.window = 2 * workers + 1;
@@ -61,14 +66,13 @@ final class ChunkPipeline implements AutoCloseable {
             free.push(handedOut);
             handedOut = null;
         }
-        boolean parallel = workers > 1 && passParser.ready();
+        boolean parallel = workers > 1 && passParser.ready() && decodedRead >= parallelFromBytes;
         while (!reader.done() && (inFlight.isEmpty() || parallel && inFlight.size() < window)) {
             LineChunk chunk = free.isEmpty() ? new LineChunk(bufferBytes) : free.pop();
             reader.read(chunk);
+            decodedRead = chunk.decodedAfterRead;
             inFlight.add(chunk);
-            // a file that is one read is parsed by the pass: starting workers would cost more than it saves
-            boolean alone = inFlight.size() == 1 && reader.done();
-            parsing.add(parallel && !alone && chunk.count > 0 ? submit(chunk) : PARSED_BY_THE_PASS);
+            parsing.add(parallel && chunk.count > 0 ? submit(chunk) : PARSED_BY_THE_PASS);
         }
         if (inFlight.isEmpty()) {
             throw new IllegalStateException("no chunk after the end of the input");

@@ -176,7 +176,8 @@ public final class StreamingValidator {
                 refusal = input.open();
                 if (refusal == null) {
                     ChunkReader reader = new ChunkReader(source, input, limits.maxLineBytes());
-                    try (ChunkPipeline pipeline = new ChunkPipeline(reader, parser, limits.workers(), limits.maxLineBytes())) {
+                    try (ChunkPipeline pipeline = new ChunkPipeline(reader, parser, limits.workers(), limits.maxLineBytes(),
+                            limits.parallelFromBytes())) {
                         chunks = pipeline;
                         readLines();
                         settlePending();

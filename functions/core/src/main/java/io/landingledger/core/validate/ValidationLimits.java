@@ -37,6 +37,11 @@ public final class ValidationLimits {
     public static final int DEFAULT_WORKERS = defaultWorkers();
     /** More workers than this only add buffers: the single in-order reader and writer is the limit well before. */
     public static final int MAX_WORKERS = 64;
+    /**
+     * Decoded bytes the validation's own thread parses before it starts workers: a smaller file is over before
+     * threads would pay for themselves (the sweep and the tests validate thousands of small files).
+     */
+    static final long PARALLEL_FROM_BYTES = 1 << 20;
 
     private static final ValidationLimits DEFAULTS = builder().build();
 
@@ -48,6 +53,7 @@ public final class ValidationLimits {
     private final long keyIndexDiskBytes;
     private final Path spillDirectory;
     private final int workers;
+    private final long parallelFromBytes;
 
     private ValidationLimits(Builder builder) {
         this.maxLineBytes = builder.maxLineBytes;
@@ -59,6 +65,7 @@ public final class ValidationLimits {
         this.spillDirectory = builder.spillDirectory != null ? builder.spillDirectory
                 : Path.of(System.getProperty("java.io.tmpdir"));
         this.workers = builder.workers;
+        this.parallelFromBytes = builder.parallelFromBytes;
     }
 
     private static int defaultWorkers() {
@@ -117,13 +124,32 @@ public final class ValidationLimits {
         return workers;
     }
 
+    /** Decoded bytes parsed on the validation's own thread before workers start ({@link #PARALLEL_FROM_BYTES}). */
+    long parallelFromBytes() {
+        return parallelFromBytes;
+    }
+
     /** These limits with another worker count. */
     public ValidationLimits withWorkers(int value) {
+        Builder copy = copy();
+        copy.workers(value);
+        return copy.build();
+    }
+
+    /** These limits with workers from the first read on, so that small test files exercise them too. */
+    ValidationLimits withWorkersFromTheStart() {
+        Builder copy = copy();
+        copy.parallelFromBytes = 0;
+        return copy.build();
+    }
+
+    private Builder copy() {
         Builder copy = builder().maxLineBytes(maxLineBytes).maxNestingDepth(maxNestingDepth)
                 .maxCompressionRatio(maxCompressionRatio).compressionRatioGraceBytes(compressionRatioGraceBytes)
-                .keyIndexMemoryBytes(keyIndexMemoryBytes).keyIndexDiskBytes(keyIndexDiskBytes).workers(value);
+                .keyIndexMemoryBytes(keyIndexMemoryBytes).keyIndexDiskBytes(keyIndexDiskBytes).workers(workers);
         copy.spillDirectory = spillDirectory;
-        return copy.build();
+        copy.parallelFromBytes = parallelFromBytes;
+        return copy;
     }
 
     /** Where the index spills: {@code java.io.tmpdir} unless set (Lambda: /tmp, the function's ephemeral storage). */
@@ -137,13 +163,14 @@ public final class ValidationLimits {
                 && maxNestingDepth == that.maxNestingDepth && maxCompressionRatio == that.maxCompressionRatio
                 && compressionRatioGraceBytes == that.compressionRatioGraceBytes
                 && keyIndexMemoryBytes == that.keyIndexMemoryBytes && keyIndexDiskBytes == that.keyIndexDiskBytes
-                && spillDirectory.equals(that.spillDirectory) && workers == that.workers;
+                && spillDirectory.equals(that.spillDirectory) && workers == that.workers
+                && parallelFromBytes == that.parallelFromBytes;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(maxLineBytes, maxNestingDepth, maxCompressionRatio, compressionRatioGraceBytes,
-                keyIndexMemoryBytes, keyIndexDiskBytes, spillDirectory, workers);
+                keyIndexMemoryBytes, keyIndexDiskBytes, spillDirectory, workers, parallelFromBytes);
     }
 
     @Override
@@ -163,6 +190,7 @@ public final class ValidationLimits {
         private long keyIndexDiskBytes = DEFAULT_KEY_INDEX_DISK_BYTES;
         private Path spillDirectory;
         private int workers = DEFAULT_WORKERS;
+        private long parallelFromBytes = PARALLEL_FROM_BYTES;
 
         private Builder() {
         }

@@ -91,7 +91,7 @@ final class Validation {
     /** Asserts that {@code stored} validated by {@code workers} parse workers on reads of {@code readSize} gives {@code single}. */
     static void assertSameWithWorkers(Outcome single, DatasetContract contract, ValidationLimits limits, byte[] stored,
                                       int workers, int readSize) {
-        StreamingValidator parallel = new StreamingValidator(contract, limits.withWorkers(workers));
+        StreamingValidator parallel = new StreamingValidator(contract, limits.withWorkers(workers).withWorkersFromTheStart());
         assertSame(single, once(parallel, stored, readSize), workers + " workers on " + ThrottledInputStream.describe(readSize));
     }
 
