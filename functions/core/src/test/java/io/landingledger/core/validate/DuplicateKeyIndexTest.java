@@ -23,8 +23,8 @@ import java.util.stream.Stream;
 
 /**
  * The index behind duplicate collapse and KEY_CONFLICT: exact on 128-bit fingerprints, first-seen line numbers kept
- * through chunk boundaries and line gaps of any size, nothing lost when the table grows, and its size budget (the
- * issue asks for a measured bytes-per-key figure: 50 million keys on a peak day).
+ * through chunk boundaries and line gaps of any size, nothing lost when the table grows, and its size budget (a
+ * measured bytes-per-key figure, because a peak day holds 50 million keys).
  */
 class DuplicateKeyIndexTest {
     private static final int CHUNK = 1 << 14;
