@@ -518,7 +518,14 @@ final class JsonLineParser implements LineParser {
             }
             return index;
         }
-        // escapes or non-ASCII: compare as text
+        return decodedKey(start, close);
+    }
+
+    /**
+     * {@link #key()} for a key with escapes or non-ASCII bytes, from its first byte: compared as text. Apart from the
+     * ASCII path so that {@link #key()} stays small enough to be inlined where it is hot.
+     */
+    private int decodedKey(int start, int close) {
         if (close >= 0) {
             pos = close + 1;
             setDecodedKey(new String(b, start, close - start, StandardCharsets.UTF_8));
