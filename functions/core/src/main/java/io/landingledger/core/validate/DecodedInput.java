@@ -180,8 +180,8 @@ final class DecodedInput {
      *
      * <p>Reads are filled completely (to the length asked for, or the end of the stream), so the inflater is fed the
      * same chunks however the network delivered the bytes. The decompression-ratio decision and a refusal's counts are
-     * then a function of the file alone: before, a file near the ratio could be accepted on one retry and refused on
-     * the next, and the counts in a refusal differed between 1-byte and whole reads.
+     * then a function of the file alone: fed as the network delivers, a file near the ratio could be accepted on one
+     * retry and refused on the next, and the counts in a refusal would differ between 1-byte and whole reads.
      *
      * <p>{@link #available()} answers by peeking one byte (so it may block). Java 21's GZIPInputStream, Lambda's
      * runtime, only reads a further concatenated member when {@code in.available() > 0} or enough bytes are already

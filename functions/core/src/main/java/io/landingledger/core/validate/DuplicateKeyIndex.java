@@ -26,7 +26,8 @@ import java.util.Arrays;
  * across runs at the end. Without runs (the constructors without them) it never spills.
  */
 final class DuplicateKeyIndex {
-    enum Outcome { NEW, SAME, CONFLICT, FULL }
+    /** What {@link #offer} found for a key offered to the index. */
+    enum Offered { NEW, SAME, CONFLICT, FULL }
 
     private static final int CHUNK_BITS = 14;
     private static final int CHUNK = 1 << CHUNK_BITS;
@@ -59,7 +60,7 @@ final class DuplicateKeyIndex {
     private int exceptions;
     private long lastLine;
 
-    /** Set by {@link #offer} when it returns {@link Outcome#CONFLICT}: the line the key was first seen on. */
+    /** Set by {@link #offer} when it returns {@link Offered#CONFLICT}: the line the key was first seen on. */
     long conflictFirstLine;
 
     DuplicateKeyIndex() {
@@ -93,7 +94,7 @@ final class DuplicateKeyIndex {
      *
      * @throws IOException writing a spilled run failed
      */
-    Outcome offer(long hi, long lo, long payload, long line) throws IOException {
+    Offered offer(long hi, long lo, long payload, long line) throws IOException {
         int tag = (int) (hi >>> (64 - (32 - ENTRY_BITS)));
         int[] t = table;
         int capacity = t.length;
@@ -110,10 +111,10 @@ final class DuplicateKeyIndex {
                 long[] chunk = entries[c];
                 if (chunk[3 * i] == hi && chunk[3 * i + 1] == lo) {
                     if (chunk[3 * i + 2] == payload) {
-                        return Outcome.SAME;
+                        return Offered.SAME;
                     }
                     conflictFirstLine = lineOf(e);
-                    return Outcome.CONFLICT;
+                    return Offered.CONFLICT;
                 }
             }
             if (++pos == capacity) {
@@ -121,14 +122,14 @@ final class DuplicateKeyIndex {
             }
         }
         if (size >= MAX_ENTRIES) {
-            return Outcome.FULL;
+            return Offered.FULL;
         }
         int e = append(hi, lo, payload, line);
         t[pos] = (tag << ENTRY_BITS) | (e + 1);
         if (size > growAt) {
-            return growOrSpill() ? Outcome.NEW : Outcome.FULL;
+            return growOrSpill() ? Offered.NEW : Offered.FULL;
         }
-        return Outcome.NEW;
+        return Offered.NEW;
     }
 
     /**

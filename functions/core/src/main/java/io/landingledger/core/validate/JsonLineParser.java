@@ -7,9 +7,6 @@ import io.landingledger.core.contract.FieldType;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Locale;
-import java.util.Map;
 
 /**
  * Checks one JSON line (RFC 8259, strict: no comments, no NaN, no leading zeros, no trailing commas, no unescaped
@@ -17,13 +14,13 @@ import java.util.Map;
  * {@link CanonicalRow}. The whole line is always walked, even after a reject reason is found and past the nesting
  * limit, because a prohibited key anywhere in it (nested too, any ASCII case) refuses the file.
  *
- * <p>Why not a general JSON parser: this was Jackson's streaming parser, and a profile put a fifth of the validator
- * in it (a parser built per line, encoding detection, every string decoded to chars and encoded back to UTF-8).
- * The line is already known to be valid UTF-8 ({@link Utf8#isValid}), and a string without escapes is then
- * byte for byte its canonical form (RFC 8785 escapes only quote, backslash and control characters), so the common
- * value is copied, not decoded. Keys are matched against the contract's names as bytes. The grammar checks follow
- * Jackson's defaults: JsonLineRulesTest pins each rule, and JsonGrammarParityTest holds random mutations of real
- * lines to what Jackson says is JSON.
+ * <p>Why not a general JSON parser: Jackson's streaming parser, for one, builds a parser per line, detects the encoding
+ * and decodes every string to chars that are then encoded back to UTF-8, which a profile put at a fifth of the
+ * validator. The line is already known to be valid UTF-8 ({@link Utf8#isValid}), and a string without escapes is then
+ * byte for byte its canonical form (RFC 8785 escapes only quote, backslash and control characters), so the common value
+ * is copied, not decoded. Keys are matched against the contract's names as bytes ({@link FieldNameTable}). The grammar
+ * checks follow Jackson's defaults: JsonLineRulesTest pins each rule, and JsonGrammarParityTest holds random mutations
+ * of real lines to what Jackson says is JSON.
  */
 final class JsonLineParser implements LineParser {
     /** Jackson's default StreamReadConstraints.maxNumberLength: a longer number is NUMBER_OVERFLOW, not parsed. */
@@ -38,21 +35,9 @@ final class JsonLineParser implements LineParser {
         private static final long serialVersionUID = 1L;
     };
 
-    private final byte[][] fieldNames;
-    /**
-     * The field the k-th member of the last record named. Producers write their keys in one order, so the next
-     * record's k-th key is usually the same name and one comparison finds it (-1: compare with every name).
-     */
-    private final int[] expectedField;
-    /** Per field: its name is [A-Za-z0-9_]+, so the name's bytes and a quote are the whole key. */
-    private final boolean[] plainNames;
-    /** Field indexes by a hash of their names ({@link #fieldOf}); -1 marks an empty slot. */
-    private final int[] fieldSlots;
     private final FieldSpec[] fields;
-    private final Map<String, Integer> fieldIndex = new HashMap<>();
-    /** Prohibited names in lower case, as ASCII bytes for the fast comparison and as strings for the general one. */
-    private final byte[][] prohibitedLower;
-    private final Map<String, String> prohibitedByLowerCase = new HashMap<>();
+    /** The contract's field and prohibited names by a key's bytes, with the guess of each member's field. */
+    private final FieldNameTable names;
     private final int maxDepth;
 
     // the line being parsed
@@ -75,25 +60,7 @@ final class JsonLineParser implements LineParser {
         this.limits = limits;
         this.maxDepth = limits.maxNestingDepth();
         this.fields = contract.fields().toArray(new FieldSpec[0]);
-        this.fieldNames = new byte[fields.length][];
-        for (int i = 0; i < fields.length; i++) {
-            fieldNames[i] = fields[i].name().getBytes(StandardCharsets.UTF_8);
-            fieldIndex.put(fields[i].name(), i);
-        }
-        this.fieldSlots = fieldSlots(fieldNames);
-        this.plainNames = new boolean[fields.length];
-        for (int i = 0; i < fields.length; i++) {
-            plainNames[i] = fields[i].name().chars().allMatch(c -> c == '_' || c < 0x80 && Character.isLetterOrDigit(c));
-        }
-        this.expectedField = new int[fields.length];
-        Arrays.fill(expectedField, -1);
-        this.prohibitedLower = new byte[contract.prohibited().size()][];
-        for (int i = 0; i < prohibitedLower.length; i++) {
-            String name = contract.prohibited().get(i);
-            String lower = name.toLowerCase(Locale.ROOT);
-            prohibitedByLowerCase.put(lower, name);
-            prohibitedLower[i] = lower.getBytes(StandardCharsets.UTF_8);
-        }
+        this.names = new FieldNameTable(contract);
     }
 
     @Override
@@ -516,28 +483,20 @@ final class JsonLineParser implements LineParser {
 
     /**
      * {@link #key()} for the record's {@code member}-th key, trying the field that position held in the last record
-     * first. For a name that is a plain ASCII word ({@link #plainNames}; ContractLoader accepts no other) the name's
-     * bytes followed by a quote are the whole key, exactly what {@link #key()} would have read and matched.
+     * first ({@link FieldNameTable#expected}): a match there is exactly what {@link #key()} would have read.
      */
     private int fieldKey(int member) {
-        if (member >= expectedField.length) {
-            return key();
-        }
-        int expected = expectedField[member];
+        int expected = names.expected(member, b, pos, end);
         if (expected >= 0) {
-            byte[] name = fieldNames[expected];
-            int close = pos + name.length;
-            if (close < end && b[close] == '"' && Arrays.equals(name, 0, name.length, b, pos, close)) {
-                keyStart = pos;
-                keyEnd = close;
-                keyDecoded = false;
-                pos = close + 1;
-                return expected;
-            }
+            int close = pos + names.nameLength(expected);
+            keyStart = pos;
+            keyEnd = close;
+            keyDecoded = false;
+            pos = close + 1;
+            return expected;
         }
         int index = key();
-        // only names that are plain ASCII words (as ContractLoader demands) are matched by their bytes alone
-        expectedField[member] = index >= 0 && plainNames[index] ? index : -1;
+        names.learn(member, index);
         return index;
     }
 
@@ -553,13 +512,20 @@ final class JsonLineParser implements LineParser {
             keyStart = start;
             keyEnd = close;
             keyDecoded = false;
-            int index = fieldOf(start, close - start);
+            int index = names.fieldOf(b, start, close - start);
             if (index < 0) {
-                checkProhibitedAscii(start, close - start);
+                refuseIfProhibited(names.prohibitedAscii(b, start, close - start));
             }
             return index;
         }
-        // escapes or non-ASCII: compare as text, lower-cased as Java does (U+212A KELVIN SIGN lower-cases to 'k')
+        return decodedKey(start, close);
+    }
+
+    /**
+     * {@link #key()} for a key with escapes or non-ASCII bytes, from its first byte: compared as text. Apart from the
+     * ASCII path so that {@link #key()} stays small enough to be inlined where it is hot.
+     */
+    private int decodedKey(int start, int close) {
         if (close >= 0) {
             pos = close + 1;
             setDecodedKey(new String(b, start, close - start, StandardCharsets.UTF_8));
@@ -568,16 +534,20 @@ final class JsonLineParser implements LineParser {
         }
         keyDecoded = true;
         String name = new String(chars, 0, charCount);
-        Integer index = fieldIndex.get(name);
-        if (index != null) {
+        int index = names.fieldOf(name);
+        if (index >= 0) {
             return index;
         }
-        String match = prohibitedByLowerCase.get(name.toLowerCase(Locale.ROOT));
-        if (match != null) {
-            out.prohibited = match;
+        refuseIfProhibited(names.prohibited(name));
+        return -1;
+    }
+
+    /** Throws {@link #PROHIBITED} with the outcome set when a key matched a prohibited name (null: it did not). */
+    private void refuseIfProhibited(String prohibitedName) {
+        if (prohibitedName != null) {
+            out.prohibited = prohibitedName;
             throw PROHIBITED;
         }
-        return -1;
     }
 
     private void setDecodedKey(String name) {
@@ -589,63 +559,6 @@ final class JsonLineParser implements LineParser {
     /** The last key read, as a string (only for a report: an unknown field's name). */
     private String lastKey() {
         return keyDecoded ? new String(chars, 0, charCount) : new String(b, keyStart, keyEnd - keyStart, StandardCharsets.US_ASCII);
-    }
-
-    private int fieldOf(int start, int length) {
-        int mask = fieldSlots.length - 1;
-        for (int slot = nameHash(b, start, length) & mask; ; slot = (slot + 1) & mask) {
-            int i = fieldSlots[slot];
-            if (i < 0) {
-                return -1;
-            }
-            byte[] name = fieldNames[i];
-            if (name.length == length && Arrays.equals(name, 0, length, b, start, start + length)) {
-                return i;
-            }
-        }
-    }
-
-    /** A cheap hash of a key for {@link #fieldSlots}: its length and its first and last bytes. */
-    private static int nameHash(byte[] bytes, int start, int length) {
-        return length == 0 ? 0 : (length * 31 + bytes[start]) * 31 + bytes[start + length - 1];
-    }
-
-    /** An open-addressing table (linear probing, at most a quarter full) of field indexes by {@link #nameHash}. */
-    private static int[] fieldSlots(byte[][] names) {
-        int[] slots = new int[Integer.highestOneBit(Math.max(1, names.length) * 4) * 2];
-        Arrays.fill(slots, -1);
-        for (int i = 0; i < names.length; i++) {
-            int slot = nameHash(names[i], 0, names[i].length) & (slots.length - 1);
-            while (slots[slot] >= 0) {
-                slot = (slot + 1) & (slots.length - 1);
-            }
-            slots[slot] = i;
-        }
-        return slots;
-    }
-
-    private void checkProhibitedAscii(int start, int length) {
-        for (int p = 0; p < prohibitedLower.length; p++) {
-            byte[] name = prohibitedLower[p];
-            if (name.length != length) {
-                continue;
-            }
-            int i = 0;
-            while (i < length) {
-                int c = b[start + i];
-                if (c >= 'A' && c <= 'Z') {
-                    c += 'a' - 'A';
-                }
-                if (c != name[i]) {
-                    break;
-                }
-                i++;
-            }
-            if (i == length) {
-                out.prohibited = prohibitedByLowerCase.get(new String(name, StandardCharsets.US_ASCII));
-                throw PROHIBITED;
-            }
-        }
     }
 
     /**

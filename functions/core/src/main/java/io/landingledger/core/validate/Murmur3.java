@@ -6,7 +6,7 @@ package io.landingledger.core.validate;
  *
  * <p>Why not commons-codec's {@code MurmurHash3.hash128x64}, which gives the same values (Murmur3Test checks it
  * on every length and alignment): it builds each 64-bit word from eight byte loads and shifts and returns a new
- * array per call, and with two hashes a line (the key's fingerprint, the row's payload) it was a tenth of the
+ * array per call, and with two hashes a line (the key's fingerprint, the row's payload) that costs a tenth of the
  * validator's profile.
  */
 final class Murmur3 {

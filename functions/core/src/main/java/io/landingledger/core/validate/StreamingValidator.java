@@ -428,8 +428,8 @@ public final class StreamingValidator {
             index.warm(pendingLo, pending);
             for (int k = 0; k < pending; k++) {
                 long line = pendingLine[k];
-                DuplicateKeyIndex.Outcome offered = index.offer(pendingHi[k], pendingLo[k], pendingPayload[k], line);
-                if (offered == DuplicateKeyIndex.Outcome.NEW && !(dropping && dropRows.contains(line))) {
+                DuplicateKeyIndex.Offered offered = index.offer(pendingHi[k], pendingLo[k], pendingPayload[k], line);
+                if (offered == DuplicateKeyIndex.Offered.NEW && !(dropping && dropRows.contains(line))) {
                     int length = pendingEnd[k] - pendingStart[k];
                     acceptedBuffer.write(pendingRows[k], pendingStart[k], length);
                     acceptedBytes += length;
@@ -450,7 +450,7 @@ public final class StreamingValidator {
                             + "more memory (keyIndexMemoryBytes) or more ephemeral storage, then repair the unit with force (its input is "
                             + "unchanged, so a repair without force reports this refusal again)", List.of(line));
                 }
-                if (offered == DuplicateKeyIndex.Outcome.CONFLICT || offered == DuplicateKeyIndex.Outcome.FULL) {
+                if (offered == DuplicateKeyIndex.Offered.CONFLICT || offered == DuplicateKeyIndex.Offered.FULL) {
                     lines = line; // this refusal replaces any the stream gave after this line
                     break;
                 }

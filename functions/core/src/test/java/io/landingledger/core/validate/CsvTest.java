@@ -136,8 +136,9 @@ class CsvTest {
 
     @Test
     void validate_whenAnAmountHasAnExponentBeyondBigDecimal_rejectsTheLineAsNumberOverflowLikeJson() {
-        // 1e9999999999 is a JSON number whose exponent no BigDecimal holds: it used to throw NumberFormatException out
-        // of the validator (a stack trace from landing validate, a poison record in the function) instead of a decision
+        // 1e9999999999 is a JSON number whose exponent no BigDecimal holds: BigDecimal throws NumberFormatException for
+        // it, which out of the validator would be a stack trace from landing validate and a poison record in the
+        // function instead of a decision
         Outcome outcome = Validation.validate(TRANSACTIONS_CAP, csv(HEADER,
                 "T1,A1,2026-10-01,1e9999999999,2026-10-02",
                 "T2,A1,2026-10-01,-1E+9999999999,2026-10-02",

@@ -3,7 +3,7 @@ package io.landingledger.core.validate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.landingledger.core.validate.DuplicateKeyIndex.Outcome;
+import io.landingledger.core.validate.DuplicateKeyIndex.Offered;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,8 +23,8 @@ import java.util.stream.Stream;
 
 /**
  * The index behind duplicate collapse and KEY_CONFLICT: exact on 128-bit fingerprints, first-seen line numbers kept
- * through chunk boundaries and line gaps of any size, nothing lost when the table grows, and its size budget (the
- * issue asks for a measured bytes-per-key figure: 50 million keys on a peak day).
+ * through chunk boundaries and line gaps of any size, nothing lost when the table grows, and its size budget (a
+ * measured bytes-per-key figure, because a peak day holds 50 million keys).
  */
 class DuplicateKeyIndexTest {
     private static final int CHUNK = 1 << 14;
@@ -45,9 +45,9 @@ class DuplicateKeyIndexTest {
     @Test
     void offer_whenKeyRepeats_returnsNewThenSameOrConflict() throws IOException {
         DuplicateKeyIndex index = new DuplicateKeyIndex();
-        assertEquals(Outcome.NEW, index.offer(1, 2, 100, 7));
-        assertEquals(Outcome.SAME, index.offer(1, 2, 100, 9));
-        assertEquals(Outcome.CONFLICT, index.offer(1, 2, 101, 12));
+        assertEquals(Offered.NEW, index.offer(1, 2, 100, 7));
+        assertEquals(Offered.SAME, index.offer(1, 2, 100, 9));
+        assertEquals(Offered.CONFLICT, index.offer(1, 2, 101, 12));
         assertEquals(7, index.conflictFirstLine);
         assertEquals(1, index.size());
     }
@@ -58,15 +58,15 @@ class DuplicateKeyIndexTest {
         DuplicateKeyIndex index = new DuplicateKeyIndex();
         long hi = 0xF800_0000_0000_0001L;
         long lo = 0x1234_5678_9ABC_DEF0L;
-        assertEquals(Outcome.NEW, index.offer(hi, lo, 1, 1));
-        assertEquals(Outcome.NEW, index.offer(hi, lo + 1, 1, 2));
-        assertEquals(Outcome.NEW, index.offer(hi + 1, lo, 1, 3));
-        assertEquals(Outcome.NEW, index.offer(hi ^ 0x0000_0000_0000_1000L, lo, 2, 4)); // same tag, same position
-        assertEquals(Outcome.NEW, index.offer(0, 0, 0, 5));
-        assertEquals(Outcome.SAME, index.offer(hi, lo, 1, 6));
-        assertEquals(Outcome.CONFLICT, index.offer(hi + 1, lo, 2, 7));
+        assertEquals(Offered.NEW, index.offer(hi, lo, 1, 1));
+        assertEquals(Offered.NEW, index.offer(hi, lo + 1, 1, 2));
+        assertEquals(Offered.NEW, index.offer(hi + 1, lo, 1, 3));
+        assertEquals(Offered.NEW, index.offer(hi ^ 0x0000_0000_0000_1000L, lo, 2, 4)); // same tag, same position
+        assertEquals(Offered.NEW, index.offer(0, 0, 0, 5));
+        assertEquals(Offered.SAME, index.offer(hi, lo, 1, 6));
+        assertEquals(Offered.CONFLICT, index.offer(hi + 1, lo, 2, 7));
         assertEquals(3, index.conflictFirstLine);
-        assertEquals(Outcome.SAME, index.offer(0, 0, 0, 8));
+        assertEquals(Offered.SAME, index.offer(0, 0, 0, 8));
         assertEquals(5, index.size());
     }
 
@@ -83,12 +83,12 @@ class DuplicateKeyIndexTest {
         for (int i = 0; i < count; i++) {
             line += gaps[(i * 7 + i / CHUNK) % gaps.length];
             lines[i] = line;
-            assertEquals(Outcome.NEW, index.offer(keys[i][0], keys[i][1], i, line));
+            assertEquals(Offered.NEW, index.offer(keys[i][0], keys[i][1], i, line));
         }
         // lineOf walks a chunk's deltas (it only runs for a refusal), so check every entry of the first chunk and
         // a spread of the others rather than all of them
         for (int i = 0; i < count; i += i < CHUNK ? 1 : 13) {
-            assertEquals(Outcome.CONFLICT, index.offer(keys[i][0], keys[i][1], -i - 1, line + 1), "entry " + i);
+            assertEquals(Offered.CONFLICT, index.offer(keys[i][0], keys[i][1], -i - 1, line + 1), "entry " + i);
             assertEquals(lines[i], index.conflictFirstLine, "first line of entry " + i);
         }
         for (int boundary = CHUNK; boundary < count; boundary += CHUNK) {
@@ -105,15 +105,15 @@ class DuplicateKeyIndexTest {
         long[][] keys = keys(count, 2);
         DuplicateKeyIndex index = new DuplicateKeyIndex(16);
         for (int i = 0; i < count; i++) {
-            assertEquals(Outcome.NEW, index.offer(keys[i][0], keys[i][1], i * 31L, i + 1));
+            assertEquals(Offered.NEW, index.offer(keys[i][0], keys[i][1], i * 31L, i + 1));
         }
         assertEquals(count, index.size());
         for (int i = 0; i < count; i++) {
-            assertEquals(Outcome.SAME, index.offer(keys[i][0], keys[i][1], i * 31L, count + 1L));
+            assertEquals(Offered.SAME, index.offer(keys[i][0], keys[i][1], i * 31L, count + 1L));
         }
         long[][] others = keys(1000, 3);
         for (long[] key : others) {
-            assertEquals(Outcome.NEW, index.offer(key[0], key[1], 0, count + 2L));
+            assertEquals(Offered.NEW, index.offer(key[0], key[1], 0, count + 2L));
         }
         assertEquals(count + 1000, index.size());
     }
@@ -126,7 +126,7 @@ class DuplicateKeyIndexTest {
         long line = 0;
         for (int i = 0; i < count; i++) {
             line += 1 + (i % 1000 == 0 ? 300 : 0); // mostly adjacent lines, some gaps on the exception path
-            assertEquals(Outcome.NEW, index.offer(random.nextLong(), random.nextLong(), random.nextLong(), line));
+            assertEquals(Offered.NEW, index.offer(random.nextLong(), random.nextLong(), random.nextLong(), line));
         }
         double perKey = (double) index.bytes() / index.size();
         System.out.printf("DuplicateKeyIndex: %d distinct keys in %d bytes = %.2f bytes per key%n", index.size(), index.bytes(), perKey);
@@ -144,7 +144,7 @@ class DuplicateKeyIndexTest {
         index.reserve(count);
         long reserved = index.bytes();
         for (int i = 0; i < count; i++) {
-            assertEquals(Outcome.NEW, index.offer(random.nextLong(), random.nextLong(), random.nextLong(), i + 1));
+            assertEquals(Offered.NEW, index.offer(random.nextLong(), random.nextLong(), random.nextLong(), i + 1));
         }
         long added = index.bytes() - reserved; // entry chunks (and their 8-byte first lines), not a larger table
         long chunks = count / CHUNK + 1;
@@ -153,7 +153,7 @@ class DuplicateKeyIndexTest {
         double perKey = (double) index.bytes() / index.size();
         assertTrue(perKey <= 32, "bytes per key " + perKey + " is above the budget of 32");
         for (long[] key : keys(1000, 3)) {
-            assertEquals(Outcome.NEW, index.offer(key[0], key[1], 0, count + 1L)); // more than estimated: it grows on
+            assertEquals(Offered.NEW, index.offer(key[0], key[1], 0, count + 1L)); // more than estimated: it grows on
         }
         assertEquals(count + 1000, index.size());
     }
@@ -167,7 +167,7 @@ class DuplicateKeyIndexTest {
         assertTrue(index.bytes() <= budget, "index holds " + index.bytes() + " bytes, above its budget " + budget);
         long[][] keys = keys(400_000, 8);
         for (int i = 0; i < keys.length; i++) {
-            assertEquals(Outcome.NEW, index.offer(keys[i][0], keys[i][1], i, i + 1));
+            assertEquals(Offered.NEW, index.offer(keys[i][0], keys[i][1], i, i + 1));
             assertTrue(index.bytes() <= budget, "index holds " + index.bytes() + " bytes, above its budget " + budget);
         }
         assertTrue(runs.count() >= 1, "runs: " + runs.count());
@@ -190,7 +190,7 @@ class DuplicateKeyIndexTest {
         DuplicateKeyIndex index = new DuplicateKeyIndex(1024, budget, runs);
         for (int i = 0; i < count; i++) {
             byLow.put(keys[i][1], i);
-            assertEquals(Outcome.NEW, index.offer(keys[i][0], keys[i][1], i * 31L, 2L * i + 1));
+            assertEquals(Offered.NEW, index.offer(keys[i][0], keys[i][1], i * 31L, 2L * i + 1));
             assertTrue(index.bytes() <= budget, "index holds " + index.bytes() + " bytes, above its budget " + budget);
         }
         assertTrue(runs.count() >= 3, "runs: " + runs.count());
@@ -241,7 +241,7 @@ class DuplicateKeyIndexTest {
         DuplicateKeyIndex index = new DuplicateKeyIndex(1024, 1, runs);
         long line = 0;
         for (int i = 0; i < count; i++) {
-            assertEquals(Outcome.NEW, index.offer(keys[i][0], keys[i][1], i, ++line));
+            assertEquals(Offered.NEW, index.offer(keys[i][0], keys[i][1], i, ++line));
         }
         BitSet expectedRepeats = new BitSet();
         List<Long> conflicts = new ArrayList<>();
@@ -249,10 +249,10 @@ class DuplicateKeyIndexTest {
             line++;
             // keys 0..499 were in the first run: here the index does not know them
             if (i % 100 == 50) {
-                assertEquals(Outcome.NEW, index.offer(keys[i][0], keys[i][1], -1, line));
+                assertEquals(Offered.NEW, index.offer(keys[i][0], keys[i][1], -1, line));
                 conflicts.add(line);
             } else {
-                assertEquals(Outcome.NEW, index.offer(keys[i][0], keys[i][1], i, line));
+                assertEquals(Offered.NEW, index.offer(keys[i][0], keys[i][1], i, line));
                 expectedRepeats.set((int) line);
             }
         }

@@ -147,7 +147,7 @@ class LimitsTest {
 
     @Test
     void defaults_whenNotConfigured_allowOneMebibyteLines() {
-        // the default: lines up to 1 MiB
+        // the default: lines up to 1 MiB
         assertEquals(1 << 20, ValidationLimits.defaults().maxLineBytes());
     }
 }

@@ -190,7 +190,7 @@ class ValidatorFuzzTest {
         try {
             return Validation.once(new StreamingValidator(file.contract, file.limits), bytes, Integer.MAX_VALUE);
         } catch (RuntimeException e) {
-            // content must never make the validator throw: this is the bug the test is for
+            // content must never make the validator throw: that is what this test guards
             throw new AssertionError("the validator threw instead of deciding; " + context, e);
         }
     }
