@@ -8,9 +8,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 import picocli.CommandLine;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -39,11 +42,15 @@ class ValidateWorkersTest {
         assertEquals(ValidationLimits.DEFAULT_WORKERS, parsed("--contract", CONTRACT, "in.jsonl").limits().workers());
     }
 
+    /** The command with its own output streams: its log line goes to the one given as stderr. */
     private static LandingRun validate(String... args) {
-        String[] command = new String[args.length + 1];
-        command[0] = "validate";
-        System.arraycopy(args, 0, command, 1, args.length);
-        return LandingRun.inProcess(command);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        CommandLine command = new CommandLine(new ValidateCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)));
+        command.setErr(new PrintWriter(OutputStream.nullOutputStream()));
+        int exit = command.execute(args);
+        return new LandingRun(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     @Test
