@@ -130,7 +130,7 @@ class CsvTest {
         if (reason == null) {
             assertEquals(List.of("{\"line\":3,\"reason\":\"CSV_COLUMN_COUNT\"}"), outcome.rejectLines());
         } else {
-            assertEquals(List.of(JsonLineRulesTest.record(3, reason, field)), outcome.rejectLines());
+            assertEquals(List.of(QuarantineRecords.record(3, reason, field)), outcome.rejectLines());
         }
     }
 
@@ -147,10 +147,10 @@ class CsvTest {
                 "T5,A1,2026-10-01,12.50,2026-10-02"));
         assertNull(outcome.refusal());
         assertEquals(List.of(
-                JsonLineRulesTest.record(2, ReasonCode.NUMBER_OVERFLOW, "amount"),
-                JsonLineRulesTest.record(3, ReasonCode.NUMBER_OVERFLOW, "amount"),
-                JsonLineRulesTest.record(4, ReasonCode.NUMBER_OVERFLOW, "amount"),
-                JsonLineRulesTest.record(5, ReasonCode.NUMBER_OVERFLOW, "amount")), outcome.rejectLines());
+                QuarantineRecords.record(2, ReasonCode.NUMBER_OVERFLOW, "amount"),
+                QuarantineRecords.record(3, ReasonCode.NUMBER_OVERFLOW, "amount"),
+                QuarantineRecords.record(4, ReasonCode.NUMBER_OVERFLOW, "amount"),
+                QuarantineRecords.record(5, ReasonCode.NUMBER_OVERFLOW, "amount")), outcome.rejectLines());
         assertEquals(List.of(row("T5", "12.5")), outcome.acceptedLines());
     }
 
@@ -193,10 +193,10 @@ class CsvTest {
                 "T3,A1,2026-02-30,1,2026-10-02",
                 "T4,A1,2026-10-01,,2026-10-02"));
         assertEquals(List.of(
-                JsonLineRulesTest.record(2, ReasonCode.MISSING_FIELD, "txn_id"),
-                JsonLineRulesTest.record(3, ReasonCode.STRING_LENGTH, "txn_id"),
-                JsonLineRulesTest.record(4, ReasonCode.DATE_INVALID, "business_date"),
-                JsonLineRulesTest.record(5, ReasonCode.MISSING_FIELD, "amount")), outcome.rejectLines());
+                QuarantineRecords.record(2, ReasonCode.MISSING_FIELD, "txn_id"),
+                QuarantineRecords.record(3, ReasonCode.STRING_LENGTH, "txn_id"),
+                QuarantineRecords.record(4, ReasonCode.DATE_INVALID, "business_date"),
+                QuarantineRecords.record(5, ReasonCode.MISSING_FIELD, "amount")), outcome.rejectLines());
     }
 
     @Test

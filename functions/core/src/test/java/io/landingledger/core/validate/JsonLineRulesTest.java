@@ -43,7 +43,7 @@ class JsonLineRulesTest {
         assertEquals(List.of(Events.canonical("e1"), Events.canonical("e3")), outcome.acceptedLines());
         assertEquals(1, outcome.result().rejected());
         assertEquals(Map.of(reason, 1L), outcome.result().reasons());
-        assertEquals(List.of(record(2, reason, field)), outcome.rejectLines());
+        assertEquals(List.of(QuarantineRecords.record(2, reason, field)), outcome.rejectLines());
         return outcome;
     }
 
@@ -56,12 +56,7 @@ class JsonLineRulesTest {
         assertNull(outcome.refusal());
         assertEquals(List.of(ALL_TYPES_GOOD_CANONICAL), outcome.acceptedLines());
         assertEquals(Map.of(reason, 1L), outcome.result().reasons());
-        assertEquals(List.of(record(2, reason, field)), outcome.rejectLines());
-    }
-
-    /** The quarantine record: line, reason and field name only. */
-    static String record(long line, ReasonCode reason, String field) {
-        return "{\"line\":" + line + ",\"reason\":\"" + reason + "\"" + (field == null ? "" : ",\"field\":\"" + field + "\"") + "}";
+        assertEquals(List.of(QuarantineRecords.record(2, reason, field)), outcome.rejectLines());
     }
 
     /** An event whose learner_id string holds these raw bytes. */
