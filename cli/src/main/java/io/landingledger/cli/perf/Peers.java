@@ -22,7 +22,7 @@ import java.util.Map;
  * in a JVM of its own) and seed 002's rules in Python ({@code scripts/peers/seed_rules.py}). Each writes its
  * accepted rows to a file, deleted after the run. Per program: wall time from start to exit, MB/s of text, CPU time
  * and peak resident set ({@link ChildProcessGauge}) and the accepted row count, which must agree between the
- * validator and the seed rules. The goals (issue 17): at least 3x DuckDB's throughput and 20x the seed rules'.
+ * validator and the seed rules. The goals the report checks: at least 3x DuckDB's throughput and 20x the seed rules'.
  */
 final class Peers {
     /** The duckdb_jdbc version the repository tests with (the root pom's {@code duckdb.version}). */
