@@ -111,7 +111,6 @@ final class ChunkParser {
 
     /** Records the outcome in {@code outcome} (and the row, when nothing is wrong with it) as line {@code i}'s verdict. */
     private void record(ParsedLines verdicts, int i) {
-        verdicts.ensure(i);
         verdicts.kind[i] = ParsedLines.Kind.RECORD;
         verdicts.reason[i] = outcome.reason;
         verdicts.field[i] = outcome.field;
@@ -132,7 +131,7 @@ final class ChunkParser {
         verdicts.payloadHash[i] = payloadHash[0];
     }
 
-    private static boolean startsWithByteOrderMark(byte[] b, int off, int len) {
+    static boolean startsWithByteOrderMark(byte[] b, int off, int len) {
         return len >= 3 && b[off] == (byte) 0xEF && b[off + 1] == (byte) 0xBB && b[off + 2] == (byte) 0xBF;
     }
 

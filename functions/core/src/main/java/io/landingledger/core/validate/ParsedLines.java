@@ -46,7 +46,7 @@ final class ParsedLines {
         rows.reset();
     }
 
-    /** Makes room for verdicts up to line {@code line} of the chunk. */
+    /** Makes room for verdicts up to line {@code line} of the chunk: a parse of the chunk makes it for all its lines. */
     void ensure(int line) {
         if (line < kind.length) {
             return;
@@ -64,9 +64,8 @@ final class ParsedLines {
         payloadHash = Arrays.copyOf(payloadHash, capacity);
     }
 
-    /** A line whose verdict is only its kind. */
+    /** A line whose verdict is only its kind (room made by {@link #ensure}). */
     void set(int line, Kind value) {
-        ensure(line);
         kind[line] = value;
         reason[line] = null;
         field[line] = null;

@@ -139,8 +139,6 @@ public final class StreamingValidator {
         /** The chunk of the current line and the line's index in it. */
         private LineChunk chunk;
         private int at;
-        /** Decoded bytes read by the last read this pass took: where reading stopped. */
-        private long decodedBytes = -1;
         private long lines;
         private long blankLines;
         private long acceptedRows;
@@ -209,7 +207,8 @@ public final class StreamingValidator {
             }
             flushAccepted();
             flushRejects();
-            long decoded = decodedBytes >= 0 ? decodedBytes : input.decodedBytes();
+            // where reading stopped: the last read this pass took, not how far the read-ahead went
+            long decoded = chunk != null ? chunk.decodedAfterRead : input.decodedBytes();
             return new ValidationResult(contract.dataset(), contract.version(), source.sha256Hex(), source.count(),
                     input.gzip() ? decoded : source.count(), input.gzip(), lines, blankLines, acceptedRows, duplicates, rejected,
                     reasons, acceptedBytes, distinctKeys, index.bytes(), runs.count(), runs.diskBytes(), rowsToDrop, refusal);
@@ -277,7 +276,6 @@ public final class StreamingValidator {
                 }
                 chunk = chunks.next();
                 at = -1;
-                decodedBytes = chunk.decodedAfterRead;
                 if (chunk.readFailure != null) {
                     refusal = chunk.readFailure;
                     return false;
@@ -341,8 +339,7 @@ public final class StreamingValidator {
         private void joinRecord(long line) throws IOException {
             int off = chunk.start[at];
             int len = chunk.length[at];
-            if (line == 1 && len >= 3 && chunk.text[off] == (byte) 0xEF && chunk.text[off + 1] == (byte) 0xBB
-                    && chunk.text[off + 2] == (byte) 0xBF) {
+            if (line == 1 && ChunkParser.startsWithByteOrderMark(chunk.text, off, len)) {
                 off += 3;
                 len -= 3;
             }
