@@ -8,6 +8,7 @@ import io.landingledger.core.consumers.ConsumersBehind;
 import io.landingledger.core.contract.Cadence;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.UnitCalendar;
+import io.landingledger.core.ingest.BatchFailures;
 import io.landingledger.core.ingest.IngestAction;
 import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.ingest.IngestPath;
@@ -159,7 +160,7 @@ public final class CompletenessSweep {
         }
         List<Map<String, Object>> results = new ArrayList<>();
         boolean complete = true;
-        RuntimeException failure = null;
+        BatchFailures failures = new BatchFailures();
         for (DatasetContract contract : request.datasets()) {
             try {
                 DatasetReport report = sweep(contract, from, to);
@@ -179,16 +180,10 @@ public final class CompletenessSweep {
                 failed.put("error", e.getClass().getSimpleName());
                 results.add(failed);
                 complete = false;
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
+                failures.add(e);
             }
         }
-        if (failure != null) {
-            throw failure;
-        }
+        failures.throwIfAny();
         Map<String, Object> response = new LinkedHashMap<>();
         response.put("as_of", now.toString());
         response.put("complete", complete);

@@ -46,13 +46,13 @@ final class ChunkPipeline implements AutoCloseable {
     /**
      * @param passParser the in-order pass's parser: the workers' are copies of it, made once it is ready
      */
-    ChunkPipeline(ChunkReader reader, ChunkParser passParser, int workers, int maxLineBytes, long parallelFromBytes) {
+    ChunkPipeline(ChunkReader reader, ChunkParser passParser, int workers, long parallelFromBytes) {
         this.reader = reader;
         this.parallelFromBytes = parallelFromBytes;
         this.passParser = passParser;
         this.workers = workers;
         this.window = 2 * workers + 1;
-        this.bufferBytes = ChunkReader.bufferBytes(maxLineBytes);
+        this.bufferBytes = reader.bufferBytes();
     }
 
     /**

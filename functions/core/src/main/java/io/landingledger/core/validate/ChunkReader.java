@@ -19,9 +19,9 @@ final class ChunkReader {
         this.reader = new LineReader(input.stream(), maxLineBytes);
     }
 
-    /** The bytes a chunk's buffer must have. */
-    static int bufferBytes(int maxLineBytes) {
-        return LineReader.bufferBytes(maxLineBytes);
+    /** The bytes a chunk's buffer must have: as many as the line reader's own (a read may swap them). */
+    int bufferBytes() {
+        return reader.buffer().length;
     }
 
     /** The stream ended or a read failed: there is no next chunk. */

@@ -174,8 +174,7 @@ public final class StreamingValidator {
                 refusal = input.open();
                 if (refusal == null) {
                     ChunkReader reader = new ChunkReader(source, input, limits.maxLineBytes());
-                    try (ChunkPipeline pipeline = new ChunkPipeline(reader, parser, limits.workers(), limits.maxLineBytes(),
-                            limits.parallelFromBytes())) {
+                    try (ChunkPipeline pipeline = new ChunkPipeline(reader, parser, limits.workers(), limits.parallelFromBytes())) {
                         chunks = pipeline;
                         readLines();
                         settlePending();

@@ -39,7 +39,7 @@ class ChunkPipelineTest {
         assertNull(input.open());
         ChunkReader reader = new ChunkReader(source, input, limits.maxLineBytes());
         ChunkParser pass = new ChunkParser(EVENTS, new ThreadRecordingParser(LineParser.forContract(EVENTS, limits), parsedOn));
-        try (ChunkPipeline pipeline = new ChunkPipeline(reader, pass, 2, limits.maxLineBytes(), ValidationLimits.PARALLEL_FROM_BYTES)) {
+        try (ChunkPipeline pipeline = new ChunkPipeline(reader, pass, 2, ValidationLimits.PARALLEL_FROM_BYTES)) {
             long decodedBefore = 0;
             LineChunk chunk;
             do {

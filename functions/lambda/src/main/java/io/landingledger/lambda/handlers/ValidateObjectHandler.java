@@ -6,6 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.S3Event;
 import com.amazonaws.services.lambda.runtime.events.models.s3.S3EventNotification.S3EventNotificationRecord;
 import com.amazonaws.services.lambda.runtime.events.models.s3.S3EventNotification.S3ObjectEntity;
 
+import io.landingledger.core.ingest.BatchFailures;
 import io.landingledger.core.ingest.Deadline;
 import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.ingest.IngestService;
@@ -58,7 +59,7 @@ public final class ValidateObjectHandler implements RequestHandler<S3Event, Map<
     @Override
     public Map<String, Object> handleRequest(S3Event event, Context context) {
         List<Map<String, Object>> results = new ArrayList<>();
-        RuntimeException failure = null;
+        BatchFailures failures = new BatchFailures();
         Deadline deadline = LambdaDeadline.of(context); // a record that cannot finish in time stops between steps, failed
         List<S3EventNotificationRecord> records = event == null || event.getRecords() == null ? List.of() : event.getRecords();
         for (S3EventNotificationRecord record : records) {
@@ -85,16 +86,10 @@ public final class ValidateObjectHandler implements RequestHandler<S3Event, Map<
                 results.add(report(new RecordResult.Ingested(outcome)));
             } catch (RuntimeException e) {
                 results.add(report(new RecordResult.Failed(bucket, key, versionId, runId, e)));
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
+                failures.add(e);
             }
         }
-        if (failure != null) {
-            throw failure;
-        }
+        failures.throwIfAny();
         Map<String, Object> response = new LinkedHashMap<>();
         response.put("records", results);
         return response;
