@@ -243,6 +243,12 @@ public final class BenchCommand implements Callable<Integer> {
                     : median(passes.stream().mapToLong(Pass::cpuNanos).sorted().toArray());
         }
 
+        /** Median CPU time of the thread that ran each pass (the validator's in-order thread), or -1 when not measured. */
+        long medianInOrderCpuNanos() {
+            return passes.stream().anyMatch(p -> p.inOrderCpuNanos() < 0) ? -1
+                    : median(passes.stream().mapToLong(Pass::inOrderCpuNanos).sorted().toArray());
+        }
+
         private static long median(long[] sorted) {
             int mid = sorted.length / 2;
             return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
@@ -712,6 +718,10 @@ public final class BenchCommand implements Callable<Integer> {
             c.put("speedUp", round(speedUp, 3));
             c.put("efficiency", round(speedUp / n, 3));
             c.put("medianCpuSeconds", f.medianCpuNanos() < 0 ? null : round(f.medianCpuNanos() / 1e9, 4));
+            long inOrder = f.medianInOrderCpuNanos();
+            c.put("medianInOrderCpuSeconds", inOrder < 0 ? null : round(inOrder / 1e9, 4));
+            // what the validator could reach if the in-order thread never waited: bytes over its CPU time
+            c.put("inOrderCeilingMBps", inOrder <= 0 ? null : round(f.last().bytes() / 1e6 / (inOrder / 1e9), 1));
             long peak = f.passes().stream().mapToLong(Pass::peakRssBytes).max().orElse(-1);
             c.put("peakRssBytes", peak < 0 ? null : peak);
             ValidationResult r = f.last().validation();
@@ -921,9 +931,18 @@ public final class BenchCommand implements Callable<Integer> {
             byWorkers.put(((ValidatorStage) f.stage()).workers(), f.megabytesPerSecond(f.medianNanos()));
         }
         StageFigures scan = figures.getFirst();
+        double scanMBps = scan.megabytesPerSecond(scan.medianNanos());
+        // the in-order thread's ceiling where workers parse (at the most workers timed); the scan's where none was timed
+        double inOrderMBps = scanMBps;
+        for (StageFigures f : sweep) {
+            long inOrder = f.medianInOrderCpuNanos();
+            if (((ValidatorStage) f.stage()).workers() > 1 && inOrder > 0) {
+                inOrderMBps = Math.min(scanMBps, f.last().bytes() / 1e6 / (inOrder / 1e9));
+            }
+        }
         // the index's first chunk and table weigh on a small file's figure: below a million keys take the one measured on a whole day
         boolean enoughKeys = r.distinctKeys() >= LambdaEstimate.KEYS_FOR_A_FIGURE;
-        return new LambdaEstimate.Inputs(byWorkers, scan.megabytesPerSecond(scan.medianNanos()), s3ReadRanges,
+        return new LambdaEstimate.Inputs(byWorkers, inOrderMBps, s3ReadRanges,
                 s3ConnectionMbps > 0 ? s3ConnectionMbps : PLANNING_CONNECTION_MBPS,
                 enoughKeys ? r.keyIndexBytesPerKey() : LambdaEstimate.DAY_BYTES_PER_KEY, enoughKeys ? r.distinctKeys() : LambdaEstimate.DAY_KEYS_MEASURED);
     }
@@ -939,9 +958,9 @@ public final class BenchCommand implements Callable<Integer> {
         in.medianMBpsByWorkers().forEach((n, mbps) -> measured.append(measured.isEmpty() ? "" : ", ")
                 .append(String.format(Locale.ROOT, "%.1f MB/s at %d worker%s", mbps, n, n == 1 ? "" : "s")));
         String inputs = String.format(Locale.ROOT, "inputs (measured here unless named): validator core medians %s, so %.1f MB/s"
-                        + " a worker past %d; reader (the scan's median) %.1f MB/s; S3 K=%d (--s3-read-ranges) x %.1f MB/s a connection"
+                        + " a worker past %d; in-order (its bytes over the in-order thread's CPU time with workers, else the scan's median) %.1f MB/s; S3 K=%d (--s3-read-ranges) x %.1f MB/s a connection"
                         + " (--s3-connection-mbps; 85 is AWS's planning figure) = %.1f MB/s; index %.2f B/key (measured on %,d keys%s)",
-                measured, in.perWorkerMBps(), in.largestMeasured(), in.readerMBps(), in.ranges(), in.connectionMBps(),
+                measured, in.perWorkerMBps(), in.largestMeasured(), in.inOrderMBps(), in.ranges(), in.connectionMBps(),
                 in.ranges() * in.connectionMBps(), in.bytesPerKey(), in.measuredKeys(),
                 in.measuredKeys() == LambdaEstimate.DAY_KEYS_MEASURED ? ": docs/performance.md's whole peak day, this file has under "
                         + String.format(Locale.ROOT, "%,d", LambdaEstimate.KEYS_FOR_A_FIGURE) : ", this file's");
@@ -994,20 +1013,27 @@ public final class BenchCommand implements Callable<Integer> {
     private void printWorkers(Map<String, Object> w) {
         out.printf(Locale.ROOT, "workers     the validator core by parse threads (default %d, %d processors); speed-up: the 1-worker median time"
                 + " / this count's; efficiency: speed-up / workers (1.00 is perfect scaling)%n", (int) w.get("default"), (int) w.get("processors"));
-        out.printf(Locale.ROOT, "            %7s %10s %11s %13s %13s %9s %10s %10s %12s %7s %10s%n", "workers", "MB/s best", "MB/s median",
-                "lines/s best", "lines/s med.", "speed-up", "efficiency", "cpu s med.", "peak RSS MB", "B/key", "heap MB");
+        out.printf(Locale.ROOT, "            %7s %10s %11s %13s %13s %9s %10s %10s %11s %12s %12s %7s %10s%n", "workers", "MB/s best", "MB/s median",
+                "lines/s best", "lines/s med.", "speed-up", "efficiency", "cpu s med.", "in-order s", "in-order MB/s", "peak RSS MB", "B/key",
+                "heap MB");
         for (Map<String, Object> c : (List<Map<String, Object>>) w.get("byWorkers")) {
             Object cpu = c.get("medianCpuSeconds");
+            Object inOrder = c.get("medianInOrderCpuSeconds");
+            Object ceiling = c.get("inOrderCeilingMBps");
             Object rss = c.get("peakRssBytes");
             Object heap = c.get("heapAtEndOfInputBytes");
-            out.printf(Locale.ROOT, "            %7d %10.1f %11.1f %,13d %,13d %8.2fx %10.2f %10s %12s %7.2f %10s%n", (int) c.get("workers"),
+            out.printf(Locale.ROOT, "            %7d %10.1f %11.1f %,13d %,13d %8.2fx %10.2f %10s %11s %13s %12s %7.2f %10s%n", (int) c.get("workers"),
                     (double) c.get("bestMBps"), (double) c.get("medianMBps"), (long) c.get("bestLinesPerSecond"),
                     (long) c.get("medianLinesPerSecond"), (double) c.get("speedUp"), (double) c.get("efficiency"),
                     cpu == null ? "-" : String.format(Locale.ROOT, "%.3f", (double) cpu),
+                    inOrder == null ? "-" : String.format(Locale.ROOT, "%.3f", (double) inOrder),
+                    ceiling == null ? "-" : String.format(Locale.ROOT, "%.1f", (double) ceiling),
                     rss == null ? "-" : String.format(Locale.ROOT, "%.1f", (long) rss / 1e6),
                     (double) c.get("keyIndexBytesPerKey"),
                     heap == null ? "-" : String.format(Locale.ROOT, "%.1f", (long) heap / 1e6));
         }
+        out.println("            (in-order s: CPU time of the thread that reads, hashes, splits, decides and writes in input order;"
+                + " in-order MB/s: the bytes over it, the most the validator reaches at any worker count unless that thread gets faster)");
         out.println("            (peak RSS: " + w.get("residentMemory") + "; B/key: the duplicate index's bytes per distinct key;"
                 + " heap MB: live after a full GC at the end of the input, one untimed pass; '-' with --no-retained-heap)");
         out.println();

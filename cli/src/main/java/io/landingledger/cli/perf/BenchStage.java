@@ -36,11 +36,14 @@ interface BenchStage {
      *                   not measured; on a busy machine it shows what the wall time would be without the other load
      * @param peakRssBytes the process's peak resident set during the pass ({@link ResidentMemory}), or -1 when not
      *                   measured
+     * @param inOrderCpuNanos CPU time of the thread that ran the pass, or -1: for the validator that is the in-order
+     *                   thread (it reads, hashes, splits, decides and writes), whose CPU per byte bounds the validator
+     *                   however many workers parse
      */
     record Pass(long nanos, long bytes, long lines, String sha256, ValidationResult validation, EndToEndStage.Publish publish,
-                long cpuNanos, long peakRssBytes) {
+                long cpuNanos, long peakRssBytes, long inOrderCpuNanos) {
         Pass(long nanos, long bytes, long lines, String sha256, ValidationResult validation) {
-            this(nanos, bytes, lines, sha256, validation, null, -1, -1);
+            this(nanos, bytes, lines, sha256, validation, null, -1, -1, -1);
         }
 
         double seconds() {
@@ -48,15 +51,19 @@ interface BenchStage {
         }
 
         Pass withCpuNanos(long cpu) {
-            return new Pass(nanos, bytes, lines, sha256, validation, publish, cpu, peakRssBytes);
+            return new Pass(nanos, bytes, lines, sha256, validation, publish, cpu, peakRssBytes, inOrderCpuNanos);
         }
 
         Pass withPeakRssBytes(long peak) {
-            return new Pass(nanos, bytes, lines, sha256, validation, publish, cpuNanos, peak);
+            return new Pass(nanos, bytes, lines, sha256, validation, publish, cpuNanos, peak, inOrderCpuNanos);
         }
 
         Pass withPublish(EndToEndStage.Publish published) {
-            return new Pass(nanos, bytes, lines, sha256, validation, published, cpuNanos, peakRssBytes);
+            return new Pass(nanos, bytes, lines, sha256, validation, published, cpuNanos, peakRssBytes, inOrderCpuNanos);
+        }
+
+        Pass withInOrderCpuNanos(long cpu) {
+            return new Pass(nanos, bytes, lines, sha256, validation, publish, cpuNanos, peakRssBytes, cpu);
         }
     }
 

@@ -12,8 +12,9 @@ import java.util.TreeMap;
  * function of a given memory size. An estimate from a stated model, never a measurement: it exists so that a run on
  * this machine says what it implies for the deployed function, with every input named so a reader can redo the sum.
  *
- * <p>The model: the validator reads, hashes and splits the file on one thread in order, so it can never go faster
- * than the scan measured here; S3 sends at most K ranges x a connection's rate; between the two, the parse runs at
+ * <p>The model: one thread reads, hashes and splits the file in order, and decides every line in order, so the
+ * validator can never go faster than that thread's bytes over its CPU time measured here with workers parsing (the
+ * scan's rate where no worker count above 1 was timed); S3 sends at most K ranges x a connection's rate; between the two, the parse runs at
  * the rate measured here at that many workers, or past the counts measured at the per-worker rate of the largest
  * count measured. A Lambda function gets one vCPU per 1,769 MB (6 at 10,240 MB) and the validator's default workers
  * are its processors. Memory: the duplicate index holds bytes-per-key x 49 M keys; the heap is taken as 85% of the
@@ -52,12 +53,13 @@ final class LambdaEstimate {
      * What the model is fed, all measured by this run but the connection rate and K.
      *
      * @param medianMBpsByWorkers the validator core's median MB/s at each worker count timed here
-     * @param readerMBps          the scan's median MB/s: the single in-order reader's ceiling
+     * @param inOrderMBps         the in-order thread's ceiling, MB/s: bytes over its CPU time at the most workers timed
+     *                            (or the scan's median when only 1 worker was timed)
      * @param ranges              K, byte ranges the function reads at once
      * @param connectionMBps      what one S3 connection carries, MB/s
      * @param bytesPerKey         the duplicate index's bytes per distinct key, measured on {@code measuredKeys} keys
      */
-    record Inputs(Map<Integer, Double> medianMBpsByWorkers, double readerMBps, int ranges, double connectionMBps, double bytesPerKey,
+    record Inputs(Map<Integer, Double> medianMBpsByWorkers, double inOrderMBps, int ranges, double connectionMBps, double bytesPerKey,
                   long measuredKeys) {
         Inputs {
             if (medianMBpsByWorkers.isEmpty()) {
@@ -98,8 +100,8 @@ final class LambdaEstimate {
         Double measured = in.medianMBpsByWorkers().get(workers);
         double parse = measured != null ? measured : in.perWorkerMBps() * Math.min(MAX_VCPUS, workers);
         double s3 = in.ranges() * in.connectionMBps();
-        double rate = Math.min(parse, Math.min(in.readerMBps(), s3));
-        String bound = rate == parse ? "parse" : rate == in.readerMBps() ? "reader" : "S3";
+        double rate = Math.min(parse, Math.min(in.inOrderMBps(), s3));
+        String bound = rate == parse ? "parse" : rate == in.inOrderMBps() ? "in-order" : "S3";
         double seconds = DAY_BYTES / 1e6 / rate;
         double index = in.bytesPerKey() * DAY_KEYS;
         double heap = HEAP_SHARE * memoryMb * (1 << 20);
@@ -129,7 +131,7 @@ final class LambdaEstimate {
         inputs.put("medianMBpsByWorkers", in.medianMBpsByWorkers().entrySet().stream()
                 .map(e -> Map.of("workers", e.getKey(), "medianMBps", round1(e.getValue()))).toList());
         inputs.put("perWorkerMBpsPastMeasured", round1(in.perWorkerMBps()));
-        inputs.put("readerMBps", round1(in.readerMBps()));
+        inputs.put("inOrderMBps", round1(in.inOrderMBps()));
         inputs.put("ranges", in.ranges());
         inputs.put("connectionMBps", in.connectionMBps());
         inputs.put("bytesPerKey", in.bytesPerKey());
@@ -169,9 +171,10 @@ final class LambdaEstimate {
     }
 
     static String model() {
-        return "time = 12.5 GB / rate; rate = min(parse, reader, S3): parse = the validator core's median here at the"
+        return "time = 12.5 GB / rate; rate = min(parse, in-order, S3): parse = the validator core's median here at the"
                 + " function's workers (= its vCPUs), past the counts timed the per-worker rate of the largest count x workers;"
-                + " reader = the scan's median here (one thread reads, hashes and splits in order); S3 = K ranges x a connection's"
+                + " in-order = the bytes over the CPU time of the one thread that reads, hashes, splits and decides in order,"
+                + " measured here at the most workers timed (the scan's median if only 1 was); S3 = K ranges x a connection's"
                 + " MB/s. vCPUs = memory / 1,769 MB, at most 6 (10,240 MB); one Lambda vCPU taken as one core of this machine."
                 + " Memory: index = B/key x 49 M keys; heap = 85% of memory (assumed); default index budget = half the heap;"
                 + " past it 32-byte records spill to /tmp (at most 49 M x 32 B) and a second pass may follow (worst = 2 x time)."

@@ -8,6 +8,8 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -61,16 +63,23 @@ final class ValidatorStage implements BenchStage {
         return acceptedFile == null ? "validator core, " + threads + ", rows discarded" : "validator core, " + threads + ", rows to a file";
     }
 
-    /** One pass, plus the second pass the result asks for when the spilled key index found rows to drop. */
+    /**
+     * One pass, plus the second pass the result asks for when the spilled key index found rows to drop. The pass runs
+     * on this thread, the validator's in-order thread, so this thread's CPU time is the in-order thread's.
+     */
     @Override
     public Pass run(BenchFile file) throws IOException {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        boolean cpuTimed = threads.isCurrentThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled();
+        long cpuBefore = cpuTimed ? threads.getCurrentThreadCpuTime() : -1;
         long started = System.nanoTime();
         ValidationResult result = once(file, LineSet.empty());
         if (result.publishable() && !result.acceptedFinal()) {
             result = once(file, result.rowsToDrop());
         }
         long nanos = System.nanoTime() - started;
-        return new Pass(nanos, result.decodedBytes(), result.lines(), result.sha256(), result);
+        Pass pass = new Pass(nanos, result.decodedBytes(), result.lines(), result.sha256(), result);
+        return cpuTimed ? pass.withInOrderCpuNanos(threads.getCurrentThreadCpuTime() - cpuBefore) : pass;
     }
 
     private ValidationResult once(BenchFile file, LineSet dropRows) throws IOException {

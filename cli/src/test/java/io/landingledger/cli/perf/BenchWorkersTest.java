@@ -54,7 +54,16 @@ class BenchWorkersTest {
             if (new java.io.File("/proc/self/status").exists()) {
                 assertTrue(((Number) c.get("peakRssBytes")).longValue() > 0, c::toString);
             }
+            // the in-order thread is one of the process's threads: its CPU time is part of the process's
+            double inOrder = ((Number) c.get("medianInOrderCpuSeconds")).doubleValue();
+            assertTrue(inOrder > 0 && inOrder <= ((Number) c.get("medianCpuSeconds")).doubleValue() + 0.01, c::toString);
+            assertTrue(((Number) c.get("inOrderCeilingMBps")).doubleValue() > 0, c::toString);
         }
+        Map<String, Object> inputs = (Map<String, Object>) ((Map<String, Object>) report.get("onPaper")).get("inputs");
+        double scanMBps = ((Number) stages.getFirst().get("medianMBps")).doubleValue();
+        double ceilingAtThree = ((Number) curve.getLast().get("inOrderCeilingMBps")).doubleValue();
+        assertEquals(Math.min(scanMBps, ceilingAtThree), ((Number) inputs.get("inOrderMBps")).doubleValue(), 0.11,
+                "the estimate's in-order bound is the thread's ceiling at the most workers timed: " + inputs);
         assertEquals(Map.of("ok", true, "problems", List.of()), report.get("checks"), "every count reached the same result");
     }
 

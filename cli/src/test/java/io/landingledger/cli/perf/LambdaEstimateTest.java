@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The peak day on paper: the model's arithmetic, on made-up inputs (the model, not this machine, is under test). */
 class LambdaEstimateTest {
-    /** 100 MB/s at 1 worker, 180 at 2: 90 a worker past 2; a 600 MB/s reader; S3 8 x 85. */
+    /** 100 MB/s at 1 worker, 180 at 2: 90 a worker past 2; an in-order thread that reaches 600 MB/s; S3 8 x 85. */
     private static final LambdaEstimate.Inputs INPUTS = new LambdaEstimate.Inputs(Map.of(1, 100.0, 2, 180.0), 600, 8, 85, 30.5, 2_000_000);
 
     @Test
@@ -36,12 +36,12 @@ class LambdaEstimateTest {
     }
 
     @Test
-    void theSingleReader_capsTheParse_andSoDoesS3() {
+    void theInOrderThread_capsTheParse_andSoDoesS3() {
         LambdaEstimate.Row six = LambdaEstimate.estimate(INPUTS, 10_240);
         assertEquals(540.0, six.parseMBps(), 1e-9);
-        LambdaEstimate.Inputs slowReader = new LambdaEstimate.Inputs(Map.of(1, 100.0, 2, 180.0), 400, 8, 85, 30.5, 2_000_000);
-        assertEquals("reader", LambdaEstimate.estimate(slowReader, 10_240).boundBy());
-        assertEquals(400.0, LambdaEstimate.estimate(slowReader, 10_240).rateMBps());
+        LambdaEstimate.Inputs slowInOrder = new LambdaEstimate.Inputs(Map.of(1, 100.0, 2, 180.0), 400, 8, 85, 30.5, 2_000_000);
+        assertEquals("in-order", LambdaEstimate.estimate(slowInOrder, 10_240).boundBy());
+        assertEquals(400.0, LambdaEstimate.estimate(slowInOrder, 10_240).rateMBps());
         LambdaEstimate.Inputs oneConnection = new LambdaEstimate.Inputs(Map.of(1, 100.0, 2, 180.0), 600, 1, 85, 30.5, 2_000_000);
         assertEquals("S3", LambdaEstimate.estimate(oneConnection, 10_240).boundBy());
         assertEquals(85.0, LambdaEstimate.estimate(oneConnection, 10_240).rateMBps());
@@ -69,9 +69,9 @@ class LambdaEstimateTest {
     void theReport_saysItIsAnEstimate_andNamesItsModelAndInputs() {
         Map<String, Object> report = LambdaEstimate.report(INPUTS);
         assertTrue(((String) report.get("estimate")).contains("not a measurement"));
-        assertTrue(((String) report.get("model")).contains("min(parse, reader, S3)"));
+        assertTrue(((String) report.get("model")).contains("min(parse, in-order, S3)"));
         Map<String, Object> inputs = (Map<String, Object>) report.get("inputs");
-        assertEquals(600.0, inputs.get("readerMBps"));
+        assertEquals(600.0, inputs.get("inOrderMBps"));
         assertEquals(90.0, inputs.get("perWorkerMBpsPastMeasured"));
         assertEquals(List.of(1_769, 3_538, 7_076, 10_240),
                 ((List<Map<String, Object>>) report.get("byMemory")).stream().map(r -> r.get("memoryMb")).toList());
