@@ -50,12 +50,9 @@ final class ChunkParser {
                 verdicts.set(i, ParsedLines.Kind.TOO_LONG);
                 continue;
             }
-            int off = chunk.start[i];
-            int len = chunk.length[i];
-            if (chunk.firstLine + i == 1 && startsWithByteOrderMark(b, off, len)) {
-                off += 3; // a UTF-8 byte order mark is tolerated at the start of the file
-                len -= 3;
-            }
+            int bom = byteOrderMarkBytes(chunk, i);
+            int off = chunk.start[i] + bom;
+            int len = chunk.length[i] - bom;
             if (isBlank(b, off, len)) {
                 verdicts.set(i, ParsedLines.Kind.BLANK);
                 continue;
@@ -131,8 +128,12 @@ final class ChunkParser {
         verdicts.payloadHash[i] = payloadHash[0];
     }
 
-    static boolean startsWithByteOrderMark(byte[] b, int off, int len) {
-        return len >= 3 && b[off] == (byte) 0xEF && b[off + 1] == (byte) 0xBB && b[off + 2] == (byte) 0xBF;
+    /** 3 when line {@code i} of the chunk is the file's first and starts with a UTF-8 byte order mark (tolerated there), else 0. */
+    private static int byteOrderMarkBytes(LineChunk chunk, int i) {
+        int off = chunk.start[i];
+        byte[] b = chunk.text;
+        return chunk.firstLine + i == 1 && chunk.length[i] >= 3 && b[off] == (byte) 0xEF && b[off + 1] == (byte) 0xBB
+                && b[off + 2] == (byte) 0xBF ? 3 : 0;
     }
 
     private static boolean isBlank(byte[] b, int off, int len) {

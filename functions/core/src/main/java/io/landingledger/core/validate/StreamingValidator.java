@@ -336,14 +336,9 @@ public final class StreamingValidator {
          * CSV_MALFORMED; the lines it took count as read, and the next record starts after them.
          */
         private void joinRecord(long line) throws IOException {
-            int off = chunk.start[at];
-            int len = chunk.length[at];
-            if (line == 1 && ChunkParser.startsWithByteOrderMark(chunk.text, off, len)) {
-                off += 3;
-                len -= 3;
-            }
+            // never the file's first line (a byte order mark's place): a CSV file's records start after its header row
             join.reset();
-            join.write(chunk.text, off, len);
+            join.write(chunk.text, chunk.start[at], chunk.length[at]);
             while (true) {
                 // the next physical line; a worker may have parsed it as a record of its own, a verdict never used
                 if (!nextLine()) {
