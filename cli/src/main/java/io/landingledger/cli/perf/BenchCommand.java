@@ -34,6 +34,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.function.ToLongFunction;
 
 /**
  * {@code landing bench}: measures, in one JVM and on one file, the scan baseline (read + SHA-256 + line split), the
@@ -239,14 +240,27 @@ public final class BenchCommand implements Callable<Integer> {
 
         /** Median process CPU time of the passes, or -1 when the JVM cannot measure it. */
         long medianCpuNanos() {
-            return passes.stream().anyMatch(p -> p.cpuNanos() < 0) ? -1
-                    : median(passes.stream().mapToLong(Pass::cpuNanos).sorted().toArray());
+            return medianOfMeasured(Pass::cpuNanos);
         }
 
         /** Median CPU time of the thread that ran each pass (the validator's in-order thread), or -1 when not measured. */
         long medianInOrderCpuNanos() {
-            return passes.stream().anyMatch(p -> p.inOrderCpuNanos() < 0) ? -1
-                    : median(passes.stream().mapToLong(Pass::inOrderCpuNanos).sorted().toArray());
+            return medianOfMeasured(Pass::inOrderCpuNanos);
+        }
+
+        /**
+         * What the validator could reach if its in-order thread never waited: the bytes over that thread's median CPU
+         * time; -1 when it was not measured.
+         */
+        double inOrderCeilingMBps() {
+            long inOrder = medianInOrderCpuNanos();
+            return inOrder <= 0 ? -1 : megabytesPerSecond(inOrder);
+        }
+
+        /** The median of a figure every pass measured (-1 in a pass that could not), or -1 when a pass lacks it. */
+        private long medianOfMeasured(ToLongFunction<Pass> figure) {
+            return passes.stream().anyMatch(p -> figure.applyAsLong(p) < 0) ? -1
+                    : median(passes.stream().mapToLong(figure).sorted().toArray());
         }
 
         private static long median(long[] sorted) {
@@ -720,8 +734,7 @@ public final class BenchCommand implements Callable<Integer> {
             c.put("medianCpuSeconds", f.medianCpuNanos() < 0 ? null : round(f.medianCpuNanos() / 1e9, 4));
             long inOrder = f.medianInOrderCpuNanos();
             c.put("medianInOrderCpuSeconds", inOrder < 0 ? null : round(inOrder / 1e9, 4));
-            // what the validator could reach if the in-order thread never waited: bytes over its CPU time
-            c.put("inOrderCeilingMBps", inOrder <= 0 ? null : round(f.last().bytes() / 1e6 / (inOrder / 1e9), 1));
+            c.put("inOrderCeilingMBps", f.inOrderCeilingMBps() < 0 ? null : round(f.inOrderCeilingMBps(), 1));
             long peak = f.passes().stream().mapToLong(Pass::peakRssBytes).max().orElse(-1);
             c.put("peakRssBytes", peak < 0 ? null : peak);
             ValidationResult r = f.last().validation();
@@ -935,9 +948,8 @@ public final class BenchCommand implements Callable<Integer> {
         // the in-order thread's ceiling where workers parse (at the most workers timed); the scan's where none was timed
         double inOrderMBps = scanMBps;
         for (StageFigures f : sweep) {
-            long inOrder = f.medianInOrderCpuNanos();
-            if (((ValidatorStage) f.stage()).workers() > 1 && inOrder > 0) {
-                inOrderMBps = Math.min(scanMBps, f.last().bytes() / 1e6 / (inOrder / 1e9));
+            if (((ValidatorStage) f.stage()).workers() > 1 && f.inOrderCeilingMBps() > 0) {
+                inOrderMBps = Math.min(scanMBps, f.inOrderCeilingMBps());
             }
         }
         // the index's first chunk and table weigh on a small file's figure: below a million keys take the one measured on a whole day
