@@ -1,5 +1,8 @@
 package io.landingledger.cli.perf;
 
+import static io.landingledger.cli.perf.FigureMath.median;
+import static io.landingledger.cli.perf.FigureMath.round;
+
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.cli.perf.BenchStage.BenchFile;
@@ -235,7 +238,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
 
         long medianNanos() {
-            return median(passes.stream().mapToLong(Pass::nanos).sorted().toArray());
+            return median(passes.stream().mapToLong(Pass::nanos).toArray());
         }
 
         /** Median process CPU time of the passes, or -1 when the JVM cannot measure it. */
@@ -260,12 +263,7 @@ public final class BenchCommand implements Callable<Integer> {
         /** The median of a figure every pass measured (-1 in a pass that could not), or -1 when a pass lacks it. */
         private long medianOfMeasured(ToLongFunction<Pass> figure) {
             return passes.stream().anyMatch(p -> figure.applyAsLong(p) < 0) ? -1
-                    : median(passes.stream().mapToLong(figure).sorted().toArray());
-        }
-
-        private static long median(long[] sorted) {
-            int mid = sorted.length / 2;
-            return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+                    : median(passes.stream().mapToLong(figure).toArray());
         }
 
         Pass last() {
@@ -1065,10 +1063,5 @@ public final class BenchCommand implements Callable<Integer> {
         } catch (IOException e) {
             err.println("landing bench: could not clean up " + dir + ": " + e);
         }
-    }
-
-    private static double round(double value, int decimals) {
-        double scale = Math.pow(10, decimals);
-        return Math.round(value * scale) / scale;
     }
 }

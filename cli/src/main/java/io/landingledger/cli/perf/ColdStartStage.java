@@ -1,5 +1,7 @@
 package io.landingledger.cli.perf;
 
+import static io.landingledger.cli.perf.FigureMath.median;
+
 import io.landingledger.lambda.FunctionConfig;
 import io.landingledger.lambda.handlers.CompletenessSweepHandler;
 import io.landingledger.lambda.handlers.RepairHandler;
@@ -219,12 +221,6 @@ final class ColdStartStage {
                 + " JVM's CPU time by then, all threads, which other load on the machine does not inflate; classes: loaded by then.) Target %d ms: %s%n", TARGET_MS, met ? "met by every handler" : "NOT met");
     }
 
-    static long median(long[] values) {
-        long[] sorted = values.clone();
-        java.util.Arrays.sort(sorted);
-        int mid = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    }
 
     private static String simpleName(String className) {
         return className.substring(className.lastIndexOf('.') + 1);

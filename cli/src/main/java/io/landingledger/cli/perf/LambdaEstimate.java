@@ -1,5 +1,7 @@
 package io.landingledger.cli.perf;
 
+import static io.landingledger.cli.perf.FigureMath.round;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -129,9 +131,9 @@ final class LambdaEstimate {
         inputs.put("dayBytes", DAY_BYTES);
         inputs.put("dayDistinctKeys", DAY_KEYS);
         inputs.put("medianMBpsByWorkers", in.medianMBpsByWorkers().entrySet().stream()
-                .map(e -> Map.of("workers", e.getKey(), "medianMBps", round1(e.getValue()))).toList());
-        inputs.put("perWorkerMBpsPastMeasured", round1(in.perWorkerMBps()));
-        inputs.put("inOrderMBps", round1(in.inOrderMBps()));
+                .map(e -> Map.of("workers", e.getKey(), "medianMBps", round(e.getValue(), 1))).toList());
+        inputs.put("perWorkerMBpsPastMeasured", round(in.perWorkerMBps(), 1));
+        inputs.put("inOrderMBps", round(in.inOrderMBps(), 1));
         inputs.put("ranges", in.ranges());
         inputs.put("connectionMBps", in.connectionMBps());
         inputs.put("bytesPerKey", in.bytesPerKey());
@@ -146,28 +148,24 @@ final class LambdaEstimate {
             m.put("memoryMb", row.memoryMb());
             m.put("vcpus", row.vcpus());
             m.put("workers", row.workers());
-            m.put("parseMBps", round1(row.parseMBps()));
+            m.put("parseMBps", round(row.parseMBps(), 1));
             m.put("parseMeasuredAtThisCount", row.parseMeasured());
-            m.put("s3MBps", round1(row.s3MBps()));
-            m.put("rateMBps", round1(row.rateMBps()));
+            m.put("s3MBps", round(row.s3MBps(), 1));
+            m.put("rateMBps", round(row.rateMBps(), 1));
             m.put("boundBy", row.boundBy());
-            m.put("seconds", round1(row.seconds()));
+            m.put("seconds", round(row.seconds(), 1));
             m.put("indexBytes", row.indexBytes());
             m.put("defaultBudgetBytes", row.budgetBytes());
             m.put("spills", row.spills());
             m.put("tmpBytes", row.tmpBytes());
             m.put("ephemeralStorageMb", row.ephemeralMb());
-            m.put("worstSeconds", round1(row.worstSeconds()));
+            m.put("worstSeconds", round(row.worstSeconds(), 1));
             m.put("withinTimeout", row.withinTimeout());
             rows.add(m);
         }
         r.put("byMemory", rows);
         r.put("smallestMemoryHoldingTheIndexMb", smallestMemoryHoldingTheIndexMb(in));
         return r;
-    }
-
-    private static double round1(double value) {
-        return Math.round(value * 10) / 10.0;
     }
 
     static String model() {

@@ -1,5 +1,8 @@
 package io.landingledger.cli.perf;
 
+import static io.landingledger.cli.perf.FigureMath.median;
+import static io.landingledger.cli.perf.FigureMath.round;
+
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.core.validate.ValidationLimits;
@@ -278,15 +281,5 @@ final class Peers {
                         + " line passes (and a prohibited field would)", duckDiff));
         List<String> problems = (List<String>) ((Map<String, Object>) report.get("checks")).get("problems");
         out.println("checks      " + (problems.isEmpty() ? "ok" : problems.size() + " FAILED: " + String.join("; ", problems)));
-    }
-
-    private static long median(long[] sorted) {
-        int mid = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    }
-
-    private static double round(double value, int decimals) {
-        double scale = Math.pow(10, decimals);
-        return Math.round(value * scale) / scale;
     }
 }
