@@ -217,7 +217,7 @@ final class ValidateCommand implements Callable<Integer> {
      */
     static DatasetContract resolveContract(String value) {
         if (!value.contains("/") && !value.contains(java.io.File.separator) && !value.endsWith(".json")) {
-            return bundledContracts().get(value).orElse(null);
+            return ContractRegistry.bundled(io.landingledger.lambda.DependencyFactory.class, value).orElse(null);
         }
         return ContractLoader.load(Path.of(value));
     }
