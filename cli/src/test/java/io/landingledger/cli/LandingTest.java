@@ -38,6 +38,16 @@ class LandingTest {
     }
 
     @Test
+    void version_needsNoSubcommand_andPrintsTheVersion() {
+        assertEquals(Set.of(), Landing.commandLine("--version").getSubcommands().keySet());
+        for (String flag : new String[] {"--version", "-V"}) {
+            Output version = run(flag);
+            assertEquals(0, version.code);
+            assertEquals("landing 0.1.0", version.out.strip());
+        }
+    }
+
+    @Test
     void aSubcommandsHelpNamesItUnderLanding() {
         Output help = run("validate", "--help");
         assertEquals(0, help.code);
