@@ -88,7 +88,8 @@ public final class ContractRegistry {
                     return Optional.empty();
                 }
                 try (InputStream in = jar.getInputStream(entry)) {
-                    return Optional.of(ContractLoader.load(name, in));
+                    // keyed by its dataset, as fromClasspath keys it (the build's copy of datasets/ names each file so)
+                    return Optional.of(ContractLoader.load(name, in)).filter(contract -> contract.dataset().equals(dataset));
                 }
             }
         } catch (IOException e) {
