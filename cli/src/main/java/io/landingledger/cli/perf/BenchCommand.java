@@ -812,6 +812,9 @@ public final class BenchCommand implements Callable<Integer> {
         s.put("partsDoneBeforeLastRowParsed", p.partsBeforeParsed());
         s.put("maxPartsInFlight", p.maxPartsInFlight());
         s.put("handlerThreadCpuSeconds", seconds(p.handlerCpuNanos()));
+        Map<String, Object> byThreads = new LinkedHashMap<>();
+        p.cpuByThreads().forEach((group, nanos) -> byThreads.put(group, seconds(nanos)));
+        s.put("cpuByThreadsSeconds", byThreads);
         s.put("maxS3ConnectionsSending", p.s3Connections());
         return s;
     }
@@ -885,6 +888,15 @@ public final class BenchCommand implements Callable<Integer> {
                     (int) m.get("maxPartsInFlight"));
             out.printf(Locale.ROOT, "            cpu: the handler's thread %s s of the pass's process cpu (the rest: part uploads, the in-process"
                     + " S3 emulator, GC)%n", m.get("handlerThreadCpuSeconds"));
+            Map<String, Object> byThreads = (Map<String, Object>) m.get("cpuByThreadsSeconds");
+            if (!byThreads.isEmpty()) {
+                double total = byThreads.values().stream().mapToDouble(v -> (double) v).sum();
+                StringBuilder line = new StringBuilder();
+                byThreads.forEach((group, secs) -> line.append(line.isEmpty() ? "" : ", ").append(group).append(' ')
+                        .append(String.format(Locale.ROOT, "%.2f", (double) secs)));
+                out.printf(Locale.ROOT, "            cpu by thread, s (%.2f s in all; moto's DynamoDB is a process of its own, not counted): %s%n",
+                        total, line);
+            }
         }
         Map<String, Object> ranged = (Map<String, Object>) report.get("rangedReads");
         if (ranged != null) {

@@ -153,10 +153,12 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
      * @param handlerCpuNanos   CPU time of the handler's thread (GetObject reads, validation, ledger calls); the rest
      *                          of the pass's process CPU is the part uploads, the in-process S3 emulator and the GC
      * @param s3Connections     the most S3 connections sending at once during the pass (throttling proxy), or -1 without it
+     * @param cpuByThreads      the pass's process CPU by what the threads do ({@link ThreadCpuGauge}); empty without /proc
      */
     record Publish(IngestAction action, String refusalCode, long accepted, long duplicates, long rejected, long publishedBytes,
                    long firstByteNanos, long parsedNanos, long stagedNanos, long promotedNanos, long ledgerNanos, long totalNanos,
-                   int parts, int partsBeforeParsed, int maxPartsInFlight, long handlerCpuNanos, int s3Connections) {
+                   int parts, int partsBeforeParsed, int maxPartsInFlight, long handlerCpuNanos, int s3Connections,
+                   Map<String, Long> cpuByThreads) {
     }
 
     /** The staging upload's parts, counted when it completed (the promote's copies run on the same threads). */
@@ -271,15 +273,21 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
         }
 
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        long cpuBefore = threads.getCurrentThreadCpuTime();
-        timeline.start = System.nanoTime();
-        try {
-            handler.handleRequest(event, null);
-        } catch (RuntimeException e) {
-            failure.compareAndSet(null, e);
+        Map<String, Long> cpuByThreads;
+        long nanos;
+        long handlerCpu;
+        try (ThreadCpuGauge gauge = new ThreadCpuGauge("handler thread")) {
+            long cpuBefore = threads.getCurrentThreadCpuTime();
+            timeline.start = System.nanoTime();
+            try {
+                handler.handleRequest(event, null);
+            } catch (RuntimeException e) {
+                failure.compareAndSet(null, e);
+            }
+            nanos = System.nanoTime() - timeline.start;
+            handlerCpu = threads.getCurrentThreadCpuTime() - cpuBefore;
+            cpuByThreads = gauge.stop();
         }
-        long nanos = System.nanoTime() - timeline.start;
-        long handlerCpu = threads.getCurrentThreadCpuTime() - cpuBefore;
         int connections = env.proxy == null ? -1 : env.proxy.maxSending();
 
         if (failure.get() != null) {
@@ -291,7 +299,7 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
         Publish publish = new Publish(o.action(), o.refusalCode(), o.accepted(), o.duplicates(), o.rejected(), publishedBytes,
                 timeline.since(timeline.firstByte), timeline.since(timeline.parsed), timeline.since(timeline.staged),
                 timeline.since(timeline.promoted), timeline.since(timeline.ledgerWritten), nanos, staging.get().uploaded(),
-                staging.get().doneBeforeLastRow(), staging.get().maxInFlight(), handlerCpu, connections);
+                staging.get().doneBeforeLastRow(), staging.get().maxInFlight(), handlerCpu, connections, cpuByThreads);
         return new Pass(nanos, env.scanned.bytes(), env.scanned.lines(), o.sha256(), null).withPublish(publish);
     }
 

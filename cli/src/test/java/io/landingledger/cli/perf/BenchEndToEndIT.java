@@ -65,6 +65,14 @@ class BenchEndToEndIT {
             assertTrue(((Number) pass.get("partsDoneBeforeLastRowParsed")).intValue() >= 1, "the upload overlaps the parsing: " + pass);
             int inFlight = ((Number) pass.get("maxPartsInFlight")).intValue();
             assertTrue(inFlight >= 1 && inFlight <= 2, "at most --parts-in-flight parts at once: " + pass);
+            Map<String, Object> cpu = (Map<String, Object>) pass.get("cpuByThreadsSeconds");
+            List<String> groups = new java.util.ArrayList<>(List.of("handler thread"));
+            groups.addAll(ThreadCpuGauge.GROUPS.keySet());
+            groups.addAll(List.of(ThreadCpuGauge.OTHER, ThreadCpuGauge.UNATTRIBUTED));
+            assertEquals(groups, List.copyOf(cpu.keySet()), "every group, in order: " + cpu);
+            for (String busy : List.of("S3 emulator", "handler thread", "part uploads and copies")) {
+                assertTrue(((Number) cpu.get(busy)).doubleValue() > 0, busy + " used CPU: " + cpu);
+            }
         }
     }
 
