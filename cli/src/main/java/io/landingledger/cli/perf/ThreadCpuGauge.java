@@ -15,11 +15,16 @@ import java.util.Map;
  * the S3 emulator, the upload and the validator share the machine. Read from Linux's {@code /proc/self/task/TID}:
  * {@code schedstat} (nanoseconds on a CPU) and {@code comm} (the thread's name, cut to 15 bytes). A daemon samples
  * every 20 ms, so a thread that ends inside the span (the validator's workers end with their validation) loses at
- * most its last 20 ms; what no thread accounts for is {@link #UNATTRIBUTED}. Empty where there is no {@code /proc}.
+ * most its last 20 ms; what no thread accounts for is {@link #UNATTRIBUTED}. The sampling costs CPU too (about 20-40
+ * ms a second here): it is reported as {@link #GAUGE}, not hidden among the others. A thread is known by its id and
+ * name, and an id whose CPU goes backwards is a new thread the kernel gave a finished one's id. Empty where there
+ * is no {@code /proc}.
  */
 final class ThreadCpuGauge implements AutoCloseable {
     static final String UNATTRIBUTED = "unattributed";
     static final String OTHER = "other threads";
+    static final String GAUGE = "this gauge";
+    private static final String GAUGE_THREAD = "landing-bench-cpu-gauge";
     private static final long SAMPLE_MILLIS = 20;
 
     /** Each group and the name prefixes of its threads, in the order they are reported. */
@@ -32,17 +37,21 @@ final class ThreadCpuGauge implements AutoCloseable {
         groups.put("part uploads and copies", List.of("landing-part-up"));
         groups.put("ranged reads", List.of("landing-range-r"));
         // the proxy's pumps are virtual threads: their CPU is their carriers'
-        groups.put("throttling proxy", List.of("landing-bench-t", "ForkJoinPool"));
+        groups.put("throttling proxy", List.of("landing-bench-t", "ForkJoinPool-"));
         groups.put("JIT", List.of("C1 CompilerThre", "C2 CompilerThre"));
-        groups.put("GC and VM", List.of("VM Thread", "GC Thread", "VM Periodic Tas"));
+        groups.put("GC and VM", List.of("VM Thread", "GC Thread", "VM Periodic Tas", "G1 "));
+        groups.put(GAUGE, List.of(GAUGE_THREAD.substring(0, 15)));
         return groups;
     }
 
     private final String callerGroup;
     /** The task id of the thread that made the gauge (its group is {@link #callerGroup}), or null. */
     private final String callerTid = threadSelfTid();
+    /** By task id: {first, last} CPU nanoseconds of the thread now holding the id. */
     private final Map<String, long[]> firstAndLast = new HashMap<>();
     private final Map<String, String> names = new HashMap<>();
+    /** CPU of threads whose id was given to another thread inside the span, by group. */
+    private final Map<String, Long> banked = new HashMap<>();
     private final long processStart = processCpuNanos();
     private final Thread sampler;
     private volatile boolean open = true;
@@ -51,7 +60,7 @@ final class ThreadCpuGauge implements AutoCloseable {
     ThreadCpuGauge(String callerGroup) {
         this.callerGroup = callerGroup;
         sample(true);
-        sampler = Thread.ofPlatform().daemon().name("landing-bench-cpu-gauge").start(() -> {
+        sampler = Thread.ofPlatform().daemon().name(GAUGE_THREAD).start(() -> {
             while (open) {
                 try {
                     Thread.sleep(SAMPLE_MILLIS);
@@ -84,9 +93,12 @@ final class ThreadCpuGauge implements AutoCloseable {
         synchronized (this) {
             for (Map.Entry<String, long[]> thread : firstAndLast.entrySet()) {
                 long used = thread.getValue()[1] - thread.getValue()[0];
-                String group = thread.getKey().equals(callerTid) ? callerGroup : group(names.get(thread.getKey()));
-                byGroup.merge(group, used, Long::sum);
+                byGroup.merge(groupOf(thread.getKey()), used, Long::sum);
                 attributed += used;
+            }
+            for (Map.Entry<String, Long> gone : banked.entrySet()) {
+                byGroup.merge(gone.getKey(), gone.getValue(), Long::sum);
+                attributed += gone.getValue();
             }
         }
         if (firstAndLast.isEmpty()) {
@@ -100,6 +112,10 @@ final class ThreadCpuGauge implements AutoCloseable {
     public void close() {
         open = false;
         sampler.interrupt();
+    }
+
+    private String groupOf(String tid) {
+        return tid.equals(callerTid) ? callerGroup : group(names.get(tid));
     }
 
     /** The group of a thread named {@code name} (as {@code comm} has it). */
@@ -131,10 +147,8 @@ final class ThreadCpuGauge implements AutoCloseable {
             for (Path task : tasks) {
                 String tid = task.getFileName().toString();
                 long cpu;
-                String name;
                 try {
                     cpu = onCpuNanos(Files.readString(task.resolve("schedstat")));
-                    name = Files.readString(task.resolve("comm")).strip();
                 } catch (IOException e) {
                     continue; // the thread ended between the listing and the read
                 }
@@ -142,9 +156,28 @@ final class ThreadCpuGauge implements AutoCloseable {
                     continue;
                 }
                 synchronized (this) {
-                    long[] span = firstAndLast.computeIfAbsent(tid, t -> new long[] {start ? cpu : 0, cpu});
-                    span[1] = Math.max(span[1], cpu);
-                    names.put(tid, name);
+                    long[] span = firstAndLast.get(tid);
+                    if (span != null && cpu < span[1]) {
+                        // the id was given to a new thread: bank the old one's CPU under its group and start again
+                        banked.merge(groupOf(tid), span[1] - span[0], Long::sum);
+                        names.remove(tid);
+                        span = null;
+                    }
+                    if (span == null) {
+                        firstAndLast.put(tid, new long[] {start ? cpu : 0, cpu});
+                    } else {
+                        span[1] = cpu;
+                    }
+                }
+                if (!names.containsKey(tid)) {
+                    try {
+                        String name = Files.readString(task.resolve("comm")).strip();
+                        synchronized (this) {
+                            names.put(tid, name);
+                        }
+                    } catch (IOException e) {
+                        // ended: its CPU stays under "other threads"
+                    }
                 }
             }
         } catch (IOException | RuntimeException e) {

@@ -83,6 +83,12 @@ class BenchPeersIT {
         assertTrue(run.stdout().contains("(goal: at least 20x"), run.stdout());
         assertTrue(run.stdout().contains("DuckDB agrees too"), run.stdout());
         assertFalse(run.stdout().contains(secret) || run.stderr().contains(secret), "no row content in any output");
+
+        LandingRun without = PerfTesting.bench("--peers", "--file", file.toString(), "--repeat", "1", "--contract", CONTRACT,
+                "--no-seed-as-written");
+        assertEquals(0, without.exit(), without.stderr());
+        assertTrue(without.stdout().lines().anyMatch(l -> l.startsWith("seed rules ")), without.stdout());
+        assertFalse(without.stdout().contains("seed as written"), "left out: " + without.stdout());
     }
 
     @Test

@@ -68,29 +68,38 @@ public final class ContractRegistry {
 
     /**
      * The one contract bundled next to {@code anchor}'s classes for {@code dataset}, as {@link #fromClasspath} would
-     * load it, looked up by its name: a command that names its dataset does not read the names of every entry of
-     * its jar (46,000 in the CLI's, about 0.1 s of a command's start).
+     * find it: looked up by its file name first, so a command that names its dataset does not read the names of every
+     * entry of its jar (46,000 in the CLI's, about 0.04 s of a command's start). When that file is missing or names
+     * another dataset, the whole registry answers, so both ways agree on every name.
      */
     public static Optional<DatasetContract> bundled(Class<?> anchor, String dataset) {
-        if (!dataset.matches("[A-Za-z0-9_.-]+") || dataset.startsWith(".")) {
-            return Optional.empty();
-        }
-        String name = RESOURCE_DIRECTORY + "/" + dataset + ".json";
-        try {
-            Path location = codeLocation(anchor);
-            if (Files.isDirectory(location)) {
-                Path file = location.resolve(name);
-                return Files.isRegularFile(file) ? Optional.of(ContractLoader.load(file)) : Optional.empty();
+        if (dataset.matches("[A-Za-z0-9_.-]+") && !dataset.startsWith(".")) {
+            Optional<DatasetContract> byName = byFileName(anchor, dataset);
+            if (byName.isPresent()) {
+                return byName;
             }
-            try (JarFile jar = new JarFile(location.toFile())) {
-                JarEntry entry = jar.getJarEntry(name);
-                if (entry == null) {
-                    return Optional.empty();
-                }
-                try (InputStream in = jar.getInputStream(entry)) {
-                    // keyed by its dataset, as fromClasspath keys it (the build's copy of datasets/ names each file so)
-                    return Optional.of(ContractLoader.load(name, in)).filter(contract -> contract.dataset().equals(dataset));
-                }
+        }
+        return fromClasspath(anchor).get(dataset);
+    }
+
+    private static Optional<DatasetContract> byFileName(Class<?> anchor, String dataset) {
+        String name = RESOURCE_DIRECTORY + "/" + dataset + ".json";
+        Path location = codeLocation(anchor);
+        if (Files.isDirectory(location)) {
+            Path file = location.resolve(name);
+            try {
+                return Files.isRegularFile(file) ? Optional.of(ContractLoader.load(file)) : Optional.empty();
+            } catch (InvalidContractException e) {
+                return Optional.empty(); // e.g. its dataset is another name: the registry decides
+            }
+        }
+        try (JarFile jar = new JarFile(location.toFile())) {
+            JarEntry entry = jar.getJarEntry(name);
+            if (entry == null) {
+                return Optional.empty();
+            }
+            try (InputStream in = jar.getInputStream(entry)) {
+                return Optional.of(ContractLoader.load(name, in)).filter(contract -> contract.dataset().equals(dataset));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the bundled contract " + name, e);
