@@ -523,16 +523,11 @@ public final class BenchCommand implements Callable<Integer> {
     /** Runs one pass and adds the process CPU time it took and the process's peak resident set during it. */
     static Pass measure(BenchStage stage, BenchFile file) throws IOException {
         boolean peakReset = ResidentMemory.resetPeak();
-        long before = processCpuNanos();
+        long before = ThreadCpuGauge.processCpuNanos();
         Pass pass = stage.run(file);
-        long after = processCpuNanos();
+        long after = ThreadCpuGauge.processCpuNanos();
         Pass measured = before < 0 || after < 0 ? pass : pass.withCpuNanos(after - before);
         return peakReset ? measured.withPeakRssBytes(ResidentMemory.peakBytes()) : measured;
-    }
-
-    private static long processCpuNanos() {
-        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
-                ? os.getProcessCpuTime() : -1;
     }
 
     /** Every pass must see the same bytes and reach the same result; a generated file must give what was generated. */

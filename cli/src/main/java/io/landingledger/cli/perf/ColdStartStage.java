@@ -221,7 +221,6 @@ final class ColdStartStage {
                 + " JVM's CPU time by then, all threads, which other load on the machine does not inflate; classes: loaded by then.) Target %d ms: %s%n", TARGET_MS, met ? "met by every handler" : "NOT met");
     }
 
-
     private static String simpleName(String className) {
         return className.substring(className.lastIndexOf('.') + 1);
     }

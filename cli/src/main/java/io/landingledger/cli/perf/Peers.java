@@ -112,11 +112,6 @@ final class Peers {
                 classPath + java.io.File.pathSeparator + settings.duckDbJar(), DuckDbPeer.class.getName(), file,
                 dir.resolve("duckdb-accepted.jsonl").toString(), Integer.toString(settings.duckDbThreads()));
 
-        List<String> seed = List.of(settings.python(), settings.seedRules().toString(), file, "--accepted",
-                dir.resolve("seed-accepted.jsonl").toString(), "--max-rejected", Long.toString(settings.maxRejected()));
-        List<String> seedAsWritten = List.of(settings.python(), settings.seedRules().toString(), file, "--accepted",
-                dir.resolve("seed-as-written-accepted.jsonl").toString(), "--max-rejected", Long.toString(settings.maxRejected()),
-                "--shape", "as-written");
         String python = pythonVersion(settings.python());
 
         List<Program> programs = new ArrayList<>(List.of(
@@ -124,12 +119,19 @@ final class Peers {
                         + (workers == 1 ? "" : "s"), landing, dir.resolve("landing-accepted.jsonl")),
                 new Program("duckdb", "DuckDB " + DUCKDB_VERSION + " JDBC, " + settings.duckDbThreads()
                         + " threads: typed read_ndjson, conflicts, DISTINCT out", duckDb, dir.resolve("duckdb-accepted.jsonl")),
-                new Program(SEED_STREAMED, "seed 002's rules, " + python + ", streamed", seed, dir.resolve("seed-accepted.jsonl"))));
+                seedRules(SEED_STREAMED, "seed 002's rules, " + python + ", streamed", "streamed", dir.resolve("seed-accepted.jsonl"))));
         if (settings.seedAsWritten()) {
-            programs.add(new Program(SEED_AS_WRITTEN, "seed 002's rules, " + python + ", as its walkthrough: rows held, one write",
-                    seedAsWritten, dir.resolve("seed-as-written-accepted.jsonl")));
+            programs.add(seedRules(SEED_AS_WRITTEN, "seed 002's rules, " + python + ", as its walkthrough: rows held, one write",
+                    "as-written", dir.resolve("seed-as-written-accepted.jsonl")));
         }
         return programs;
+    }
+
+    /** {@code scripts/peers/seed_rules.py} in one of its shapes, writing its accepted rows to {@code accepted}. */
+    private Program seedRules(String name, String description, String shape, Path accepted) {
+        return new Program(name, description, List.of(settings.python(), settings.seedRules().toString(),
+                settings.file().toAbsolutePath().toString(), "--accepted", accepted.toString(), "--max-rejected",
+                Long.toString(settings.maxRejected()), "--shape", shape), accepted);
     }
 
     /** {@code Python 3.11.7}, as the interpreter names itself, or its command when it will not say. */

@@ -76,14 +76,16 @@ final class ThreadCpuGauge implements AutoCloseable {
      * Stops sampling; the span's CPU nanoseconds by group: the caller's, {@link #GROUPS}, other threads, unattributed.
      */
     Map<String, Long> stop() {
-        open = false;
-        sampler.interrupt();
+        close();
         try {
             sampler.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         sample(false);
+        if (firstAndLast.isEmpty()) {
+            return Map.of(); // no /proc
+        }
         long process = processCpuNanos() - processStart;
         Map<String, Long> byGroup = new LinkedHashMap<>();
         byGroup.put(callerGroup, 0L);
@@ -101,13 +103,11 @@ final class ThreadCpuGauge implements AutoCloseable {
                 attributed += gone.getValue();
             }
         }
-        if (firstAndLast.isEmpty()) {
-            return Map.of();
-        }
         byGroup.put(UNATTRIBUTED, Math.max(0, process - attributed));
         return byGroup;
     }
 
+    /** Stops the sampler without a figure (stop() stops it too). */
     @Override
     public void close() {
         open = false;
@@ -194,7 +194,8 @@ final class ThreadCpuGauge implements AutoCloseable {
         }
     }
 
-    private static long processCpuNanos() {
+    /** This process's CPU time, all threads, or -1 where the JVM cannot say. */
+    static long processCpuNanos() {
         return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
                 ? os.getProcessCpuTime() : -1;
     }
