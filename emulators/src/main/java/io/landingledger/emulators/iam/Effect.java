@@ -1,0 +1,7 @@
+package io.landingledger.emulators.iam;
+
+/** A statement's Effect. */
+public enum Effect {
+    ALLOW,
+    DENY
+}

@@ -1,0 +1,33 @@
+package io.landingledger.emulators.iam;
+
+import java.util.List;
+
+/**
+ * What one HTTP request needs authorized: its operation's name and the (action, resource, context) triples, or, for a
+ * request the mapper does not recognise, the reason it is unmapped (the gateway refuses those; an unmapped request is
+ * never allowed).
+ */
+public record RequestMapping(String operation, List<AuthorizationRequest> requests, String unmappedReason) {
+    public RequestMapping {
+        requests = List.copyOf(requests);
+    }
+
+    public static RequestMapping of(String operation, List<AuthorizationRequest> requests) {
+        if (requests.isEmpty()) {
+            throw new IllegalArgumentException(operation + " maps to no action");
+        }
+        return new RequestMapping(operation, requests, null);
+    }
+
+    public static RequestMapping of(String operation, AuthorizationRequest request) {
+        return of(operation, List.of(request));
+    }
+
+    public static RequestMapping unmapped(String operation, String reason) {
+        return new RequestMapping(operation, List.of(), reason);
+    }
+
+    public boolean mapped() {
+        return unmappedReason == null;
+    }
+}
