@@ -27,6 +27,14 @@ public record RequestMapping(String operation, List<AuthorizationRequest> reques
         return new RequestMapping(operation, List.of(), reason);
     }
 
+    /**
+     * A copy whose every request also carries {@code context}'s keys where the mapper did not set them: what the
+     * gateway knows beyond the request (aws:SourceAccount, aws:SourceArn for a service acting for a resource).
+     */
+    public RequestMapping withContext(java.util.Map<String, List<String>> context) {
+        return new RequestMapping(operation, requests.stream().map(r -> r.withDefaults(context)).toList(), unmappedReason);
+    }
+
     public boolean mapped() {
         return unmappedReason == null;
     }
