@@ -19,7 +19,8 @@ public record Caller(Kind kind, String arn, String account, String roleArn) {
             throw new IllegalArgumentException("not a role ARN: " + roleArn);
         }
         String name = parts[5].substring(parts[5].lastIndexOf('/') + 1);
-        return new Caller(Kind.ROLE_SESSION, "arn:" + parts[1] + ":sts::" + parts[4] + ":assumed-role/" + name + "/" + session,
+        return new Caller(Kind.ROLE_SESSION, "arn:" + parts[1] + ":sts::" + parts[4] + ":assumed-role/" + name + "/"
+                + session,
                 parts[4], roleArn);
     }
 

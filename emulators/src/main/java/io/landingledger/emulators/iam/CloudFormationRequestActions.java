@@ -12,8 +12,9 @@ import java.util.function.UnaryOperator;
  * DescribeStackResources by PhysicalResourceId and every other action are unmapped.
  */
 public final class CloudFormationRequestActions {
-    private static final Set<String> ON_STACK = Set.of("DescribeStacks", "DescribeStackResources", "DescribeStackResource",
-            "ListStackResources", "DescribeStackEvents", "GetTemplate");
+    private static final Set<String> ON_STACK = Set.of("DescribeStacks", "DescribeStackResources",
+            "DescribeStackResource", "ListStackResources", "DescribeStackEvents",
+            "GetTemplate");
     private final UnaryOperator<String> stackArn;
 
     /** {@code stackArn} maps a stack name to its ARN ({@code arn:aws:cloudformation:REGION:ACCOUNT:stack/NAME/ID}). */
@@ -42,6 +43,7 @@ public final class CloudFormationRequestActions {
         if (stack == null) {
             return RequestMapping.unmapped(action, "no StackName (a PhysicalResourceId names no stack here)");
         }
-        return RequestMapping.of(action, AuthorizationRequest.of("cloudformation:" + action, stack.startsWith("arn:") ? stack : stackArn.apply(stack)));
+        String arn = stack.startsWith("arn:") ? stack : stackArn.apply(stack);
+        return RequestMapping.of(action, AuthorizationRequest.of("cloudformation:" + action, arn));
     }
 }

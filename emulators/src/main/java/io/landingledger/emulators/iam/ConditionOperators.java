@@ -82,9 +82,11 @@ final class ConditionOperators {
 
         if (base.equals("Null")) {
             if (ifExists || set != null) {
-                return new Result(false, clause.operator() + " is not an operator (Null takes no IfExists or set prefix)");
+                return new Result(false, clause.operator()
+                        + " is not an operator (Null takes no IfExists or set prefix)");
             }
-            return Result.of(clause.values().stream().anyMatch(v -> v.equalsIgnoreCase("true") ? !present : v.equalsIgnoreCase("false") && present));
+            return Result.of(clause.values().stream().anyMatch(v -> v.equalsIgnoreCase("true") ? !present
+                    : v.equalsIgnoreCase("false") && present));
         }
         Base comparison = BASES.get(base.toLowerCase(Locale.ROOT));
         if (comparison == null || !base.equals(canonical(base))) {
@@ -117,9 +119,11 @@ final class ConditionOperators {
 
     /** Operators are case-sensitive in IAM: {@code stringequals} is not an operator. */
     private static String canonical(String base) {
-        for (String name : List.of("StringEquals", "StringNotEquals", "StringEqualsIgnoreCase", "StringNotEqualsIgnoreCase",
-                "StringLike", "StringNotLike", "NumericEquals", "NumericNotEquals", "NumericLessThan", "NumericLessThanEquals",
-                "NumericGreaterThan", "NumericGreaterThanEquals", "Bool", "ArnEquals", "ArnLike", "ArnNotEquals", "ArnNotLike")) {
+        for (String name : List.of("StringEquals", "StringNotEquals", "StringEqualsIgnoreCase",
+                "StringNotEqualsIgnoreCase", "StringLike", "StringNotLike", "NumericEquals", "NumericNotEquals",
+                "NumericLessThan", "NumericLessThanEquals", "NumericGreaterThan", "NumericGreaterThanEquals", "Bool",
+                "ArnEquals", "ArnLike", "ArnNotEquals",
+                "ArnNotLike")) {
             if (name.equalsIgnoreCase(base)) {
                 return name;
             }

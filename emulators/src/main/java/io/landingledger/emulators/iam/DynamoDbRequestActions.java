@@ -34,13 +34,15 @@ import java.util.Set;
 public final class DynamoDbRequestActions {
     private static final String PREFIX = "DynamoDB_20120810.";
     private static final String STREAMS_PREFIX = "DynamoDBStreams_20120810.";
-    private static final Set<String> ON_TABLE = Set.of("GetItem", "PutItem", "UpdateItem", "DeleteItem", "DescribeTable",
-            "CreateTable", "DeleteTable", "UpdateTable", "DescribeTimeToLive", "UpdateTimeToLive", "DescribeContinuousBackups",
+    private static final Set<String> ON_TABLE = Set.of("GetItem", "PutItem", "UpdateItem", "DeleteItem",
+            "DescribeTable", "CreateTable", "DeleteTable", "UpdateTable", "DescribeTimeToLive", "UpdateTimeToLive",
+            "DescribeContinuousBackups",
             "UpdateContinuousBackups");
     private static final Set<String> ON_RESOURCE_ARN = Set.of("TagResource", "UntagResource", "ListTagsOfResource");
     private static final Set<String> ON_ANY = Set.of("ListTables", "DescribeLimits", "DescribeEndpoints");
-    private static final Map<String, String> TRANSACT_WRITE = Map.of("Put", "dynamodb:PutItem", "Update", "dynamodb:UpdateItem",
-            "Delete", "dynamodb:DeleteItem", "ConditionCheck", "dynamodb:ConditionCheckItem");
+    private static final Map<String, String> TRANSACT_WRITE = Map.of("Put", "dynamodb:PutItem", "Update",
+            "dynamodb:UpdateItem", "Delete", "dynamodb:DeleteItem", "ConditionCheck",
+            "dynamodb:ConditionCheckItem");
 
     private final String region;
     private final String account;
@@ -59,7 +61,8 @@ public final class DynamoDbRequestActions {
     /** The IAM actions the request with header {@code X-Amz-Target: target} and {@code body} needs, or why unmapped. */
     public RequestMapping map(String target, byte[] body) {
         if (target == null) {
-            return RequestMapping.unmapped("(no X-Amz-Target)", "a DynamoDB request names its operation in X-Amz-Target");
+            return RequestMapping.unmapped("(no X-Amz-Target)",
+                    "a DynamoDB request names its operation in X-Amz-Target");
         }
         if (target.startsWith(STREAMS_PREFIX)) {
             return streams(target, target.substring(STREAMS_PREFIX.length()), JsonBodies.object(body));
@@ -117,13 +120,15 @@ public final class DynamoDbRequestActions {
         Set<AuthorizationRequest> requests = new LinkedHashSet<>();
         for (JsonNode item : items) {
             if (!item.isObject() || item.size() != 1) {
-                return RequestMapping.unmapped(operation, "a TransactItems entry must hold exactly one of " + actions.keySet());
+                return RequestMapping.unmapped(operation, "a TransactItems entry must hold exactly one of "
+                        + actions.keySet());
             }
             String kind = item.fieldNames().next();
             String action = actions.get(kind);
             String table = JsonBodies.text(item.get(kind), "TableName");
             if (action == null || table == null) {
-                return RequestMapping.unmapped(operation, "TransactItems entry " + kind + (action == null ? " is not one of " + actions.keySet() : " has no TableName"));
+                return RequestMapping.unmapped(operation, "TransactItems entry " + kind
+                        + (action == null ? " is not one of " + actions.keySet() : " has no TableName"));
             }
             requests.add(AuthorizationRequest.of(action, tableArn(table)));
         }
@@ -138,7 +143,8 @@ public final class DynamoDbRequestActions {
                 yield arn == null ? RequestMapping.unmapped(operation, "no StreamArn")
                         : RequestMapping.of(operation, AuthorizationRequest.of("dynamodb:" + operation, arn));
             }
-            case "GetRecords" -> RequestMapping.unmapped(operation, "GetRecords names a shard iterator, not its stream");
+            case "GetRecords" -> RequestMapping.unmapped(operation,
+                    "GetRecords names a shard iterator, not its stream");
             default -> RequestMapping.unmapped(target, "DynamoDB Streams operation " + operation + " is not mapped");
         };
     }

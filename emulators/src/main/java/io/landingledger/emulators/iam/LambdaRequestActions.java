@@ -5,7 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Lambda REST requests to IAM actions on function ARNs ({@code arn:aws:lambda:REGION:ACCOUNT:function:NAME[:QUALIFIER]}):
+ * Lambda REST requests to IAM actions on function ARNs
+ * ({@code arn:aws:lambda:REGION:ACCOUNT:function:NAME[:QUALIFIER]}):
  * Invoke ({@code POST /2015-03-31/functions/{name}/invocations}, any InvocationType) is lambda:InvokeFunction on the
  * function as named, qualified by the {@code Qualifier} parameter or the name's own qualifier; GetFunction
  * ({@code GET .../functions/{name}}) and GetFunctionConfiguration ({@code GET .../functions/{name}/configuration}) the
@@ -53,11 +54,13 @@ public final class LambdaRequestActions {
             operation = "GetFunctionConfiguration";
             action = "lambda:GetFunctionConfiguration";
         } else {
-            return RequestMapping.unmapped(where, "Lambda operation " + method + " functions/{name}/" + suffix + " is not mapped");
+            return RequestMapping.unmapped(where, "Lambda operation " + method + " functions/{name}/" + suffix
+                    + " is not mapped");
         }
         List<String> qualifiers = query.get("Qualifier");
         String arn = functionArn(name, qualifiers == null || qualifiers.isEmpty() ? null : qualifiers.get(0));
-        return arn == null ? RequestMapping.unmapped(where, "the function name " + name + " and its Qualifier disagree, or it is no function name")
+        return arn == null
+                ? RequestMapping.unmapped(where, name + " is no function name, or its qualifier is not the Qualifier")
                 : RequestMapping.of(operation, AuthorizationRequest.of(action, arn));
     }
 

@@ -23,8 +23,9 @@ public record PolicyDocument(String name, String version, List<Statement> statem
     private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     private static final Set<String> VERSIONS = Set.of("2012-10-17", "2008-10-17");
     private static final Set<String> TOP_LEVEL = Set.of("Version", "Id", "Statement");
-    private static final Set<String> ELEMENTS = Set.of("Sid", "Effect", "Principal", "NotPrincipal", "Action", "NotAction",
-            "Resource", "NotResource", "Condition");
+    private static final Set<String> ELEMENTS = Set.of("Sid", "Effect", "Principal", "NotPrincipal", "Action",
+            "NotAction", "Resource", "NotResource",
+            "Condition");
     private static final Set<String> PRINCIPAL_TYPES = Set.of("AWS", "Service", "Federated", "CanonicalUser");
 
     public PolicyDocument {
@@ -57,7 +58,8 @@ public record PolicyDocument(String name, String version, List<Statement> statem
         if (root.has("Version")) {
             version = root.get("Version").isTextual() ? root.get("Version").asText() : null;
             if (version == null || !VERSIONS.contains(version)) {
-                throw new MalformedPolicyException("policy " + name + ": Version must be 2012-10-17 (or 2008-10-17), not " + root.get("Version"));
+                throw new MalformedPolicyException("policy " + name
+                        + ": Version must be 2012-10-17 (or 2008-10-17), not " + root.get("Version"));
             }
         }
         JsonNode statement = root.get("Statement");
@@ -108,13 +110,16 @@ public record PolicyDocument(String name, String version, List<Statement> statem
         List<String> actions = strings(where, actionElement, node.get(actionElement));
         for (String action : actions) {
             if (!action.equals("*") && action.indexOf(':') <= 0) {
-                throw new MalformedPolicyException(where + ": " + actionElement + " " + action + " is not service:action or *");
+                throw new MalformedPolicyException(where + ": " + actionElement + " " + action
+                        + " is not service:action or *");
             }
         }
         String resourceElement = exactlyOne(where, node, "Resource", "NotResource", false);
-        List<String> resources = resourceElement == null ? List.of() : strings(where, resourceElement, node.get(resourceElement));
+        List<String> resources = resourceElement == null ? List.of()
+                : strings(where, resourceElement, node.get(resourceElement));
         String principalElement = exactlyOne(where, node, "Principal", "NotPrincipal", false);
-        PrincipalElement principal = principalElement == null ? null : principal(where + " " + principalElement, node.get(principalElement));
+        PrincipalElement principal = principalElement == null ? null
+                : principal(where + " " + principalElement, node.get(principalElement));
         List<ConditionClause> conditions = node.has("Condition") ? conditions(where, node.get("Condition")) : List.of();
         return new Statement(index, sid, effect, principal, "NotPrincipal".equals(principalElement), actions,
                 "NotAction".equals(actionElement), resources, "NotResource".equals(resourceElement), conditions);
@@ -149,7 +154,8 @@ public record PolicyDocument(String name, String version, List<Statement> statem
                 out.add(item.asText());
             }
         } else {
-            throw new MalformedPolicyException(where + ": " + element + " must be a string or a non-empty list of strings, not " + value);
+            throw new MalformedPolicyException(where + ": " + element
+                    + " must be a string or a non-empty list of strings, not " + value);
         }
         return out;
     }
@@ -183,11 +189,13 @@ public record PolicyDocument(String name, String version, List<Statement> statem
         for (Iterator<Map.Entry<String, JsonNode>> operators = value.fields(); operators.hasNext(); ) {
             Map.Entry<String, JsonNode> operator = operators.next();
             if (!operator.getValue().isObject() || operator.getValue().isEmpty()) {
-                throw new MalformedPolicyException(where + ": Condition " + operator.getKey() + " must be a non-empty object of keys");
+                throw new MalformedPolicyException(where + ": Condition " + operator.getKey()
+                        + " must be a non-empty object of keys");
             }
             for (Iterator<Map.Entry<String, JsonNode>> keys = operator.getValue().fields(); keys.hasNext(); ) {
                 Map.Entry<String, JsonNode> key = keys.next();
-                clauses.add(new ConditionClause(operator.getKey(), key.getKey(), conditionValues(where, operator.getKey(), key)));
+                clauses.add(new ConditionClause(operator.getKey(), key.getKey(),
+                        conditionValues(where, operator.getKey(), key)));
             }
         }
         return clauses;
@@ -209,7 +217,8 @@ public record PolicyDocument(String name, String version, List<Statement> statem
             values.add(item.asText());
         }
         if (values.isEmpty()) {
-            throw new MalformedPolicyException(where + ": Condition " + operator + " " + key.getKey() + " has no value");
+            throw new MalformedPolicyException(where + ": Condition " + operator + " " + key.getKey()
+                    + " has no value");
         }
         return values;
     }

@@ -71,11 +71,13 @@ public final class PolicyEvaluator {
         if (!allows.isEmpty()) {
             Match first = allows.get(0);
             return new Decision(Outcome.ALLOWED, first.policy.name(), first.statement.label(),
-                    "User: " + caller.arn() + " is allowed to perform: " + request.action() + " on resource: \"" + request.resource()
+                    "User: " + caller.arn() + " is allowed to perform: " + request.action() + " on resource: \""
+                    + request.resource()
                             + "\" by " + first.policy.name() + " " + first.statement.label(), notes);
         }
         String side = identityPolicies.isEmpty() && resourcePolicy != null ? RESOURCE : IDENTITY;
-        return new Decision(Outcome.IMPLICIT_DENY, null, null, denied(caller, request) + " because no " + side + " allows the "
+        return new Decision(Outcome.IMPLICIT_DENY, null, null, denied(caller, request) + " because no " + side
+                + " allows the "
                 + request.action() + " action", notes);
     }
 
@@ -86,7 +88,8 @@ public final class PolicyEvaluator {
      * policy names only through the account would also need its own identity policy to allow sts:AssumeRole: use
      * {@link #evaluate} with those policies.)
      */
-    public Decision mayAssumeRole(Caller caller, String roleArn, PolicyDocument trustPolicy, Map<String, List<String>> context) {
+    public Decision mayAssumeRole(Caller caller, String roleArn, PolicyDocument trustPolicy,
+            Map<String, List<String>> context) {
         return evaluate(caller, new AuthorizationRequest("sts:AssumeRole", roleArn, context), List.of(), trustPolicy);
     }
 
@@ -98,8 +101,10 @@ public final class PolicyEvaluator {
     public Decision authorize(Caller caller, RequestMapping mapping, List<PolicyDocument> identityPolicies,
                               Function<String, PolicyDocument> resourcePolicyOf) {
         if (!mapping.mapped()) {
-            return new Decision(Outcome.IMPLICIT_DENY, null, null, "User: " + caller.arn() + " is not authorized to perform: "
-                    + mapping.operation() + " because this gateway maps no IAM action to it: " + mapping.unmappedReason(), List.of());
+            return new Decision(Outcome.IMPLICIT_DENY, null, null, "User: " + caller.arn()
+                    + " is not authorized to perform: "
+                    + mapping.operation() + " because this gateway maps no IAM action to it: "
+                    + mapping.unmappedReason(), List.of());
         }
         Decision first = null;
         for (AuthorizationRequest request : mapping.requests()) {
@@ -116,7 +121,8 @@ public final class PolicyEvaluator {
     }
 
     /** The statement's match, or null when it does not apply. {@code caller} is null for identity policies. */
-    private static Match applies(PolicyDocument policy, Statement statement, AuthorizationRequest request, Caller caller, List<String> notes) {
+    private static Match applies(PolicyDocument policy, Statement statement, AuthorizationRequest request,
+            Caller caller, List<String> notes) {
         if (!statement.matchesAction(request.action()) || !statement.matchesResource(request.resource())) {
             return null;
         }
@@ -152,7 +158,8 @@ public final class PolicyEvaluator {
         return new Match(policy, statement, principal);
     }
 
-    private static Decision deny(Caller caller, AuthorizationRequest request, Match match, String side, List<String> notes) {
+    private static Decision deny(Caller caller, AuthorizationRequest request, Match match, String side,
+            List<String> notes) {
         return new Decision(Outcome.EXPLICIT_DENY, match.policy.name(), match.statement.label(),
                 denied(caller, request) + " with an explicit deny in " + article(side), notes);
     }

@@ -32,7 +32,8 @@ public record RequestMapping(String operation, List<AuthorizationRequest> reques
      * gateway knows beyond the request (aws:SourceAccount, aws:SourceArn for a service acting for a resource).
      */
     public RequestMapping withContext(java.util.Map<String, List<String>> context) {
-        return new RequestMapping(operation, requests.stream().map(r -> r.withDefaults(context)).toList(), unmappedReason);
+        return new RequestMapping(operation, requests.stream().map(r -> r.withDefaults(context)).toList(),
+                unmappedReason);
     }
 
     public boolean mapped() {

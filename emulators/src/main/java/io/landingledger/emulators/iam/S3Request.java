@@ -13,7 +13,8 @@ import java.util.Map;
  * {@code tls} whether the client's connection was TLS (aws:SecureTransport); {@code body} the request body, needed
  * only by DeleteObjects ({@code POST /bucket?delete}), else null.
  */
-public record S3Request(String method, String rawPath, Map<String, List<String>> query, Map<String, List<String>> headers,
+public record S3Request(String method, String rawPath, Map<String, List<String>> query,
+        Map<String, List<String>> headers,
                         boolean tls, byte[] body) {
     public S3Request {
         method = method.toUpperCase(Locale.ROOT);
@@ -23,7 +24,8 @@ public record S3Request(String method, String rawPath, Map<String, List<String>>
         headers = Map.copyOf(lower);
     }
 
-    public static S3Request of(String method, String rawPath, Map<String, List<String>> query, Map<String, List<String>> headers, boolean tls) {
+    public static S3Request of(String method, String rawPath, Map<String, List<String>> query,
+            Map<String, List<String>> headers, boolean tls) {
         return new S3Request(method, rawPath, query, headers, tls, null);
     }
 

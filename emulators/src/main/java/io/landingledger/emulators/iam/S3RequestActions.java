@@ -52,41 +52,55 @@ import org.w3c.dom.NodeList;
  */
 public final class S3RequestActions {
     /** Query parameters that are arguments, not sub-resources naming another operation. */
-    private static final Set<String> ARGUMENTS = Set.of("versionId", "uploadId", "partNumber", "list-type", "prefix", "delimiter",
-            "max-keys", "continuation-token", "start-after", "fetch-owner", "encoding-type", "marker", "key-marker",
-            "version-id-marker", "upload-id-marker", "max-uploads", "max-parts", "part-number-marker", "x-id", "max-buckets",
-            "bucket-region", "response-content-type", "response-content-language", "response-expires", "response-cache-control",
-            "response-content-disposition", "response-content-encoding", "X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date",
-            "X-Amz-Expires", "X-Amz-SignedHeaders", "X-Amz-Signature", "X-Amz-Security-Token", "X-Amz-Content-Sha256",
+    private static final Set<String> ARGUMENTS = Set.of("versionId", "uploadId", "partNumber", "list-type", "prefix",
+            "delimiter", "max-keys", "continuation-token", "start-after", "fetch-owner", "encoding-type", "marker",
+            "key-marker", "version-id-marker", "upload-id-marker", "max-uploads", "max-parts", "part-number-marker",
+            "x-id", "max-buckets", "bucket-region", "response-content-type", "response-content-language",
+            "response-expires", "response-cache-control", "response-content-disposition", "response-content-encoding",
+            "X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date", "X-Amz-Expires", "X-Amz-SignedHeaders",
+            "X-Amz-Signature", "X-Amz-Security-Token", "X-Amz-Content-Sha256",
             "X-Amz-User-Agent");
     private static final List<String> CREATION_HEADERS = List.of("x-amz-server-side-encryption",
-            "x-amz-server-side-encryption-aws-kms-key-id", "x-amz-server-side-encryption-customer-algorithm", "x-amz-acl",
+            "x-amz-server-side-encryption-aws-kms-key-id", "x-amz-server-side-encryption-customer-algorithm",
+            "x-amz-acl",
             "x-amz-storage-class");
 
     /** Bucket sub-resource -> (GET action, PUT action, DELETE action); null where S3 has no such operation. */
     private static final Map<String, List<String>> BUCKET_SUBRESOURCES = Map.ofEntries(
             Map.entry("versioning", actions("s3:GetBucketVersioning", "s3:PutBucketVersioning", null)),
             Map.entry("policy", actions("s3:GetBucketPolicy", "s3:PutBucketPolicy", "s3:DeleteBucketPolicy")),
-            Map.entry("lifecycle", actions("s3:GetLifecycleConfiguration", "s3:PutLifecycleConfiguration", "s3:PutLifecycleConfiguration")),
-            Map.entry("encryption", actions("s3:GetEncryptionConfiguration", "s3:PutEncryptionConfiguration", "s3:PutEncryptionConfiguration")),
+            Map.entry("lifecycle",
+                    actions("s3:GetLifecycleConfiguration", "s3:PutLifecycleConfiguration",
+                    "s3:PutLifecycleConfiguration")),
+            Map.entry("encryption",
+                    actions("s3:GetEncryptionConfiguration", "s3:PutEncryptionConfiguration",
+                    "s3:PutEncryptionConfiguration")),
             Map.entry("notification", actions("s3:GetBucketNotification", "s3:PutBucketNotification", null)),
-            Map.entry("ownershipControls", actions("s3:GetBucketOwnershipControls", "s3:PutBucketOwnershipControls", "s3:PutBucketOwnershipControls")),
-            Map.entry("publicAccessBlock", actions("s3:GetBucketPublicAccessBlock", "s3:PutBucketPublicAccessBlock", "s3:PutBucketPublicAccessBlock")),
+            Map.entry("ownershipControls",
+                    actions("s3:GetBucketOwnershipControls", "s3:PutBucketOwnershipControls",
+                    "s3:PutBucketOwnershipControls")),
+            Map.entry("publicAccessBlock",
+                    actions("s3:GetBucketPublicAccessBlock", "s3:PutBucketPublicAccessBlock",
+                    "s3:PutBucketPublicAccessBlock")),
             Map.entry("tagging", actions("s3:GetBucketTagging", "s3:PutBucketTagging", "s3:PutBucketTagging")),
             Map.entry("location", actions("s3:GetBucketLocation", null, null)),
             Map.entry("acl", actions("s3:GetBucketAcl", "s3:PutBucketAcl", null)),
             Map.entry("cors", actions("s3:GetBucketCORS", "s3:PutBucketCORS", "s3:PutBucketCORS")),
             Map.entry("policyStatus", actions("s3:GetBucketPolicyStatus", null, null)),
-            Map.entry("object-lock", actions("s3:GetBucketObjectLockConfiguration", "s3:PutBucketObjectLockConfiguration", null)));
+            Map.entry("object-lock",
+                    actions("s3:GetBucketObjectLockConfiguration", "s3:PutBucketObjectLockConfiguration", null)));
 
     /** Object sub-resource -> (GET action, PUT action, DELETE action), each with its Version form after a '|'. */
     private static final Map<String, List<String>> OBJECT_SUBRESOURCES = Map.of(
-            "tagging", actions("s3:GetObjectTagging|s3:GetObjectVersionTagging", "s3:PutObjectTagging|s3:PutObjectVersionTagging",
+            "tagging", actions("s3:GetObjectTagging|s3:GetObjectVersionTagging",
+                    "s3:PutObjectTagging|s3:PutObjectVersionTagging",
                     "s3:DeleteObjectTagging|s3:DeleteObjectVersionTagging"),
             "acl", actions("s3:GetObjectAcl|s3:GetObjectVersionAcl", "s3:PutObjectAcl|s3:PutObjectVersionAcl", null),
             "attributes", actions("s3:GetObjectAttributes|s3:GetObjectVersionAttributes", null, null),
-            "retention", actions("s3:GetObjectRetention|s3:GetObjectRetention", "s3:PutObjectRetention|s3:PutObjectRetention", null),
-            "legal-hold", actions("s3:GetObjectLegalHold|s3:GetObjectLegalHold", "s3:PutObjectLegalHold|s3:PutObjectLegalHold", null));
+            "retention", actions("s3:GetObjectRetention|s3:GetObjectRetention",
+                    "s3:PutObjectRetention|s3:PutObjectRetention", null),
+            "legal-hold", actions("s3:GetObjectLegalHold|s3:GetObjectLegalHold",
+                    "s3:PutObjectLegalHold|s3:PutObjectLegalHold", null));
 
     private S3RequestActions() {
     }
@@ -106,7 +120,8 @@ public final class S3RequestActions {
         if (path == null || !path.startsWith("/")) {
             return RequestMapping.unmapped(where, "not a path-style request target");
         }
-        List<String> subresources = request.query().keySet().stream().filter(k -> !ARGUMENTS.contains(k)).sorted().toList();
+        List<String> subresources = request.query().keySet().stream()
+                .filter(k -> !ARGUMENTS.contains(k)).sorted().toList();
         if (subresources.size() > 1) {
             return RequestMapping.unmapped(where, "more than one sub-resource: " + subresources);
         }
@@ -121,41 +136,49 @@ public final class S3RequestActions {
         } catch (IllegalArgumentException e) {
             return RequestMapping.unmapped(where, e.getMessage());
         }
-        AuthorizationRequest base = AuthorizationRequest.of("", "").with("aws:SecureTransport", String.valueOf(request.tls()));
+        AuthorizationRequest base = AuthorizationRequest.of("", "").with("aws:SecureTransport",
+                String.valueOf(request.tls()));
         if (bucket.isEmpty()) {
             return request.method().equals("GET") && subresource == null
                     ? RequestMapping.of("ListBuckets", request("s3:ListAllMyBuckets", "*", base))
                     : RequestMapping.unmapped(where, "no bucket in the path");
         }
-        return key.isEmpty() ? bucketLevel(request, where, bucket, subresource, base) : objectLevel(request, where, bucket, key, subresource, base);
+        return key.isEmpty() ? bucketLevel(request, where, bucket, subresource, base)
+                : objectLevel(request, where, bucket, key, subresource, base);
     }
 
     // ---- bucket -------------------------------------------------------------------------------------------------
 
-    private static RequestMapping bucketLevel(S3Request request, String where, String bucket, String subresource, AuthorizationRequest base) {
+    private static RequestMapping bucketLevel(S3Request request, String where, String bucket, String subresource,
+            AuthorizationRequest base) {
         String arn = "arn:aws:s3:::" + bucket;
         String method = request.method();
         if (subresource == null) {
             return switch (method) {
-                case "GET" -> RequestMapping.of(request.parameter("list-type") != null ? "ListObjectsV2" : "ListObjects",
+                case "GET" -> RequestMapping.of(request.parameter("list-type") != null ? "ListObjectsV2"
+                        : "ListObjects",
                         listing(request, request("s3:ListBucket", arn, base)));
                 case "HEAD" -> RequestMapping.of("HeadBucket", request("s3:ListBucket", arn, base));
                 case "PUT" -> RequestMapping.of("CreateBucket", request("s3:CreateBucket", arn, base));
                 case "DELETE" -> RequestMapping.of("DeleteBucket", request("s3:DeleteBucket", arn, base));
-                default -> RequestMapping.unmapped(where, method + " on a bucket without a sub-resource (a browser form upload?) is not mapped");
+                default -> RequestMapping.unmapped(where, method
+                        + " on a bucket without a sub-resource (a browser form upload?) is not mapped");
             };
         }
         switch (subresource) {
             case "versions" -> {
-                return method.equals("GET") ? RequestMapping.of("ListObjectVersions", listing(request, request("s3:ListBucketVersions", arn, base)))
+                AuthorizationRequest list = listing(request, request("s3:ListBucketVersions", arn, base));
+                return method.equals("GET") ? RequestMapping.of("ListObjectVersions", list)
                         : RequestMapping.unmapped(where, method + " ?versions");
             }
             case "uploads" -> {
-                return method.equals("GET") ? RequestMapping.of("ListMultipartUploads", request("s3:ListBucketMultipartUploads", arn, base))
+                return method.equals("GET")
+                        ? RequestMapping.of("ListMultipartUploads", request("s3:ListBucketMultipartUploads", arn, base))
                         : RequestMapping.unmapped(where, method + " ?uploads on a bucket");
             }
             case "delete" -> {
-                return method.equals("POST") ? deleteObjects(request, where, bucket, base) : RequestMapping.unmapped(where, method + " ?delete");
+                return method.equals("POST") ? deleteObjects(request, where, bucket, base)
+                        : RequestMapping.unmapped(where, method + " ?delete");
             }
             default -> {
             }
@@ -168,11 +191,13 @@ public final class S3RequestActions {
             default -> -1;
         };
         if (actions == null || index < 0 || actions.get(index) == null) {
-            return RequestMapping.unmapped(where, "bucket sub-resource ?" + subresource + " with " + method + " is not mapped");
+            return RequestMapping.unmapped(where, "bucket sub-resource ?" + subresource + " with " + method
+                    + " is not mapped");
         }
         String action = actions.get(index);
         String verb = index == 0 ? "Get" : index == 1 ? "Put" : "Delete";
-        return RequestMapping.of(verb + "Bucket" + Character.toUpperCase(subresource.charAt(0)) + subresource.substring(1),
+        return RequestMapping.of(verb + "Bucket" + Character.toUpperCase(subresource.charAt(0))
+                + subresource.substring(1),
                 request(action, arn, base));
     }
 
@@ -186,9 +211,11 @@ public final class S3RequestActions {
         return maxKeys == null ? out : out.with("s3:max-keys", maxKeys);
     }
 
-    private static RequestMapping deleteObjects(S3Request request, String where, String bucket, AuthorizationRequest base) {
+    private static RequestMapping deleteObjects(S3Request request, String where, String bucket,
+            AuthorizationRequest base) {
         if (request.body() == null) {
-            return RequestMapping.unmapped(where, "DeleteObjects needs its body to name the keys (pass it with S3Request.withBody)");
+            return RequestMapping.unmapped(where,
+                    "DeleteObjects needs its body to name the keys (pass it with S3Request.withBody)");
         }
         List<AuthorizationRequest> deletes = new ArrayList<>();
         try {
@@ -204,13 +231,16 @@ public final class S3RequestActions {
                     if (key == null || key.isEmpty()) {
                         return RequestMapping.unmapped(where, "DeleteObjects: an Object without a Key");
                     }
-                    deletes.add(objectAction("s3:DeleteObject", "s3:DeleteObjectVersion", bucket, key, child(object, "VersionId"), base));
+                    deletes.add(objectAction("s3:DeleteObject", "s3:DeleteObjectVersion", bucket, key,
+                            child(object, "VersionId"), base));
                 }
             }
         } catch (Exception e) {
-            return RequestMapping.unmapped(where, "DeleteObjects: the body is not a Delete document: " + e.getMessage());
+            return RequestMapping.unmapped(where, "DeleteObjects: the body is not a Delete document: "
+                    + e.getMessage());
         }
-        return deletes.isEmpty() ? RequestMapping.unmapped(where, "DeleteObjects names no object") : RequestMapping.of("DeleteObjects", deletes);
+        return deletes.isEmpty() ? RequestMapping.unmapped(where, "DeleteObjects names no object")
+                : RequestMapping.of("DeleteObjects", deletes);
     }
 
     private static String child(Element parent, String name) {
@@ -224,7 +254,8 @@ public final class S3RequestActions {
 
     // ---- object -------------------------------------------------------------------------------------------------
 
-    private static RequestMapping objectLevel(S3Request request, String where, String bucket, String key, String subresource,
+    private static RequestMapping objectLevel(S3Request request, String where, String bucket, String key,
+            String subresource,
                                               AuthorizationRequest base) {
         String method = request.method();
         String versionId = request.parameter("versionId");
@@ -238,11 +269,13 @@ public final class S3RequestActions {
             };
             String actions = index < 0 ? null : OBJECT_SUBRESOURCES.get(subresource).get(index);
             if (actions == null) {
-                return RequestMapping.unmapped(where, "object sub-resource ?" + subresource + " with " + method + " is not mapped");
+                return RequestMapping.unmapped(where, "object sub-resource ?" + subresource + " with " + method
+                        + " is not mapped");
             }
             String[] plainAndVersion = actions.split("\\|");
             String verb = index == 0 ? "Get" : index == 1 ? "Put" : "Delete";
-            return RequestMapping.of(verb + "Object" + Character.toUpperCase(subresource.charAt(0)) + subresource.substring(1).replace("-h", "H"),
+            return RequestMapping.of(verb + "Object" + Character.toUpperCase(subresource.charAt(0))
+                    + subresource.substring(1).replace("-h", "H"),
                     objectAction(plainAndVersion[0], plainAndVersion[1], bucket, key, versionId, base));
         }
         if (subresource != null && !subresource.equals("uploads") && !subresource.equals("restore")) {
@@ -255,7 +288,8 @@ public final class S3RequestActions {
                     break;
                 }
                 if (upload && method.equals("GET")) {
-                    return RequestMapping.of("ListParts", objectAction("s3:ListMultipartUploadParts", "s3:ListMultipartUploadParts", bucket, key, null, base));
+                    return RequestMapping.of("ListParts", objectAction("s3:ListMultipartUploadParts",
+                            "s3:ListMultipartUploadParts", bucket, key, null, base));
                 }
                 return RequestMapping.of(method.equals("GET") ? "GetObject" : "HeadObject",
                         objectAction("s3:GetObject", "s3:GetObjectVersion", bucket, key, versionId, base));
@@ -268,25 +302,33 @@ public final class S3RequestActions {
                 if (upload && !part) {
                     return RequestMapping.unmapped(where, "PUT with uploadId but no partNumber");
                 }
-                String operation = part ? (copySource != null ? "UploadPartCopy" : "UploadPart") : copySource != null ? "CopyObject" : "PutObject";
+                String operation = part ? (copySource != null ? "UploadPartCopy" : "UploadPart")
+                        : copySource != null ? "CopyObject" : "PutObject";
                 boolean creates = !part;
-                AuthorizationRequest put = creation(request, request("s3:PutObject", objectArn(bucket, key), base), creates, creates);
+                AuthorizationRequest put = creation(request, request("s3:PutObject", objectArn(bucket, key), base),
+                        creates, creates);
                 if (copySource == null) {
                     return RequestMapping.of(operation, put);
                 }
                 AuthorizationRequest source = copySource(copySource, base);
-                return source == null ? RequestMapping.unmapped(where, "x-amz-copy-source " + copySource + " is not bucket/key[?versionId=...]")
-                        : RequestMapping.of(operation, List.of(put.with("s3:x-amz-copy-source", copySource), source));
+                if (source == null) {
+                    return RequestMapping.unmapped(where,
+                            "x-amz-copy-source " + copySource + " is not bucket/key[?versionId=...]");
+                }
+                return RequestMapping.of(operation, List.of(put.with("s3:x-amz-copy-source", copySource), source));
             }
             case "POST" -> {
                 if ("uploads".equals(subresource)) {
-                    return RequestMapping.of("CreateMultipartUpload", creation(request, request("s3:PutObject", objectArn(bucket, key), base), false, true));
+                    return RequestMapping.of("CreateMultipartUpload",
+                            creation(request, request("s3:PutObject", objectArn(bucket, key), base), false, true));
                 }
                 if ("restore".equals(subresource)) {
-                    return RequestMapping.of("RestoreObject", objectAction("s3:RestoreObject", "s3:RestoreObject", bucket, key, null, base));
+                    return RequestMapping.of("RestoreObject",
+                            objectAction("s3:RestoreObject", "s3:RestoreObject", bucket, key, null, base));
                 }
                 if (upload) {
-                    return RequestMapping.of("CompleteMultipartUpload", creation(request, request("s3:PutObject", objectArn(bucket, key), base), true, false));
+                    return RequestMapping.of("CompleteMultipartUpload",
+                            creation(request, request("s3:PutObject", objectArn(bucket, key), base), true, false));
                 }
             }
             case "DELETE" -> {
@@ -294,14 +336,17 @@ public final class S3RequestActions {
                     break;
                 }
                 if (upload) {
-                    return RequestMapping.of("AbortMultipartUpload", objectAction("s3:AbortMultipartUpload", "s3:AbortMultipartUpload", bucket, key, null, base));
+                    return RequestMapping.of("AbortMultipartUpload", objectAction("s3:AbortMultipartUpload",
+                            "s3:AbortMultipartUpload", bucket, key, null, base));
                 }
-                return RequestMapping.of("DeleteObject", objectAction("s3:DeleteObject", "s3:DeleteObjectVersion", bucket, key, versionId, base));
+                return RequestMapping.of("DeleteObject",
+                        objectAction("s3:DeleteObject", "s3:DeleteObjectVersion", bucket, key, versionId, base));
             }
             default -> {
             }
         }
-        return RequestMapping.unmapped(where, method + " on an object" + (subresource == null ? "" : " with ?" + subresource) + " is not mapped");
+        return RequestMapping.unmapped(where, method + " on an object"
+                + (subresource == null ? "" : " with ?" + subresource) + " is not mapped");
     }
 
     /**
@@ -309,7 +354,8 @@ public final class S3RequestActions {
      * (s3:ObjectCreationOperation); {@code encryptionHeaders}: it is one that carries the object's encryption, ACL and
      * storage class (PutObject, CreateMultipartUpload, CopyObject).
      */
-    private static AuthorizationRequest creation(S3Request request, AuthorizationRequest put, boolean creates, boolean encryptionHeaders) {
+    private static AuthorizationRequest creation(S3Request request, AuthorizationRequest put, boolean creates,
+            boolean encryptionHeaders) {
         AuthorizationRequest out = put.with("s3:ObjectCreationOperation", String.valueOf(creates));
         if (request.header("If-None-Match") != null) {
             out = out.with("s3:if-none-match", request.header("If-None-Match"));
@@ -352,11 +398,13 @@ public final class S3RequestActions {
         if (slash <= 0 || slash == source.length() - 1 || source.startsWith("arn:")) {
             return null;
         }
-        return objectAction("s3:GetObject", "s3:GetObjectVersion", decode(source.substring(0, slash)), decode(source.substring(slash + 1)),
+        return objectAction("s3:GetObject", "s3:GetObjectVersion", decode(source.substring(0, slash)),
+                decode(source.substring(slash + 1)),
                 versionId, base);
     }
 
-    private static AuthorizationRequest objectAction(String action, String versionAction, String bucket, String key, String versionId,
+    private static AuthorizationRequest objectAction(String action, String versionAction, String bucket, String key,
+            String versionId,
                                                      AuthorizationRequest base) {
         if (versionId == null || versionId.isEmpty()) {
             return request(action, objectArn(bucket, key), base);
@@ -378,7 +426,8 @@ public final class S3RequestActions {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if (c == '%') {
-                if (i + 2 >= text.length() || Character.digit(text.charAt(i + 1), 16) < 0 || Character.digit(text.charAt(i + 2), 16) < 0) {
+                if (i + 2 >= text.length() || Character.digit(text.charAt(i + 1), 16) < 0
+                        || Character.digit(text.charAt(i + 2), 16) < 0) {
                     throw new IllegalArgumentException("a malformed percent-encoding in " + text);
                 }
                 bytes.write(Character.digit(text.charAt(i + 1), 16) * 16 + Character.digit(text.charAt(i + 2), 16));

@@ -10,7 +10,8 @@ import java.util.function.Function;
 /**
  * SQS requests to IAM actions on queue ARNs ({@code arn:aws:sqs:REGION:ACCOUNT:NAME}), in either protocol: the query
  * protocol (form-encoded {@code Action=SendMessage&QueueUrl=...}, decoded into a map by the gateway) or the JSON
- * protocol ({@code X-Amz-Target: AmazonSQS.SendMessage} and a JSON body with QueueUrl). The action is sqs:&lt;Action&gt;,
+ * protocol ({@code X-Amz-Target: AmazonSQS.SendMessage} and a JSON body with QueueUrl). The action is
+ * sqs:&lt;Action&gt;,
  * but for the batch forms, which IAM authorizes as their single forms (SendMessageBatch is sqs:SendMessage,
  * DeleteMessageBatch sqs:DeleteMessage, ChangeMessageVisibilityBatch sqs:ChangeMessageVisibility). The queue is the
  * QueueUrl's last two path segments (account, name); CreateQueue and GetQueueUrl name it by QueueName (GetQueueUrl's
@@ -18,11 +19,13 @@ import java.util.function.Function;
  */
 public final class SqsRequestActions {
     private static final String JSON_PREFIX = "AmazonSQS.";
-    private static final Set<String> ON_QUEUE = Set.of("SendMessage", "ReceiveMessage", "DeleteMessage", "ChangeMessageVisibility",
-            "GetQueueAttributes", "SetQueueAttributes", "PurgeQueue", "DeleteQueue", "ListQueueTags", "TagQueue", "UntagQueue",
-            "ListDeadLetterSourceQueues", "AddPermission", "RemovePermission");
-    private static final Map<String, String> BATCHES = Map.of("SendMessageBatch", "SendMessage", "DeleteMessageBatch", "DeleteMessage",
-            "ChangeMessageVisibilityBatch", "ChangeMessageVisibility");
+    private static final Set<String> ON_QUEUE = Set.of("SendMessage", "ReceiveMessage", "DeleteMessage",
+            "ChangeMessageVisibility", "GetQueueAttributes", "SetQueueAttributes", "PurgeQueue", "DeleteQueue",
+            "ListQueueTags", "TagQueue", "UntagQueue", "ListDeadLetterSourceQueues", "AddPermission",
+            "RemovePermission");
+    private static final Map<String, String> BATCHES = Map.of("SendMessageBatch", "SendMessage", "DeleteMessageBatch",
+            "DeleteMessage", "ChangeMessageVisibilityBatch",
+            "ChangeMessageVisibility");
 
     private final String region;
     private final String account;
@@ -61,7 +64,7 @@ public final class SqsRequestActions {
             String owner = operation.equals("GetQueueUrl") && parameter.apply("QueueOwnerAWSAccountId") != null
                     ? parameter.apply("QueueOwnerAWSAccountId") : account;
             return name == null ? RequestMapping.unmapped(operation, "no QueueName")
-                    : RequestMapping.of(operation, AuthorizationRequest.of("sqs:" + operation, "arn:aws:sqs:" + region + ":" + owner + ":" + name));
+                    : RequestMapping.of(operation, AuthorizationRequest.of("sqs:" + operation, queue(owner, name)));
         }
         String action = BATCHES.getOrDefault(operation, operation);
         if (!ON_QUEUE.contains(action)) {
@@ -73,7 +76,10 @@ public final class SqsRequestActions {
                 : RequestMapping.of(operation, AuthorizationRequest.of("sqs:" + action, arn));
     }
 
-    /** {@code https://sqs.us-east-1.amazonaws.com/123456789012/name} -> {@code arn:aws:sqs:REGION:123456789012:name}, or null. */
+    /**
+     * {@code https://sqs.us-east-1.amazonaws.com/123456789012/name} -> {@code arn:aws:sqs:REGION:123456789012:name},
+     * or null.
+     */
     public String queueArn(String queueUrl) {
         String path;
         try {
@@ -85,6 +91,10 @@ public final class SqsRequestActions {
         if (segments.length != 2 || !segments[0].matches("\\d{12}") || segments[1].isEmpty()) {
             return null;
         }
-        return "arn:aws:sqs:" + region + ":" + segments[0] + ":" + segments[1];
+        return queue(segments[0], segments[1]);
+    }
+
+    private String queue(String owner, String name) {
+        return "arn:aws:sqs:" + region + ":" + owner + ":" + name;
     }
 }

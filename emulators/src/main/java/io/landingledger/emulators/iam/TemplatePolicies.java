@@ -41,8 +41,10 @@ public final class TemplatePolicies {
         return of(new ObjectMapper().readTree(transformedTemplate.toFile()), region, account, stackName, parameters);
     }
 
-    public static TemplatePolicies of(JsonNode template, String region, String account, String stackName, Map<String, String> parameters) {
-        return new TemplatePolicies(template, new TemplateResolver(template, region, account, stackName, parameters), account);
+    public static TemplatePolicies of(JsonNode template, String region, String account, String stackName,
+            Map<String, String> parameters) {
+        return new TemplatePolicies(template, new TemplateResolver(template, region, account, stackName, parameters),
+                account);
     }
 
     /** The logical ids of the template's AWS::IAM::Role resources. */
@@ -59,11 +61,13 @@ public final class TemplatePolicies {
     public List<PolicyDocument> identityPolicies(String role) {
         JsonNode properties = resource(role, "AWS::IAM::Role").path("Properties");
         if (properties.has("ManagedPolicyArns") || properties.has("PermissionsBoundary")) {
-            throw new IllegalStateException(role + " has ManagedPolicyArns or a PermissionsBoundary, which TemplatePolicies does not read");
+            throw new IllegalStateException(role
+                    + " has ManagedPolicyArns or a PermissionsBoundary, which TemplatePolicies does not read");
         }
         for (String policy : ofType("AWS::IAM::Policy")) {
             if (resources.get(policy).path("Properties").path("Roles").toString().contains("\"" + role + "\"")) {
-                throw new IllegalStateException(policy + " (AWS::IAM::Policy) attaches to " + role + ": TemplatePolicies does not gather it");
+                throw new IllegalStateException(policy + " (AWS::IAM::Policy) attaches to " + role
+                        + ": TemplatePolicies does not gather it");
             }
         }
         List<PolicyDocument> policies = new ArrayList<>();
@@ -75,7 +79,8 @@ public final class TemplatePolicies {
     }
 
     public PolicyDocument trustPolicy(String role) {
-        return PolicyDocument.parse(role + " trust", resolver.resolve(resource(role, "AWS::IAM::Role").path("Properties").get("AssumeRolePolicyDocument")));
+        return PolicyDocument.parse(role + " trust",
+                resolver.resolve(resource(role, "AWS::IAM::Role").path("Properties").get("AssumeRolePolicyDocument")));
     }
 
     /** The logical id of the role a function (AWS::Lambda::Function) runs with. */
@@ -95,7 +100,8 @@ public final class TemplatePolicies {
         Map<String, PolicyDocument> policies = new LinkedHashMap<>();
         for (String logical : ofType("AWS::S3::BucketPolicy")) {
             JsonNode properties = resources.get(logical).path("Properties");
-            policies.put(resolver.string(properties.get("Bucket")), PolicyDocument.parse(logical, resolver.resolve(properties.get("PolicyDocument"))));
+            policies.put(resolver.string(properties.get("Bucket")),
+                    PolicyDocument.parse(logical, resolver.resolve(properties.get("PolicyDocument"))));
         }
         bucketPolicies = Map.copyOf(policies);
         return bucketPolicies;
@@ -113,7 +119,8 @@ public final class TemplatePolicies {
     }
 
     public PolicyDocument managedPolicy(String logical) {
-        return PolicyDocument.parse(logical, resolver.resolve(resource(logical, "AWS::IAM::ManagedPolicy").path("Properties").get("PolicyDocument")));
+        JsonNode document = resource(logical, "AWS::IAM::ManagedPolicy").path("Properties").get("PolicyDocument");
+        return PolicyDocument.parse(logical, resolver.resolve(document));
     }
 
     /**

@@ -31,7 +31,8 @@ final class TemplateResolver {
     private final String account;
     private final String stackName;
 
-    TemplateResolver(JsonNode template, String region, String account, String stackName, Map<String, String> overrides) {
+    TemplateResolver(JsonNode template, String region, String account, String stackName,
+            Map<String, String> overrides) {
         this.resources = template.path("Resources");
         this.parameters = template.path("Parameters");
         this.overrides = Map.copyOf(overrides);
@@ -173,33 +174,40 @@ final class TemplateResolver {
         String type = resource.path("Type").asText();
         String arn = switch (type) {
             case "AWS::S3::Bucket" -> "arn:aws:s3:::" + physicalName(name);
-            case "AWS::DynamoDB::Table" -> "arn:aws:dynamodb:" + region + ":" + account + ":table/" + physicalName(name);
+            case "AWS::DynamoDB::Table" -> "arn:aws:dynamodb:" + region + ":" + account + ":table/"
+                    + physicalName(name);
             case "AWS::SQS::Queue" -> "arn:aws:sqs:" + region + ":" + account + ":" + physicalName(name);
             case "AWS::Lambda::Function" -> functionArn(physicalName(name));
             case "AWS::IAM::Role" -> "arn:aws:iam::" + account + ":role/" + roleName(name);
-            case "AWS::Logs::LogGroup" -> "arn:aws:logs:" + region + ":" + account + ":log-group:" + physicalName(name) + ":*";
-            case "AWS::Events::EventBus" -> "arn:aws:events:" + region + ":" + account + ":event-bus/" + physicalName(name);
+            case "AWS::Logs::LogGroup" -> "arn:aws:logs:" + region + ":" + account + ":log-group:" + physicalName(name)
+                    + ":*";
+            case "AWS::Events::EventBus" -> "arn:aws:events:" + region + ":" + account + ":event-bus/"
+                    + physicalName(name);
             case "AWS::Events::Rule" -> "arn:aws:events:" + region + ":" + account + ":rule/" + physicalName(name);
-            case "AWS::Scheduler::ScheduleGroup" -> "arn:aws:scheduler:" + region + ":" + account + ":schedule-group/" + physicalName(name);
+            case "AWS::Scheduler::ScheduleGroup" -> "arn:aws:scheduler:" + region + ":" + account + ":schedule-group/"
+                    + physicalName(name);
             case "AWS::SNS::Topic" -> "arn:aws:sns:" + region + ":" + account + ":" + physicalName(name);
             default -> null;
         };
         return switch (attribute) {
             case "Arn" -> {
                 if (arn == null) {
-                    throw new IllegalStateException("Fn::GetAtt " + name + ".Arn: " + type + " is not resolved by TemplateResolver");
+                    throw new IllegalStateException("Fn::GetAtt " + name + ".Arn: " + type
+                            + " is not resolved by TemplateResolver");
                 }
                 yield arn;
             }
             // the label is chosen by DynamoDB at creation; a fixed one here
             case "StreamArn" -> arn + "/stream/1970-01-01T00:00:00.000";
             case "QueueName", "Name" -> physicalName(name);
-            default -> throw new IllegalStateException("Fn::GetAtt " + name + "." + attribute + " is not resolved by TemplateResolver");
+            default -> throw new IllegalStateException("Fn::GetAtt " + name + "." + attribute
+                    + " is not resolved by TemplateResolver");
         };
     }
 
     private String functionArn(String nameOrArn) {
-        return nameOrArn.startsWith("arn:") ? nameOrArn : "arn:aws:lambda:" + region + ":" + account + ":function:" + nameOrArn;
+        return nameOrArn.startsWith("arn:") ? nameOrArn : "arn:aws:lambda:" + region + ":" + account + ":function:"
+                + nameOrArn;
     }
 
     String roleName(String logical) {
@@ -217,14 +225,16 @@ final class TemplateResolver {
             case "AWS::Lambda::Function" -> properties.get("FunctionName");
             case "AWS::SQS::Queue" -> properties.get("QueueName");
             case "AWS::Logs::LogGroup" -> properties.get("LogGroupName");
-            case "AWS::Events::EventBus", "AWS::Events::Rule", "AWS::Scheduler::ScheduleGroup", "AWS::Athena::WorkGroup" -> properties.get("Name");
+            case "AWS::Events::EventBus", "AWS::Events::Rule", "AWS::Scheduler::ScheduleGroup",
+                    "AWS::Athena::WorkGroup" -> properties.get("Name");
             case "AWS::SNS::Topic" -> properties.get("TopicName");
             case "AWS::Glue::Database" -> properties.path("DatabaseInput").get("Name");
             case "AWS::Glue::Table" -> properties.path("TableInput").get("Name");
             default -> null;
         };
         if (declared == null) {
-            throw new IllegalStateException(logical + " (" + resource.path("Type").asText() + ") declares no name TemplateResolver knows");
+            throw new IllegalStateException(logical + " (" + resource.path("Type").asText()
+                    + ") declares no name TemplateResolver knows");
         }
         return string(declared);
     }

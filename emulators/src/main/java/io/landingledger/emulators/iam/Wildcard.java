@@ -27,7 +27,8 @@ final class Wildcard {
             if (p < pattern.length() && pattern.charAt(p) == '*') {
                 star = p++;
                 afterStar = v;
-            } else if (p < pattern.length() && (pattern.charAt(p) == '?' || same(pattern.charAt(p), value.charAt(v), ignoreCase))) {
+            } else if (p < pattern.length()
+                    && (pattern.charAt(p) == '?' || same(pattern.charAt(p), value.charAt(v), ignoreCase))) {
                 p++;
                 v++;
             } else if (star >= 0) {

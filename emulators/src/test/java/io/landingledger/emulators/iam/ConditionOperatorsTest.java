@@ -70,11 +70,14 @@ class ConditionOperatorsTest {
             "NumericGreaterThanEquals; 10; 9; false",
             "NumericLessThan; 10; -; false",
             // ARNs: each of the six parts on its own, wildcards within a part
-            "ArnEquals; arn:aws:scheduler:us-east-1:123456789012:schedule-group/g; arn:aws:scheduler:us-east-1:123456789012:schedule-group/g; true",
-            "ArnEquals; arn:aws:scheduler:*:123456789012:schedule-group/*; arn:aws:scheduler:eu-west-1:123456789012:schedule-group/x; true",
+            "ArnEquals; arn:aws:scheduler:us-east-1:123456789012:schedule-group/g; "
+                    + "arn:aws:scheduler:us-east-1:123456789012:schedule-group/g; true",
+            "ArnEquals; arn:aws:scheduler:*:123456789012:schedule-group/*; "
+            + "arn:aws:scheduler:eu-west-1:123456789012:schedule-group/x; true",
             "ArnLike; arn:aws:s3:::inbox-*; arn:aws:s3:::inbox-dev; true",
             "ArnLike; arn:aws:s3:::inbox-*; arn:aws:s3:::lake-dev; false",
-            "ArnLike; arn:aws:lambda:*:123456789012:function:f; arn:aws:lambda:us-east-1:999999999999:function:f; false",
+            "ArnLike; arn:aws:lambda:*:123456789012:function:f; arn:aws:lambda:us-east-1:999999999999:function:f; "
+            + "false",
             "ArnLike; arn:aws:s3:::x; not-an-arn; false",
             "ArnNotEquals; arn:aws:s3:::a; arn:aws:s3:::b; true",
             "ArnNotLike; arn:aws:s3:::a*; arn:aws:s3:::abc; false",
@@ -105,14 +108,16 @@ class ConditionOperatorsTest {
     @Test
     void conditionKeysAreCaseInsensitive() {
         // the policy spells the key one way, the request context another (AuthorizationRequest lower-cases it)
-        AuthorizationRequest request = AuthorizationRequest.of("s3:PutObject", "arn:aws:s3:::b/k").with("S3:If-None-Match", "*");
+        AuthorizationRequest request = AuthorizationRequest.of("s3:PutObject",
+                "arn:aws:s3:::b/k").with("S3:If-None-Match", "*");
         ConditionOperators.Result result = ConditionOperators.evaluate(
                 new ConditionClause("Null", "s3:if-none-match", List.of("false")), request.context());
         assertEquals(ConditionOperators.Result.TRUE, result);
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"DateGreaterThan", "IpAddress", "BinaryEquals", "stringequals", "StringEqual", "ForSomeValues:StringEquals",
+    @CsvSource({"DateGreaterThan", "IpAddress", "BinaryEquals", "stringequals", "StringEqual",
+            "ForSomeValues:StringEquals",
             "NullIfExists", "ForAnyValue:Null"})
     void unknownOperatorsAreReportedAndNeverHold(String operator) {
         ConditionOperators.Result result = ConditionOperators.evaluate(

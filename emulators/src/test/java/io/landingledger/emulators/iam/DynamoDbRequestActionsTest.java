@@ -20,19 +20,27 @@ class DynamoDbRequestActionsTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', nullValues = "-", value = {
-            "GetItem|{\"TableName\": \"Ledger\", \"Key\": {}, \"ConsistentRead\": true}|dynamodb:GetItem " + T + "Ledger",
+            "GetItem|{\"TableName\": \"Ledger\", \"Key\": {}, \"ConsistentRead\": true}|dynamodb:GetItem " + T
+                    + "Ledger",
             "PutItem|{\"TableName\": \"LedgerHistory\"}|dynamodb:PutItem " + T + "LedgerHistory",
             "UpdateItem|{\"TableName\": \"Ledger\"}|dynamodb:UpdateItem " + T + "Ledger",
             "DeleteItem|{\"TableName\": \"Ledger\"}|dynamodb:DeleteItem " + T + "Ledger",
             "Query|{\"TableName\": \"Ledger\"}|dynamodb:Query " + T + "Ledger",
-            "Query|{\"TableName\": \"Ledger\", \"IndexName\": \"by-status\"}|dynamodb:Query " + T + "Ledger/index/by-status",
+            "Query|{\"TableName\": \"Ledger\", \"IndexName\": \"by-status\"}|dynamodb:Query " + T
+            + "Ledger/index/by-status",
             "Scan|{\"TableName\": \"Ledger\", \"IndexName\": \"i\"}|dynamodb:Scan " + T + "Ledger/index/i",
-            "GetItem|{\"TableName\": \"arn:aws:dynamodb:eu-west-1:999999999999:table/X\"}|dynamodb:GetItem arn:aws:dynamodb:eu-west-1:999999999999:table/X",
-            "BatchGetItem|{\"RequestItems\": {\"A\": {\"Keys\": []}, \"B\": {\"Keys\": []}}}|dynamodb:BatchGetItem " + T + "A, dynamodb:BatchGetItem " + T + "B",
-            "BatchWriteItem|{\"RequestItems\": {\"A\": [{\"PutRequest\": {}}, {\"DeleteRequest\": {}}]}}|dynamodb:BatchWriteItem " + T + "A",
-            "TransactWriteItems|{\"TransactItems\": [{\"Update\": {\"TableName\": \"Ledger\"}}, {\"Put\": {\"TableName\": \"LedgerHistory\"}},"
-                    + "{\"Delete\": {\"TableName\": \"Ledger\"}}, {\"ConditionCheck\": {\"TableName\": \"C\"}}, {\"Put\": {\"TableName\": \"LedgerHistory\"}}]}"
-                    + "|dynamodb:UpdateItem " + T + "Ledger, dynamodb:PutItem " + T + "LedgerHistory, dynamodb:DeleteItem " + T + "Ledger, "
+            "GetItem|{\"TableName\": \"arn:aws:dynamodb:eu-west-1:999999999999:table/X\"}|dynamodb:GetItem "
+            + "arn:aws:dynamodb:eu-west-1:999999999999:table/X",
+            "BatchGetItem|{\"RequestItems\": {\"A\": {\"Keys\": []}, \"B\": {\"Keys\": []}}}|dynamodb:BatchGetItem " + T
+            + "A, dynamodb:BatchGetItem " + T + "B",
+            "BatchWriteItem|{\"RequestItems\": {\"A\": [{\"PutRequest\": {}}, {\"DeleteRequest\": "
+            + "{}}]}}|dynamodb:BatchWriteItem " + T + "A",
+            "TransactWriteItems|{\"TransactItems\": [{\"Update\": {\"TableName\": \"Ledger\"}}, {\"Put\": "
+            + "{\"TableName\": \"LedgerHistory\"}},"
+                    + "{\"Delete\": {\"TableName\": \"Ledger\"}}, {\"ConditionCheck\": {\"TableName\": \"C\"}}, "
+                    + "{\"Put\": {\"TableName\": \"LedgerHistory\"}}]}"
+                    + "|dynamodb:UpdateItem " + T + "Ledger, dynamodb:PutItem " + T
+                    + "LedgerHistory, dynamodb:DeleteItem " + T + "Ledger, "
                     + "dynamodb:ConditionCheckItem " + T + "C",
             "TransactGetItems|{\"TransactItems\": [{\"Get\": {\"TableName\": \"A\"}}]}|dynamodb:GetItem " + T + "A",
             "DescribeTable|{\"TableName\": \"Ledger\"}|dynamodb:DescribeTable " + T + "Ledger",
@@ -44,18 +52,22 @@ class DynamoDbRequestActionsTest {
             "DescribeContinuousBackups|{\"TableName\": \"Ledger\"}|dynamodb:DescribeContinuousBackups " + T + "Ledger",
             "UpdateContinuousBackups|{\"TableName\": \"Ledger\"}|dynamodb:UpdateContinuousBackups " + T + "Ledger",
             "TagResource|{\"ResourceArn\": \"" + T + "Ledger\", \"Tags\": []}|dynamodb:TagResource " + T + "Ledger",
-            "DynamoDBStreams_20120810.DescribeStream|{\"StreamArn\": \"" + T + "Ledger/stream/s\"}|dynamodb:DescribeStream " + T + "Ledger/stream/s",
+            "DynamoDBStreams_20120810.DescribeStream|{\"StreamArn\": \"" + T
+            + "Ledger/stream/s\"}|dynamodb:DescribeStream " + T + "Ledger/stream/s",
             "DynamoDBStreams_20120810.ListStreams|{}|dynamodb:ListStreams *",
     })
     void operations(String operation, String body, String expected) {
         RequestMapping mapping = map(operation, body);
         assertTrue(mapping.mapped(), () -> "unmapped: " + mapping.unmappedReason());
-        assertEquals(expected, mapping.requests().stream().map(r -> r.action() + " " + r.resource()).collect(Collectors.joining(", ")));
+        assertEquals(expected,
+                mapping.requests().stream().map(r -> r.action() + " "
+                + r.resource()).collect(Collectors.joining(", ")));
     }
 
     @ParameterizedTest(name = "{0}: {2}")
     @CsvSource(delimiter = '|', nullValues = "-", value = {
-            "ExecuteStatement|{\"Statement\": \"SELECT * FROM Ledger\"}|DynamoDB operation ExecuteStatement is not mapped",
+            "ExecuteStatement|{\"Statement\": \"SELECT * FROM Ledger\"}|DynamoDB operation ExecuteStatement is not "
+                    + "mapped",
             "GetItem|{}|no TableName",
             "GetItem|not json|the body is not a JSON object",
             "GetItem|-|the body is not a JSON object",

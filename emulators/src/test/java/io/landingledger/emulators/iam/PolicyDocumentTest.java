@@ -17,11 +17,13 @@ class PolicyDocumentTest {
     void parsesEveryElement() {
         PolicyDocument policy = PolicyDocument.parse("p", """
                 {"Version": "2012-10-17", "Id": "x", "Statement": [
-                  {"Sid": "A", "Effect": "Allow", "Action": "s3:GetObject", "Resource": ["arn:aws:s3:::b/*", "arn:aws:s3:::c/*"]},
+                  {"Sid": "A", "Effect": "Allow", "Action": "s3:GetObject",
+                   "Resource": ["arn:aws:s3:::b/*", "arn:aws:s3:::c/*"]},
                   {"Effect": "Deny", "Principal": "*", "NotAction": ["s3:Get*"], "NotResource": "arn:aws:s3:::b/x",
                    "Condition": {"Bool": {"aws:SecureTransport": false}, "NumericLessThan": {"s3:max-keys": 10},
                                  "StringEquals": {"aws:SourceAccount": ["1", "2"], "aws:SourceArn": "arn:x"}}},
-                  {"Sid": "T", "Effect": "Allow", "Principal": {"Service": "lambda.amazonaws.com", "AWS": ["arn:aws:iam::1:root", "2"]},
+                  {"Sid": "T", "Effect": "Allow",
+                   "Principal": {"Service": "lambda.amazonaws.com", "AWS": ["arn:aws:iam::1:root", "2"]},
                    "Action": "sts:AssumeRole"},
                   {"Effect": "Deny", "NotPrincipal": {"AWS": "*"}, "Action": "*", "Resource": "*"}
                 ]}""");
@@ -41,7 +43,8 @@ class PolicyDocumentTest {
                 new ConditionClause("StringEquals", "aws:SourceAccount", List.of("1", "2")),
                 new ConditionClause("StringEquals", "aws:SourceArn", List.of("arn:x"))), b.conditions());
         Statement t = policy.statements().get(2);
-        assertEquals(Map.of("Service", List.of("lambda.amazonaws.com"), "AWS", List.of("arn:aws:iam::1:root", "2")), t.principal().byType());
+        assertEquals(Map.of("Service", List.of("lambda.amazonaws.com"), "AWS", List.of("arn:aws:iam::1:root", "2")),
+                t.principal().byType());
         assertTrue(t.resources().isEmpty() && !t.notResource());
         assertTrue(policy.statements().get(3).notPrincipal());
         assertFalse(policy.statements().get(3).principal().everyone());
@@ -49,7 +52,8 @@ class PolicyDocumentTest {
 
     @Test
     void aSingleStatementObjectIsAStatementList() {
-        PolicyDocument policy = PolicyDocument.parse("p", "{\"Statement\": {\"Effect\": \"Allow\", \"Action\": \"*\", \"Resource\": \"*\"}}");
+        PolicyDocument policy = PolicyDocument.parse("p",
+                "{\"Statement\": {\"Effect\": \"Allow\", \"Action\": \"*\", \"Resource\": \"*\"}}");
         assertEquals(1, policy.statements().size());
         assertNull(policy.version());
     }
@@ -64,20 +68,32 @@ class PolicyDocumentTest {
             "{\"Statment\": []}| unknown top-level element Statment",
             "{\"Statement\": [{\"Effect\": \"allow\", \"Action\": \"*\"}]}| statement #0: Effect must be Allow or Deny",
             "{\"Statement\": [{\"Sid\": \"S\", \"Effect\": \"Allow\"}]}| statement S: neither Action nor NotAction",
-            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"*\", \"NotAction\": \"*\"}]}| both Action and NotAction",
-            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"GetObject\"}]}| Action GetObject is not service:action or *",
-            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": [], \"Resource\": \"*\"}]}| Action must be a string or a non-empty list",
-            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": [1], \"Resource\": \"*\"}]}| Action holds a non-string 1",
-            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"*\", \"Resources\": \"*\"}]}| unknown element Resources",
-            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"*\", \"Principal\": \"arn:aws:iam::1:root\"}]}| a string principal must be \"*\"",
-            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"*\", \"Principal\": {\"Users\": \"x\"}}]}| unknown principal type Users",
-            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"*\", \"Condition\": {\"Bool\": {}}}]}| Condition Bool must be a non-empty object",
-            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"*\", \"Condition\": {\"Bool\": {\"k\": {\"x\": 1}}}}]}| values must be strings, numbers or booleans",
-            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"*\", \"Condition\": {\"Bool\": {\"k\": []}}}]}| Condition Bool k has no value",
-            "{\"Statement\": [{\"Effect\": \"Allow\", \"Effect\": \"Deny\", \"Action\": \"*\"}]}| is not JSON: Duplicate field 'Effect'",
+            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"*\", \"NotAction\": \"*\"}]}| both Action and "
+            + "NotAction",
+            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"GetObject\"}]}| Action GetObject is not "
+            + "service:action or *",
+            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": [], \"Resource\": \"*\"}]}| Action must be a string "
+            + "or a non-empty list",
+            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": [1], \"Resource\": \"*\"}]}| Action holds a "
+            + "non-string 1",
+            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"*\", \"Resources\": \"*\"}]}| unknown element "
+            + "Resources",
+            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"*\", \"Principal\": \"arn:aws:iam::1:root\"}]}| a "
+            + "string principal must be \"*\"",
+            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"*\", \"Principal\": {\"Users\": \"x\"}}]}| unknown "
+            + "principal type Users",
+            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"*\", \"Condition\": {\"Bool\": {}}}]}| Condition "
+            + "Bool must be a non-empty object",
+            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"*\", \"Condition\": {\"Bool\": {\"k\": {\"x\": "
+            + "1}}}}]}| values must be strings, numbers or booleans",
+            "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"*\", \"Condition\": {\"Bool\": {\"k\": []}}}]}| "
+            + "Condition Bool k has no value",
+            "{\"Statement\": [{\"Effect\": \"Allow\", \"Effect\": \"Deny\", \"Action\": \"*\"}]}| is not JSON: "
+            + "Duplicate field 'Effect'",
     })
     void malformedDocumentsAreRefusedWithWhereAndWhat(String json, String message) {
-        MalformedPolicyException e = assertThrows(MalformedPolicyException.class, () -> PolicyDocument.parse("ValidatorRole/validator", json));
+        MalformedPolicyException e = assertThrows(MalformedPolicyException.class,
+                () -> PolicyDocument.parse("ValidatorRole/validator", json));
         assertTrue(e.getMessage().startsWith("policy ValidatorRole/validator"), e.getMessage());
         assertTrue(e.getMessage().contains(message.strip()), () -> e.getMessage() + " does not say: " + message);
     }

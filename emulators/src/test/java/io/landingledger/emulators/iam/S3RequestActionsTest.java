@@ -48,13 +48,19 @@ class S3RequestActionsTest {
             "POST|/lake/published/x|uploads|-|s3:PutObject arn:aws:s3:::lake/published/x|CreateMultipartUpload",
             "PUT|/lake/published/x|partNumber=1&uploadId=u|-|s3:PutObject arn:aws:s3:::lake/published/x|UploadPart",
             "PUT|/lake/published/x|partNumber=2&uploadId=u|x-amz-copy-source: lake/_staging/s.jsonl|"
-                    + "s3:PutObject arn:aws:s3:::lake/published/x, s3:GetObject arn:aws:s3:::lake/_staging/s.jsonl|UploadPartCopy",
-            "PUT|/lake/published/x|partNumber=2&uploadId=u|x-amz-copy-source: /lake/_staging/s%3F.jsonl?versionId=v%2B1|"
-                    + "s3:PutObject arn:aws:s3:::lake/published/x, s3:GetObjectVersion arn:aws:s3:::lake/_staging/s?.jsonl|UploadPartCopy",
-            "PUT|/lake/published/x|-|x-amz-copy-source: /inbox/d/f|s3:PutObject arn:aws:s3:::lake/published/x, s3:GetObject arn:aws:s3:::inbox/d/f|CopyObject",
+                    + "s3:PutObject arn:aws:s3:::lake/published/x, s3:GetObject "
+                    + "arn:aws:s3:::lake/_staging/s.jsonl|UploadPartCopy",
+            "PUT|/lake/published/x|partNumber=2&uploadId=u|x-amz-copy-source: "
+            + "/lake/_staging/s%3F.jsonl?versionId=v%2B1|"
+                    + "s3:PutObject arn:aws:s3:::lake/published/x, s3:GetObjectVersion "
+                    + "arn:aws:s3:::lake/_staging/s?.jsonl|UploadPartCopy",
+            "PUT|/lake/published/x|-|x-amz-copy-source: /inbox/d/f|s3:PutObject arn:aws:s3:::lake/published/x, "
+            + "s3:GetObject arn:aws:s3:::inbox/d/f|CopyObject",
             "POST|/lake/published/x|uploadId=u|-|s3:PutObject arn:aws:s3:::lake/published/x|CompleteMultipartUpload",
-            "DELETE|/lake/published/x|uploadId=u|-|s3:AbortMultipartUpload arn:aws:s3:::lake/published/x|AbortMultipartUpload",
-            "GET|/lake/published/x|uploadId=u&max-parts=10|-|s3:ListMultipartUploadParts arn:aws:s3:::lake/published/x|ListParts",
+            "DELETE|/lake/published/x|uploadId=u|-|s3:AbortMultipartUpload "
+            + "arn:aws:s3:::lake/published/x|AbortMultipartUpload",
+            "GET|/lake/published/x|uploadId=u&max-parts=10|-|s3:ListMultipartUploadParts "
+            + "arn:aws:s3:::lake/published/x|ListParts",
             "DELETE|/lake/_staging/s|-|-|s3:DeleteObject arn:aws:s3:::lake/_staging/s|DeleteObject",
             "DELETE|/inbox/d/f|versionId=v1|-|s3:DeleteObjectVersion arn:aws:s3:::inbox/d/f|DeleteObject",
             "GET|/lake|list-type=2&prefix=published/|-|s3:ListBucket arn:aws:s3:::lake|ListObjectsV2",
@@ -85,11 +91,14 @@ class S3RequestActionsTest {
             "PUT|/lake|tagging|-|s3:PutBucketTagging arn:aws:s3:::lake|PutBucketTagging",
             "GET|/lake|location|-|s3:GetBucketLocation arn:aws:s3:::lake|GetBucketLocation",
             "GET|/lake/published/x|tagging|-|s3:GetObjectTagging arn:aws:s3:::lake/published/x|GetObjectTagging",
-            "GET|/lake/published/x|tagging&versionId=v|-|s3:GetObjectVersionTagging arn:aws:s3:::lake/published/x|GetObjectTagging",
+            "GET|/lake/published/x|tagging&versionId=v|-|s3:GetObjectVersionTagging "
+            + "arn:aws:s3:::lake/published/x|GetObjectTagging",
             "PUT|/lake/published/x|tagging|-|s3:PutObjectTagging arn:aws:s3:::lake/published/x|PutObjectTagging",
-            "DELETE|/lake/published/x|tagging|-|s3:DeleteObjectTagging arn:aws:s3:::lake/published/x|DeleteObjectTagging",
+            "DELETE|/lake/published/x|tagging|-|s3:DeleteObjectTagging "
+            + "arn:aws:s3:::lake/published/x|DeleteObjectTagging",
             "GET|/lake/published/x|legal-hold|-|s3:GetObjectLegalHold arn:aws:s3:::lake/published/x|GetObjectLegalHold",
-            "GET|/lake/published/x|attributes&versionId=v|-|s3:GetObjectVersionAttributes arn:aws:s3:::lake/published/x|GetObjectAttributes",
+            "GET|/lake/published/x|attributes&versionId=v|-|s3:GetObjectVersionAttributes "
+            + "arn:aws:s3:::lake/published/x|GetObjectAttributes",
     })
     void operations(String method, String path, String query, String headers, String expected, String operation) {
         RequestMapping mapping = S3RequestActions.map(request(method, path, query, headers, true));
@@ -114,7 +123,8 @@ class S3RequestActionsTest {
             "POST|/lake|delete|-|DeleteObjects needs its body",
             "GET|lake/x|-|-|not a path-style request target",
     })
-    void unrecognisedRequestsAreUnmappedWithTheirReason(String method, String path, String query, String headers, String reason) {
+    void unrecognisedRequestsAreUnmappedWithTheirReason(String method, String path, String query, String headers,
+            String reason) {
         RequestMapping mapping = S3RequestActions.map(request(method, path, query, headers, true));
         assertFalse(mapping.mapped());
         assertTrue(mapping.unmappedReason().contains(reason), mapping.unmappedReason());
@@ -136,7 +146,8 @@ class S3RequestActionsTest {
                 "CompleteMultipartUpload", request("POST", "/lake/published/x", "uploadId=u", null, true),
                 "CreateMultipartUpload", request("POST", "/lake/published/x", "uploads", null, true),
                 "UploadPart", request("PUT", "/lake/published/x", "uploadId=u&partNumber=1", null, true),
-                "UploadPartCopy", request("PUT", "/lake/published/x", "uploadId=u&partNumber=1", "x-amz-copy-source: lake/s", true));
+                "UploadPartCopy",
+                request("PUT", "/lake/published/x", "uploadId=u&partNumber=1", "x-amz-copy-source: lake/s", true));
         expected.forEach((operation, value) -> {
             RequestMapping mapping = S3RequestActions.map(requests.get(operation));
             assertEquals(operation, mapping.operation());
@@ -144,18 +155,22 @@ class S3RequestActionsTest {
             // the copy source's read is not an object creation
             mapping.requests().stream().skip(1).forEach(r -> assertNull(r.value("s3:ObjectCreationOperation")));
         });
-        assertNull(S3RequestActions.map(request("GET", "/lake/published/x", null, null, true)).requests().get(0).value("s3:ObjectCreationOperation"));
+        assertNull(S3RequestActions.map(request("GET", "/lake/published/x", null, null,
+                true)).requests().get(0).value("s3:ObjectCreationOperation"));
     }
 
     @Test
     void conditionalHeadersBecomeKeysOnlyWhenSent() {
-        AuthorizationRequest bare = S3RequestActions.map(request("POST", "/lake/published/x", "uploadId=u", null, true)).requests().get(0);
+        AuthorizationRequest bare = S3RequestActions.map(request("POST", "/lake/published/x", "uploadId=u", null,
+                true)).requests().get(0);
         assertNull(bare.value("s3:if-none-match"));
         assertNull(bare.value("s3:if-match"));
-        AuthorizationRequest first = S3RequestActions.map(request("POST", "/lake/published/x", "uploadId=u", "If-None-Match: *", true)).requests().get(0);
+        AuthorizationRequest first = S3RequestActions.map(request("POST", "/lake/published/x", "uploadId=u",
+                "If-None-Match: *", true)).requests().get(0);
         assertEquals("*", first.value("s3:if-none-match"));
         assertNull(first.value("s3:if-match"));
-        AuthorizationRequest replace = S3RequestActions.map(request("PUT", "/lake/published/x", null, "if-match: \"etag\"", false)).requests().get(0);
+        AuthorizationRequest replace = S3RequestActions.map(request("PUT", "/lake/published/x", null,
+                "if-match: \"etag\"", false)).requests().get(0);
         assertEquals("\"etag\"", replace.value("s3:if-match"));
         assertEquals("false", replace.value("aws:SecureTransport"));
     }
@@ -163,8 +178,10 @@ class S3RequestActionsTest {
     @Test
     void encryptionHeadersBecomeKeysOnTheRequestsThatSetTheObjectsEncryption() {
         String headers = "x-amz-server-side-encryption: aws:kms;x-amz-server-side-encryption-aws-kms-key-id: k1;"
-                + "x-amz-server-side-encryption-customer-algorithm: AES256;x-amz-storage-class: GLACIER;x-amz-acl: private";
-        for (S3Request r : List.of(request("PUT", "/inbox/d/f", null, headers, true), request("POST", "/inbox/d/f", "uploads", headers, true),
+                + "x-amz-server-side-encryption-customer-algorithm: AES256;x-amz-storage-class: GLACIER;x-amz-acl: "
+                + "private";
+        for (S3Request r : List.of(request("PUT", "/inbox/d/f", null, headers, true),
+                request("POST", "/inbox/d/f", "uploads", headers, true),
                 request("PUT", "/inbox/d/f", null, headers + ";x-amz-copy-source: inbox/d/g", true))) {
             AuthorizationRequest put = S3RequestActions.map(r).requests().get(0);
             assertEquals("aws:kms", put.value("s3:x-amz-server-side-encryption"));
@@ -173,18 +190,21 @@ class S3RequestActionsTest {
             assertEquals("GLACIER", put.value("s3:x-amz-storage-class"));
             assertEquals("private", put.value("s3:x-amz-acl"));
         }
-        AuthorizationRequest part = S3RequestActions.map(request("PUT", "/inbox/d/f", "uploadId=u&partNumber=1", headers, true)).requests().get(0);
+        AuthorizationRequest part = S3RequestActions.map(request("PUT", "/inbox/d/f", "uploadId=u&partNumber=1",
+                headers, true)).requests().get(0);
         assertNull(part.value("s3:x-amz-server-side-encryption-customer-algorithm"));
     }
 
     @Test
     void listingsCarryTheirPrefixDelimiterAndMaxKeys() {
-        AuthorizationRequest list = S3RequestActions.map(request("GET", "/lake", "list-type=2&prefix=published/d/&delimiter=/&max-keys=100", null, true))
+        AuthorizationRequest list = S3RequestActions.map(request("GET", "/lake",
+                "list-type=2&prefix=published/d/&delimiter=/&max-keys=100", null, true))
                 .requests().get(0);
         assertEquals("published/d/", list.value("s3:prefix"));
         assertEquals("/", list.value("s3:delimiter"));
         assertEquals("100", list.value("s3:max-keys"));
-        AuthorizationRequest root = S3RequestActions.map(request("GET", "/lake", "list-type=2", null, true)).requests().get(0);
+        AuthorizationRequest root = S3RequestActions.map(request("GET", "/lake", "list-type=2", null,
+                true)).requests().get(0);
         assertEquals("", root.value("s3:prefix"));
         assertNull(root.value("s3:delimiter"));
         AuthorizationRequest head = S3RequestActions.map(request("HEAD", "/lake", null, null, true)).requests().get(0);
@@ -193,8 +213,11 @@ class S3RequestActionsTest {
 
     @Test
     void versionedRequestsCarryTheVersionId() {
-        assertEquals("v1", S3RequestActions.map(request("DELETE", "/inbox/d/f", "versionId=v1", null, true)).requests().get(0).value("s3:VersionId"));
-        RequestMapping copy = S3RequestActions.map(request("PUT", "/lake/x", null, "x-amz-copy-source: inbox/d/f?versionId=v9", true));
+        assertEquals("v1",
+                S3RequestActions.map(request("DELETE", "/inbox/d/f", "versionId=v1", null,
+                true)).requests().get(0).value("s3:VersionId"));
+        RequestMapping copy = S3RequestActions.map(request("PUT", "/lake/x", null,
+                "x-amz-copy-source: inbox/d/f?versionId=v9", true));
         assertEquals("v9", copy.requests().get(1).value("s3:VersionId"));
         assertEquals("inbox/d/f?versionId=v9", copy.requests().get(0).value("s3:x-amz-copy-source"));
     }
@@ -207,14 +230,19 @@ class S3RequestActionsTest {
                   <Object><Key>_staging/a</Key></Object>
                   <Object><Key>_staging/b &amp; c</Key><VersionId>v2</VersionId></Object>
                 </Delete>""";
-        RequestMapping mapping = S3RequestActions.map(request("POST", "/lake", "delete", null, true).withBody(body.getBytes(StandardCharsets.UTF_8)));
+        RequestMapping mapping = S3RequestActions.map(request("POST", "/lake", "delete", null,
+                true).withBody(body.getBytes(StandardCharsets.UTF_8)));
         assertEquals("DeleteObjects", mapping.operation());
-        assertEquals("s3:DeleteObject arn:aws:s3:::lake/_staging/a, s3:DeleteObjectVersion arn:aws:s3:::lake/_staging/b & c", actions(mapping));
+        assertEquals("s3:DeleteObject arn:aws:s3:::lake/_staging/a, s3:DeleteObjectVersion "
+                + "arn:aws:s3:::lake/_staging/b & c", actions(mapping));
 
-        String doctype = "<?xml version=\"1.0\"?><!DOCTYPE d [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><Delete><Object><Key>&x;</Key></Object></Delete>";
-        RequestMapping refused = S3RequestActions.map(request("POST", "/lake", "delete", null, true).withBody(doctype.getBytes(StandardCharsets.UTF_8)));
+        String doctype = "<?xml version=\"1.0\"?><!DOCTYPE d [<!ENTITY x SYSTEM "
+                + "\"file:///etc/passwd\">]><Delete><Object><Key>&x;</Key></Object></Delete>";
+        RequestMapping refused = S3RequestActions.map(request("POST", "/lake", "delete", null,
+                true).withBody(doctype.getBytes(StandardCharsets.UTF_8)));
         assertFalse(refused.mapped());
-        assertFalse(S3RequestActions.map(request("POST", "/lake", "delete", null, true).withBody("<Delete/>".getBytes(StandardCharsets.UTF_8))).mapped());
+        assertFalse(S3RequestActions.map(request("POST", "/lake", "delete", null,
+                true).withBody("<Delete/>".getBytes(StandardCharsets.UTF_8))).mapped());
     }
 
     @Test
