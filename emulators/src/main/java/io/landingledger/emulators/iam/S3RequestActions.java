@@ -8,11 +8,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
+import org.xml.sax.helpers.DefaultHandler;
 
 /**
  * S3 REST requests (path-style, {@link S3Request}) to the IAM actions, resources and condition keys AWS authorizes them
@@ -223,7 +225,9 @@ public final class S3RequestActions {
             factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
             factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
             factory.setNamespaceAware(true);
-            Document document = factory.newDocumentBuilder().parse(new ByteArrayInputStream(request.body()));
+            DocumentBuilder builder = factory.newDocumentBuilder();
+            builder.setErrorHandler(new DefaultHandler()); // throws on fatal errors without printing them to stderr
+            Document document = builder.parse(new ByteArrayInputStream(request.body()));
             NodeList objects = document.getDocumentElement().getChildNodes();
             for (int i = 0; i < objects.getLength(); i++) {
                 if (objects.item(i) instanceof Element object && "Object".equals(object.getLocalName())) {
