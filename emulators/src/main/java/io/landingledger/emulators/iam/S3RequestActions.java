@@ -29,8 +29,9 @@ import org.xml.sax.helpers.DefaultHandler;
  *       versionId) on the x-amz-copy-source. AbortMultipartUpload: s3:AbortMultipartUpload. DeleteObject:
  *       s3:DeleteObject, s3:DeleteObjectVersion with a versionId. DeleteObjects: s3:DeleteObject (or
  *       s3:DeleteObjectVersion) per key of its body.</li>
- *   <li>ListObjects and ListObjectsV2: s3:ListBucket on the bucket with s3:prefix ("" when the request names none, as
- *       the user guide's examples that allow the root listing assume), s3:delimiter and s3:max-keys when given;
+ *   <li>ListObjects and ListObjectsV2: s3:ListBucket on the bucket with s3:prefix, s3:delimiter and s3:max-keys when
+ *       the request sends them (no prefix parameter: no s3:prefix key, so a prefix condition without IfExists refuses
+ *       the listing; {@code prefix=} is the key with the empty value);
  *       ListObjectVersions: s3:ListBucketVersions with the same keys; ListMultipartUploads:
  *       s3:ListBucketMultipartUploads; HeadBucket: s3:ListBucket (no s3:prefix); ListBuckets: s3:ListAllMyBuckets.</li>
  *   <li>Bucket sub-resources (versioning, policy, lifecycle, encryption, notification, ownershipControls,
@@ -205,7 +206,7 @@ public final class S3RequestActions {
 
     private static AuthorizationRequest listing(S3Request request, AuthorizationRequest list) {
         String prefix = request.parameter("prefix");
-        AuthorizationRequest out = list.with("s3:prefix", prefix == null ? "" : prefix);
+        AuthorizationRequest out = prefix == null ? list : list.with("s3:prefix", prefix);
         if (request.parameter("delimiter") != null) {
             out = out.with("s3:delimiter", request.parameter("delimiter"));
         }

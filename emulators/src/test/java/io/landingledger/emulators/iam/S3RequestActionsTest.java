@@ -203,10 +203,13 @@ class S3RequestActionsTest {
         assertEquals("published/d/", list.value("s3:prefix"));
         assertEquals("/", list.value("s3:delimiter"));
         assertEquals("100", list.value("s3:max-keys"));
-        AuthorizationRequest root = S3RequestActions.map(request("GET", "/lake", "list-type=2", null,
-                true)).requests().get(0);
+        AuthorizationRequest all = S3RequestActions.map(request("GET", "/lake", "list-type=2", null, true))
+                .requests().get(0);
+        assertNull(all.value("s3:prefix"));
+        assertNull(all.value("s3:delimiter"));
+        AuthorizationRequest root = S3RequestActions.map(request("GET", "/lake", "list-type=2&prefix=", null, true))
+                .requests().get(0);
         assertEquals("", root.value("s3:prefix"));
-        assertNull(root.value("s3:delimiter"));
         AuthorizationRequest head = S3RequestActions.map(request("HEAD", "/lake", null, null, true)).requests().get(0);
         assertNull(head.value("s3:prefix"));
     }

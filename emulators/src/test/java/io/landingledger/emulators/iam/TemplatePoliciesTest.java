@@ -10,8 +10,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -261,8 +263,29 @@ class TemplatePoliciesTest {
     }
 
     @Test
+    void aReaderListsAndReadsOnlyWhatReaderPolicyOpens() {
+        Caller reader = Caller.roleSession("arn:aws:iam::123456789012:role/analytics", "athena");
+        List<PolicyDocument> policies = List.of(template.managedPolicy("ReaderPolicy"));
+        Function<S3Request, Decision> decide = request -> EVALUATOR.authorize(reader,
+                S3RequestActions.map(request), policies, template::resourcePolicyOf);
+        assertDecision(Outcome.ALLOWED, "ReaderPolicy", "ListReaderPrefixes",
+                decide.apply(s3("GET", "/" + lake, "list-type=2&prefix=published/progress_events/", null)));
+        assertDecision(Outcome.IMPLICIT_DENY, null, null,
+                decide.apply(s3("GET", "/" + lake, "list-type=2&prefix=_quarantine/", null)));
+        assertDecision(Outcome.IMPLICIT_DENY, null, null, decide.apply(s3("GET", "/" + lake, "list-type=2", null)));
+        assertDecision(Outcome.ALLOWED, "ReaderPolicy", "ReadPublishedAndStatus",
+                decide.apply(s3("GET", "/" + lake + "/_status/progress_events/status.jsonl", null, null)));
+        assertDecision(Outcome.IMPLICIT_DENY, null, null,
+                decide.apply(s3("GET", "/" + lake + "/_quarantine/progress_events/unit=2026-03-01/x.rejects.jsonl",
+                        null, null)));
+        assertDecision(Outcome.IMPLICIT_DENY, null, null,
+                decide.apply(s3("GET", "/" + inbox + "/progress_events/progress-2026-03-01.jsonl", "versionId=v",
+                        null)));
+    }
+
+    @Test
     void everyConditionInTheTemplateIsOneTheEvaluatorEvaluates() {
-        List<PolicyDocument> all = new java.util.ArrayList<>();
+        List<PolicyDocument> all = new ArrayList<>();
         for (String role : template.roles()) {
             all.addAll(template.identityPolicies(role));
             all.add(template.trustPolicy(role));
