@@ -1,6 +1,7 @@
 package io.landingledger.emulators.iam;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What one HTTP request needs authorized: its operation's name and the (action, resource, context) triples, or, for a
@@ -31,7 +32,7 @@ public record RequestMapping(String operation, List<AuthorizationRequest> reques
      * A copy whose every request also carries {@code context}'s keys where the mapper did not set them: what the
      * gateway knows beyond the request (aws:SourceAccount, aws:SourceArn for a service acting for a resource).
      */
-    public RequestMapping withContext(java.util.Map<String, List<String>> context) {
+    public RequestMapping withContext(Map<String, List<String>> context) {
         return new RequestMapping(operation, requests.stream().map(r -> r.withDefaults(context)).toList(),
                 unmappedReason);
     }
