@@ -66,6 +66,13 @@ public final class Progress implements AutoCloseable {
         return new Progress(System.err, "", -1, Mode.QUIET, PIPE_INTERVAL);
     }
 
+    /** Counts {@code n} more bytes done (a reader that cannot hand its stream to {@link #wrap}). */
+    public void count(long n) {
+        if (mode != Mode.QUIET && n > 0) {
+            bytes += n; // one writer at a time: the reading thread
+        }
+    }
+
     /** Counts the bytes read through the returned stream. */
     public InputStream wrap(InputStream in) {
         if (mode == Mode.QUIET) {

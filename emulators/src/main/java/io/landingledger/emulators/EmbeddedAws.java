@@ -2,6 +2,7 @@ package io.landingledger.emulators;
 
 import io.landingledger.emulators.nio2blob.VersionedFilesystemBlobStore;
 
+import org.gaul.s3proxy.AccessGrant;
 import org.gaul.s3proxy.BlobStores;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
@@ -11,8 +12,10 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
 /**
@@ -27,10 +30,13 @@ public final class EmbeddedAws implements AutoCloseable {
 
     private final S3Proxy s3Proxy;
     private final MotoServer moto;
+    /** Access key to secret: the identities S3Proxy verifies signatures for ({@value #ACCESS_KEY} and those added). */
+    private final Map<String, String> identities;
     private final StartupTimes startupTimes;
 
-    private EmbeddedAws(S3Proxy s3Proxy, MotoServer moto, StartupTimes startupTimes) {
+    private EmbeddedAws(S3Proxy s3Proxy, MotoServer moto, StartupTimes startupTimes, Map<String, String> identities) {
         this.s3Proxy = s3Proxy;
+        this.identities = identities;
         this.moto = moto;
         this.startupTimes = startupTimes;
     }
@@ -73,8 +79,10 @@ public final class EmbeddedAws implements AutoCloseable {
         });
         S3Proxy proxy;
         long s3Ready;
+        Map<String, String> identities = new ConcurrentHashMap<>();
+        identities.put(ACCESS_KEY, SECRET_KEY);
         try {
-            proxy = startS3Proxy(store);
+            proxy = startS3Proxy(store, identities);
             s3Ready = System.nanoTime();
         } catch (Exception e) {
             motoStart.thenAccept(MotoServer::close);
@@ -89,15 +97,20 @@ public final class EmbeddedAws implements AutoCloseable {
         }
         long end = System.nanoTime();
         return new EmbeddedAws(proxy, moto, new StartupTimes(Duration.ofNanos(s3Ready - begin),
-                Duration.ofNanos(motoReady.get()[0] - begin), Duration.ofNanos(end - begin)));
+                Duration.ofNanos(motoReady.get()[0] - begin), Duration.ofNanos(end - begin)), identities);
     }
 
-    private static S3Proxy startS3Proxy(BlobStore store) throws Exception {
+    private static S3Proxy startS3Proxy(BlobStore store, Map<String, String> identities) throws Exception {
         S3Proxy proxy = S3Proxy.builder()
                 .blobStore(store)
                 .endpoint(URI.create("http://127.0.0.1:0"))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
                 .build();
+        // S3Proxy checks each request's signature with the secret of the key it names: one store, many identities
+        proxy.setBlobStoreLocator((identity, container, blob) -> {
+            String secret = identities.get(identity);
+            return secret == null ? null : new AccessGrant(secret, store);
+        });
         proxy.start();
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (!"STARTED".equals(proxy.getState())) {
@@ -108,6 +121,14 @@ public final class EmbeddedAws implements AutoCloseable {
             Thread.sleep(20);
         }
         return proxy;
+    }
+
+    /**
+     * Another identity S3Proxy accepts (the locally deployed stack's role sessions): a request signed with {@code key}
+     * is verified with {@code secret}. Which identity may do what is the stack's gateway's to decide, not S3Proxy's.
+     */
+    public void addIdentity(String key, String secret) {
+        identities.put(key, secret);
     }
 
     public URI s3Endpoint() {

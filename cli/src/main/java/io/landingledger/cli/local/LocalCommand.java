@@ -4,7 +4,8 @@ import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.cli.Installation;
 import io.landingledger.core.ingest.IngestService;
-import io.landingledger.emulators.EmbeddedAws;
+import io.landingledger.cli.deployed.DeployException;
+import io.landingledger.cli.deployed.LocalDeployment;
 import io.landingledger.lambda.AwsConnection;
 
 import picocli.CommandLine.Command;
@@ -102,23 +103,42 @@ public final class LocalCommand implements Callable<Integer> {
         if (redelivery == null && inbox.equals(DEFAULT_INBOX) && Files.isDirectory(DEFAULT_REDELIVERY)) {
             redelivery = DEFAULT_REDELIVERY;
         }
-        EmbeddedAws emulators = null;
-        AwsConnection connection;
+        LocalDeployment stack = null;
+        Pipeline chosen;
         if (endpoint != null) {
-            connection = AwsConnection.endpoint(Region.US_EAST_1, endpoint);
-            err.println("landing local: using " + endpoint + " for S3 and DynamoDB");
+            err.println("landing local: using " + endpoint + " for S3 and DynamoDB (resources created by code, not from the template)");
+            LocalPipeline wired = new LocalPipeline(AwsConnection.endpoint(Region.US_EAST_1, endpoint), err, steps);
+            if (noBucketEvents) {
+                wired.loseOtherClientsEvents();
+            }
+            chosen = wired;
         } else {
-            err.println("landing local: starting embedded S3 (S3Proxy) and DynamoDB (moto) ...");
+            Path repository = Installation.find(Path.of("infra/template.yaml")).map(p -> p.getParent().getParent()).orElse(null);
+            if (repository == null) {
+                err.println("landing local: infra/template.yaml is not in this installation; the local stack is deployed from it");
+                return 2;
+            }
+            err.println("landing local: deploying infra/template.yaml onto embedded S3 (S3Proxy) and moto, roles enforced ...");
             try {
-                emulators = EmbeddedAws.start();
+                stack = LocalDeployment.start(LocalDeployment.Options.of(repository, export.toAbsolutePath().resolve(".stack")));
+            } catch (DeployException e) {
+                err.println("landing local: the template could not be deployed: " + e.getMessage());
+                return 2;
             } catch (IllegalStateException e) {
                 err.println("landing local: the emulators did not start: " + e.getMessage());
                 return 2;
             }
-            err.println("landing local: emulators ready (" + emulators.startupTimes() + ")");
-            connection = AwsConnection.endpoints(Region.US_EAST_1, emulators.s3Endpoint(), emulators.dynamoDbEndpoint());
+            err.println("landing local: stack " + stack.stackName() + " deployed in " + stack.startupTime().toMillis() + " ms");
+            for (String line : stack.summary()) {
+                err.println("  " + line);
+            }
+            DeployedPipeline deployed = new DeployedPipeline(stack, err);
+            if (noBucketEvents) {
+                deployed.loseOtherClientsEvents();
+            }
+            chosen = deployed;
         }
-        try (LocalPipeline pipeline = new LocalPipeline(connection, err, steps)) {
+        try (Pipeline pipeline = chosen) {
             pipeline.debug(debug);
             pipeline.progress(quiet, progressInterval);
             Map<Path, FileTime> dropped = new HashMap<>();
@@ -131,13 +151,12 @@ public final class LocalCommand implements Callable<Integer> {
             report(pipeline);
             if (watch) {
                 // where the stack listens, for landing status/explain/repair/sweep/history (removed on exit, SIGTERM too)
-                LocalStackRecord record = LocalStackRecord.of(connection.region().id(), connection.s3Endpoint().orElseThrow(),
-                        connection.dynamoDbEndpoint().orElseThrow(), EmbeddedAws.ACCESS_KEY, EmbeddedAws.SECRET_KEY);
+                LocalStackRecord record = pipeline.record();
                 Thread removal = new Thread(record::remove, "landing-local-record");
                 Runtime.getRuntime().addShutdownHook(removal);
                 err.println("landing local --watch: other landing commands find this stack through " + record.write());
                 try {
-                    watch(pipeline, connection, dropped);
+                    watch(pipeline, dropped);
                 } finally {
                     record.remove();
                     try {
@@ -150,13 +169,13 @@ public final class LocalCommand implements Callable<Integer> {
             // completeness is what the table (and --json's "complete") reports, not an error; a failed record is
             return pipeline.failures().isEmpty() ? 0 : 1;
         } finally {
-            if (emulators != null) {
-                emulators.close();
+            if (stack != null) {
+                stack.close();
             }
         }
     }
 
-    private void dropAll(LocalPipeline pipeline, Path folder, Map<Path, FileTime> dropped) throws IOException {
+    private void dropAll(Pipeline pipeline, Path folder, Map<Path, FileTime> dropped) throws IOException {
         for (Path file : files(folder)) {
             pipeline.drop(file.getParent().getFileName().toString(), file, replay);
             dropped.put(file, Files.getLastModifiedTime(file));
@@ -177,7 +196,7 @@ public final class LocalCommand implements Callable<Integer> {
     }
 
     /** Sweeps, exports, and prints the table (or JSON). */
-    private void report(LocalPipeline pipeline) throws IOException {
+    private void report(Pipeline pipeline) throws IOException {
         Map<String, Object> sweeps = pipeline.sweep();
         pipeline.export(export);
         boolean complete = true;
@@ -258,18 +277,11 @@ public final class LocalCommand implements Callable<Integer> {
     }
 
     /** Polls the inbox folder and the inbox bucket; new files and new versions are processed and the sweep reruns. */
-    private void watch(LocalPipeline pipeline, AwsConnection connection, Map<Path, FileTime> dropped) throws Exception {
+    private void watch(Pipeline pipeline, Map<Path, FileTime> dropped) throws Exception {
         err.println();
         err.println("landing local --watch: drop files into " + inbox + "/<dataset>/ or put objects into the inbox bucket:");
-        err.println("  S3 endpoint       " + connection.s3Endpoint().map(URI::toString).orElse("AWS"));
-        err.println("  DynamoDB endpoint " + connection.dynamoDbEndpoint().map(URI::toString).orElse("AWS"));
-        err.println("  inbox bucket      " + LocalPipeline.INBOX_BUCKET + "   lake bucket " + LocalPipeline.LAKE_BUCKET);
-        err.println("  credentials       AWS_ACCESS_KEY_ID=" + EmbeddedAws.ACCESS_KEY + " AWS_SECRET_ACCESS_KEY=" + EmbeddedAws.SECRET_KEY
-                + " AWS_REGION=us-east-1");
-        err.println("  e.g. aws --endpoint-url " + connection.s3Endpoint().map(URI::toString).orElse("") + " s3 cp FILE s3://"
-                + LocalPipeline.INBOX_BUCKET + "/progress_events/progress-2026-03-07.jsonl");
+        pipeline.banner().forEach(err::println);
         err.println("  Ctrl-C stops.");
-        BucketWatcher bucket = new BucketWatcher(pipeline);
         while (!Thread.currentThread().isInterrupted()) {
             Thread.sleep(2000);
             boolean changed = false;
@@ -281,7 +293,7 @@ public final class LocalCommand implements Callable<Integer> {
                     changed = true;
                 }
             }
-            changed |= !noBucketEvents && bucket.deliverNewVersions(replay);
+            changed |= pipeline.deliverNewVersions(replay);
             if (changed) {
                 report(pipeline);
             }

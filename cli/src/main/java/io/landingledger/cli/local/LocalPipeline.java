@@ -52,7 +52,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * as a producer would, each S3 notification delivered to the handler class Lambda runs, then the sweep. The
  * emulators (or the endpoint given) are the caller's; this class only talks to them through the SDK.
  */
-final class LocalPipeline implements AutoCloseable {
+final class LocalPipeline implements Pipeline {
     static final String INBOX_BUCKET = "landing-inbox-local";
     static final String LAKE_BUCKET = "landing-lake-local";
     static final String LEDGER_TABLE = "LandingLedger-Ledger";
@@ -137,8 +137,48 @@ final class LocalPipeline implements AutoCloseable {
         }
     }
 
+    private boolean lostBucketEvents;
+
+    /** Objects other clients put into the inbox arrive with their S3 event lost (landing local --no-bucket-events). */
+    void loseOtherClientsEvents() {
+        lostBucketEvents = true;
+    }
+
+    @Override
+    public boolean deliverNewVersions(int replay) {
+        return !lostBucketEvents && new BucketWatcher(this).deliverNewVersions(replay);
+    }
+
+    @Override
+    public LocalStackRecord record() {
+        return LocalStackRecord.of(config.aws().region().id(), config.aws().s3Endpoint().orElseThrow(),
+                config.aws().dynamoDbEndpoint().orElseThrow(), AwsConnection.EMULATOR_CREDENTIALS.accessKeyId(),
+                AwsConnection.EMULATOR_CREDENTIALS.secretAccessKey());
+    }
+
+    @Override
+    public List<String> banner() {
+        String s3 = config.aws().s3Endpoint().map(java.net.URI::toString).orElse("AWS");
+        return List.of("  S3 endpoint       " + s3,
+                "  DynamoDB endpoint " + config.aws().dynamoDbEndpoint().map(java.net.URI::toString).orElse("AWS"),
+                "  inbox bucket      " + INBOX_BUCKET + "   lake bucket " + LAKE_BUCKET,
+                "  credentials       AWS_ACCESS_KEY_ID=test AWS_SECRET_ACCESS_KEY=test AWS_REGION=us-east-1",
+                "  e.g. aws --endpoint-url " + s3 + " s3 cp FILE s3://" + INBOX_BUCKET + "/progress_events/progress-2026-03-07.jsonl");
+    }
+
+    @Override
+    public java.net.URI s3Endpoint() {
+        return config.aws().s3Endpoint().orElseThrow();
+    }
+
+    @Override
+    public String inboxBucket() {
+        return INBOX_BUCKET;
+    }
+
     /** Uploads one file as a producer would and delivers its notification {@code replay} times. */
-    void drop(String dataset, Path file, int replay) throws IOException {
+    @Override
+    public void drop(String dataset, Path file, int replay) throws IOException {
         String key = dataset + "/" + file.getFileName();
         Instant at = Instant.now();
         InboxUpload.Uploaded put = InboxUpload.put(dependencies.s3(), INBOX_BUCKET, key, file);
@@ -178,7 +218,8 @@ final class LocalPipeline implements AutoCloseable {
     }
 
     /** Per-file progress on stderr: off with {@code quiet}; {@code pipeInterval} non-null forces pipe mode at that interval. */
-    void progress(boolean quiet, Duration pipeInterval) {
+    @Override
+    public void progress(boolean quiet, Duration pipeInterval) {
         this.quietProgress = quiet;
         this.progressInterval = pipeInterval;
     }
@@ -201,11 +242,13 @@ final class LocalPipeline implements AutoCloseable {
     }
 
     /** Shows a stack trace with each failure (landing local --debug). */
-    void debug(boolean on) {
+    @Override
+    public void debug(boolean on) {
         this.debug = on;
     }
 
-    List<Map<String, Object>> failures() {
+    @Override
+    public List<Map<String, Object>> failures() {
         return failures;
     }
 
@@ -235,7 +278,8 @@ final class LocalPipeline implements AutoCloseable {
     }
 
     /** Runs the sweep over the range of units seen per dataset, and returns its result. */
-    Map<String, Object> sweep() {
+    @Override
+    public Map<String, Object> sweep() {
         Map<String, Object> results = new LinkedHashMap<>();
         for (Map.Entry<String, TreeSet<String>> seen : unitsSeen.entrySet()) {
             Map<String, Object> payload = new LinkedHashMap<>();
@@ -251,11 +295,13 @@ final class LocalPipeline implements AutoCloseable {
         return delivered.contains(key + "@" + versionId);
     }
 
-    List<IngestOutcome> outcomes() {
+    @Override
+    public List<IngestOutcome> outcomes() {
         return outcomes;
     }
 
-    List<Map<String, Object>> unroutable() {
+    @Override
+    public List<Map<String, Object>> unroutable() {
         return unroutable;
     }
 
@@ -264,7 +310,8 @@ final class LocalPipeline implements AutoCloseable {
     }
 
     /** Copies published/, _quarantine/, _reports/ and _status/ out, with a JSON dump of both tables. */
-    void export(Path directory) throws IOException {
+    @Override
+    public void export(Path directory) throws IOException {
         S3Client s3 = dependencies.s3();
         for (String prefix : List.of(LakeLayout.PUBLISHED_PREFIX, LakeLayout.QUARANTINE_PREFIX, LakeLayout.REPORTS_PREFIX,
                 LakeLayout.STATUS_PREFIX)) {

@@ -20,7 +20,8 @@ import java.util.Optional;
  * well-known test credentials (never real ones).
  */
 public record LocalStackRecord(String region, URI s3Endpoint, URI dynamoDbEndpoint, String inboxBucket, String lakeBucket,
-                               String ledgerTable, String historyTable, String accessKeyId, String secretAccessKey, long pid) {
+                               String ledgerTable, String historyTable, String accessKeyId, String secretAccessKey, long pid,
+                               String consumersTable, String stackName) {
 
     public static final String ENV = "LANDING_LOCAL_STATE";
     public static final String PROPERTY = "landing.local.state";
@@ -54,6 +55,12 @@ public record LocalStackRecord(String region, URI s3Endpoint, URI dynamoDbEndpoi
         map.put("access_key_id", accessKeyId);
         map.put("secret_access_key", secretAccessKey);
         map.put("pid", pid);
+        if (consumersTable != null) {
+            map.put("consumers_table", consumersTable);
+        }
+        if (stackName != null) {
+            map.put("stack_name", stackName);
+        }
         Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
         Files.writeString(temporary, JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT).asString(map) + "\n");
         Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -82,7 +89,9 @@ public record LocalStackRecord(String region, URI s3Endpoint, URI dynamoDbEndpoi
         return Optional.of(new LocalStackRecord(text(map, "region"), URI.create(text(map, "s3_endpoint")),
                 URI.create(text(map, "dynamodb_endpoint")), text(map, "inbox_bucket"), text(map, "lake_bucket"),
                 text(map, "ledger_table"), text(map, "history_table"), text(map, "access_key_id"), text(map, "secret_access_key"),
-                map.get("pid") instanceof Number n ? n.longValue() : -1));
+                map.get("pid") instanceof Number n ? n.longValue() : -1,
+                map.get("consumers_table") == null ? null : map.get("consumers_table").toString(),
+                map.get("stack_name") == null ? null : map.get("stack_name").toString()));
     }
 
     /** True when the process that wrote the record is still alive (a killed stack leaves its file behind). */
@@ -101,6 +110,7 @@ public record LocalStackRecord(String region, URI s3Endpoint, URI dynamoDbEndpoi
     /** The record for this process's stack, with the pipeline's resource names. */
     static LocalStackRecord of(String region, URI s3Endpoint, URI dynamoDbEndpoint, String accessKeyId, String secretAccessKey) {
         return new LocalStackRecord(region, s3Endpoint, dynamoDbEndpoint, LocalPipeline.INBOX_BUCKET, LocalPipeline.LAKE_BUCKET,
-                LocalPipeline.LEDGER_TABLE, LocalPipeline.HISTORY_TABLE, accessKeyId, secretAccessKey, ProcessHandle.current().pid());
+                LocalPipeline.LEDGER_TABLE, LocalPipeline.HISTORY_TABLE, accessKeyId, secretAccessKey, ProcessHandle.current().pid(),
+                LocalPipeline.CONSUMERS_TABLE, null);
     }
 }

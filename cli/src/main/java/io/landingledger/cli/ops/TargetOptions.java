@@ -102,7 +102,7 @@ public final class TargetOptions {
         return new Resources("local stack (" + LocalStackRecord.path() + ")", Region.of(record.region()), record.inboxBucket(),
                 record.lakeBucket(), record.ledgerTable(), record.historyTable(), Optional.of(record.s3Endpoint()),
                 Optional.of(record.dynamoDbEndpoint()), Optional.of(AwsBasicCredentials.create(record.accessKeyId(), record.secretAccessKey())),
-                Optional.empty(), Optional.empty(), DEFAULT_CONSUMERS);
+                Optional.empty(), Optional.empty(), record.consumersTable() != null ? record.consumersTable() : DEFAULT_CONSUMERS);
     }
 
     /**

@@ -19,19 +19,27 @@ import software.amazon.awssdk.regions.Region;
  * @param dynamoDbEndpoint DynamoDB endpoint override
  * @param endpointCredentials static credentials for the overridden services, present exactly when an endpoint
  *                            override is; a service without an override still uses the default provider chain
+ * @param lambdaEndpoint      Lambda endpoint override for the sweep's re-drives (the locally deployed stack's gateway)
  */
 public record AwsConnection(Region region, Optional<URI> s3Endpoint, Optional<URI> dynamoDbEndpoint,
-                            Optional<AwsBasicCredentials> endpointCredentials) {
+                            Optional<AwsBasicCredentials> endpointCredentials, Optional<URI> lambdaEndpoint) {
 
     /** The credentials emulators accept by convention (S3Proxy as the tests start it, LocalStack, moto). */
     public static final AwsBasicCredentials EMULATOR_CREDENTIALS = AwsBasicCredentials.create("test", "test");
 
+    /** No Lambda endpoint override: the sweep re-drives through Lambda's regional endpoint (or in process). */
+    public AwsConnection(Region region, Optional<URI> s3Endpoint, Optional<URI> dynamoDbEndpoint,
+                         Optional<AwsBasicCredentials> endpointCredentials) {
+        this(region, s3Endpoint, dynamoDbEndpoint, endpointCredentials, Optional.empty());
+    }
+
     public AwsConnection {
         Objects.requireNonNull(region, "region");
+        Objects.requireNonNull(lambdaEndpoint, "lambdaEndpoint");
         Objects.requireNonNull(s3Endpoint, "s3Endpoint");
         Objects.requireNonNull(dynamoDbEndpoint, "dynamoDbEndpoint");
         Objects.requireNonNull(endpointCredentials, "endpointCredentials");
-        boolean overridden = s3Endpoint.isPresent() || dynamoDbEndpoint.isPresent();
+        boolean overridden = s3Endpoint.isPresent() || dynamoDbEndpoint.isPresent() || lambdaEndpoint.isPresent();
         if (overridden && endpointCredentials.isEmpty()) {
             throw new IllegalArgumentException("an endpoint override needs static credentials (emulators accept "
                     + "test/test); the default provider chain is for AWS itself");
@@ -50,6 +58,14 @@ public record AwsConnection(Region region, Optional<URI> s3Endpoint, Optional<UR
     /** One endpoint for both services (LocalStack), with the emulator credentials. */
     public static AwsConnection endpoint(Region region, URI endpoint) {
         return endpoints(region, endpoint, endpoint);
+    }
+
+    /**
+     * One endpoint for S3, DynamoDB and Lambda (the locally deployed stack's gateway), signing with {@code credentials}:
+     * the gateway knows which role they belong to.
+     */
+    public static AwsConnection gateway(Region region, URI gateway, AwsBasicCredentials credentials) {
+        return new AwsConnection(region, Optional.of(gateway), Optional.of(gateway), Optional.of(credentials), Optional.of(gateway));
     }
 
     /** One endpoint per service (S3Proxy and moto_server), with the emulator credentials. */

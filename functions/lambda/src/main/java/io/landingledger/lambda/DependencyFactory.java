@@ -17,6 +17,7 @@ import io.landingledger.lambda.adapters.S3ObjectStore;
 import org.apache.logging.log4j.LogManager;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -62,8 +63,10 @@ public final class DependencyFactory implements AutoCloseable {
     private final IngestService ingestService;
     private final OutcomeReporter reporter;
     private final ConsumerReceipts consumers;
+    /** Where the function's metrics documents go: its standard output, which Lambda sends to its log group. */
+    private final PrintStream stdout;
 
-    private DependencyFactory(FunctionConfig config) {
+    private DependencyFactory(FunctionConfig config, PrintStream stdout) {
         this.config = config;
         this.s3 = s3Client(config.aws());
         this.dynamoDb = dynamoDbClient(config.aws());
@@ -78,7 +81,8 @@ public final class DependencyFactory implements AutoCloseable {
         this.ledger = new DynamoDbLedger(dynamoDb, config.ledgerTable(), config.ledgerHistoryTable());
         this.ingestService = new IngestService(objectStore, ledger, config.lakeBucket(), Clock.systemUTC(),
                 config.validationLimits(), IngestService.StepListener.NONE);
-        this.reporter = new LogAndMetricsReporter();
+        this.reporter = LogAndMetricsReporter.to(stdout);
+        this.stdout = stdout;
         // the receipts the sweep reads; without a table no consumer is known
         this.consumers = config.consumersTable()
                 .<ConsumerReceipts>map(table -> new DynamoDbConsumerReceipts(dynamoDb, table))
@@ -87,7 +91,7 @@ public final class DependencyFactory implements AutoCloseable {
 
     /** Builds both clients now, so init pays for them and invocations do not. */
     public static DependencyFactory create(FunctionConfig config) {
-        return new DependencyFactory(Objects.requireNonNull(config, "config"));
+        return new DependencyFactory(Objects.requireNonNull(config, "config"), System.out);
     }
 
     /**
@@ -96,7 +100,16 @@ public final class DependencyFactory implements AutoCloseable {
      * are deleted, since no validation can be running in this environment yet; then {@link #create}.
      */
     public static DependencyFactory forFunction() {
-        FunctionConfig config = FunctionConfig.fromEnvironment(System.getenv());
+        return forFunction(System.getenv(), System.out);
+    }
+
+    /**
+     * As {@link #forFunction()} with the environment and standard output given: what the locally deployed stack's
+     * runtime gives each function (the variables the template declares plus the runtime's own, and its log stream),
+     * where one JVM runs every function and neither can be the process's.
+     */
+    public static DependencyFactory forFunction(Map<String, String> environment, PrintStream stdout) {
+        FunctionConfig config = FunctionConfig.fromEnvironment(environment);
         try {
             int removed = StreamingValidator.deleteLeftoverSpills(config.validationLimits().spillDirectory());
             if (removed > 0) {
@@ -108,7 +121,12 @@ public final class DependencyFactory implements AutoCloseable {
             LogManager.getLogger(DependencyFactory.class).warn(new JsonLine("could not delete leftover key-index spill directories",
                     Map.of("error", e.getClass().getSimpleName())));
         }
-        return create(config);
+        return new DependencyFactory(config, Objects.requireNonNull(stdout, "stdout"));
+    }
+
+    /** The function's standard output (its metrics documents go there). */
+    public PrintStream stdout() {
+        return stdout;
     }
 
     public FunctionConfig config() {
@@ -232,7 +250,13 @@ public final class DependencyFactory implements AutoCloseable {
             return sweep();
         }
         // built at the first re-drive, not at init: most sweeps find nothing to re-drive (~80 ms of init CPU saved)
-        Lazy<LambdaClient> lambda = new Lazy<>(() -> redriveLambdaClient(config.aws().region(), InvokeTimeouts.DEFAULT).build());
+        Lazy<LambdaClient> lambda = new Lazy<>(() -> {
+            LambdaClientBuilder builder = redriveLambdaClient(config.aws().region(), InvokeTimeouts.DEFAULT);
+            // the locally deployed stack: its gateway, signed with this function's role's keys
+            config.aws().lambdaEndpoint().ifPresent(endpoint -> builder.endpointOverride(endpoint)
+                    .credentialsProvider(StaticCredentialsProvider.create(config.aws().endpointCredentials().orElseThrow())));
+            return builder.build();
+        });
         return sweep(new LambdaIngestPath(lambda::getValue, validator.strip(), config.aws().region().id()));
     }
 

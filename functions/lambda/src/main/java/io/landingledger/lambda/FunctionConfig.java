@@ -29,6 +29,8 @@ import software.amazon.awssdk.regions.Region;
  *   <tr><td>{@value #LANDING_S3_ENDPOINT}, {@value #LANDING_DYNAMODB_ENDPOINT}</td><td>no</td><td>you, for an
  *       endpoint per service (the embedded S3Proxy and moto_server); each wins over {@value #LANDING_AWS_ENDPOINT}
  *       for its service</td></tr>
+ *   <tr><td>{@value #LANDING_LAMBDA_ENDPOINT}</td><td>no</td><td>the locally deployed stack (its gateway), for the
+ *       sweep's re-drives; {@value #LANDING_AWS_ENDPOINT} also sets it</td></tr>
  *   <tr><td>{@value #LANDING_AWS_ACCESS_KEY_ID}, {@value #LANDING_AWS_SECRET_ACCESS_KEY}</td><td>no</td><td>you,
  *       only with an endpoint override; default {@code test}/{@code test}, which emulators accept</td></tr>
  *   <tr><td>{@value #KEY_INDEX_MEMORY_MB}</td><td>no</td><td>you, for a peak day: heap (MiB) the duplicate-key index
@@ -83,6 +85,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
     public static final String LANDING_AWS_ENDPOINT = "LANDING_AWS_ENDPOINT";
     public static final String LANDING_S3_ENDPOINT = "LANDING_S3_ENDPOINT";
     public static final String LANDING_DYNAMODB_ENDPOINT = "LANDING_DYNAMODB_ENDPOINT";
+    public static final String LANDING_LAMBDA_ENDPOINT = "LANDING_LAMBDA_ENDPOINT";
     public static final String LANDING_AWS_ACCESS_KEY_ID = "LANDING_AWS_ACCESS_KEY_ID";
     public static final String LANDING_AWS_SECRET_ACCESS_KEY = "LANDING_AWS_SECRET_ACCESS_KEY";
     public static final String KEY_INDEX_MEMORY_MB = "KEY_INDEX_MEMORY_MB";
@@ -127,6 +130,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         Optional<URI> shared = endpoint(environment, LANDING_AWS_ENDPOINT);
         Optional<URI> s3 = endpoint(environment, LANDING_S3_ENDPOINT).or(() -> shared);
         Optional<URI> dynamoDb = endpoint(environment, LANDING_DYNAMODB_ENDPOINT).or(() -> shared);
+        Optional<URI> lambda = endpoint(environment, LANDING_LAMBDA_ENDPOINT).or(() -> shared);
         Optional<String> keyId = optional(environment, LANDING_AWS_ACCESS_KEY_ID);
         Optional<String> secret = optional(environment, LANDING_AWS_SECRET_ACCESS_KEY);
         if (keyId.isPresent() != secret.isPresent()) {
@@ -135,7 +139,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
             throw new IllegalStateException(missing + " is not set but " + set + " is; set both or neither");
         }
         Optional<AwsBasicCredentials> credentials = Optional.empty();
-        if (s3.isPresent() || dynamoDb.isPresent()) {
+        if (s3.isPresent() || dynamoDb.isPresent() || lambda.isPresent()) {
             credentials = Optional.of(keyId.isPresent()
                     ? AwsBasicCredentials.create(keyId.get(), secret.get())
                     : AwsConnection.EMULATOR_CREDENTIALS);
@@ -152,7 +156,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         long rangeBytes = wholeNumber(environment, S3_READ_RANGE_MB, 1, 1024).map(mib -> (long) mib << 20)
                 .orElse(RangedRead.Settings.DEFAULT_RANGE_BYTES);
         return new FunctionConfig(inbox, lake, ledger, history,
-                new AwsConnection(region, s3, dynamoDb, credentials), limits.build(), optional(environment, VALIDATOR_FUNCTION),
+                new AwsConnection(region, s3, dynamoDb, credentials, lambda), limits.build(), optional(environment, VALIDATOR_FUNCTION),
                 new RangedRead.Settings(ranges, rangeBytes), optional(environment, CONSUMERS_TABLE));
     }
 
@@ -197,6 +201,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         environment.put(AWS_REGION, aws.region().id());
         aws.s3Endpoint().ifPresent(uri -> environment.put(LANDING_S3_ENDPOINT, uri.toString()));
         aws.dynamoDbEndpoint().ifPresent(uri -> environment.put(LANDING_DYNAMODB_ENDPOINT, uri.toString()));
+        aws.lambdaEndpoint().ifPresent(uri -> environment.put(LANDING_LAMBDA_ENDPOINT, uri.toString()));
         aws.endpointCredentials().ifPresent(credentials -> {
             environment.put(LANDING_AWS_ACCESS_KEY_ID, credentials.accessKeyId());
             environment.put(LANDING_AWS_SECRET_ACCESS_KEY, credentials.secretAccessKey());

@@ -4,6 +4,7 @@ import io.landingledger.core.ingest.IngestAction;
 import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.lambda.DatasetMetrics.Metric;
 
+import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -43,6 +44,11 @@ public final class LogAndMetricsReporter implements OutcomeReporter {
     /** For the functions: the logger configured by {@code log4j2.properties}, metrics on stdout. */
     public LogAndMetricsReporter() {
         this(LogManager.getLogger(LogAndMetricsReporter.class), DatasetMetrics.toStandardOutput());
+    }
+
+    /** As {@link #LogAndMetricsReporter()}, the metrics documents on {@code stdout} (the function's log stream). */
+    public static LogAndMetricsReporter to(PrintStream stdout) {
+        return new LogAndMetricsReporter(LogManager.getLogger(LogAndMetricsReporter.class), DatasetMetrics.to(stdout));
     }
 
     LogAndMetricsReporter(Logger log, DatasetMetrics metrics) {

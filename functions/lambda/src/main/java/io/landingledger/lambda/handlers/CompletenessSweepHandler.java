@@ -14,6 +14,7 @@ import io.landingledger.lambda.FunctionConfig;
 import io.landingledger.lambda.JsonLine;
 import io.landingledger.lambda.OutcomeReporter;
 
+import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -67,8 +68,13 @@ public final class CompletenessSweepHandler implements RequestHandler<Map<String
         this(DependencyFactory.forFunction());
     }
 
+    /** The locally deployed stack's runtime: the template's environment and the function's log stream. */
+    public CompletenessSweepHandler(Map<String, String> environment, PrintStream stdout) {
+        this(DependencyFactory.forFunction(environment, stdout));
+    }
+
     private CompletenessSweepHandler(DependencyFactory dependencies) {
-        this(dependencies.contracts(), dependencies.deployedSweep(), DatasetMetrics.toStandardOutput(), dependencies.reporter());
+        this(dependencies.contracts(), dependencies.deployedSweep(), DatasetMetrics.to(dependencies.stdout()), dependencies.reporter());
     }
 
     /** For tests and the local run. */

@@ -14,6 +14,7 @@ import io.landingledger.lambda.JsonLine;
 import io.landingledger.lambda.adapters.DynamoDbConsumerReceipts;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -40,6 +41,11 @@ public final class ConsumerReceiptHandler implements RequestHandler<Map<String, 
     /** Used by the Lambda runtime: the DynamoDB client is built once, at init. */
     public ConsumerReceiptHandler() {
         this(ContractRegistry.fromClasspath(ConsumerReceiptHandler.class), receipts(FunctionConfig.fromEnvironment(System.getenv())));
+    }
+
+    /** The locally deployed stack's runtime: the template's environment (its standard output is not used). */
+    public ConsumerReceiptHandler(Map<String, String> environment, PrintStream stdout) {
+        this(ContractRegistry.fromClasspath(ConsumerReceiptHandler.class), receipts(FunctionConfig.fromEnvironment(environment)));
     }
 
     private static ConsumerReceipts receipts(FunctionConfig config) {

@@ -9,6 +9,7 @@ import io.landingledger.core.repair.RepairService;
 import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.LambdaDeadline;
 
+import java.io.PrintStream;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -26,6 +27,11 @@ public final class RepairHandler implements RequestHandler<Map<String, Object>, 
 
     public RepairHandler() {
         this(DependencyFactory.forFunction().repairService(), () -> UUID.randomUUID().toString());
+    }
+
+    /** The locally deployed stack's runtime: the template's environment and the function's log stream. */
+    public RepairHandler(Map<String, String> environment, PrintStream stdout) {
+        this(DependencyFactory.forFunction(environment, stdout).repairService(), () -> UUID.randomUUID().toString());
     }
 
     public RepairHandler(RepairService repair, Supplier<String> runIds) {

@@ -18,6 +18,7 @@ import io.landingledger.lambda.OutcomeReporter;
 import io.landingledger.lambda.RecordResult;
 
 import java.time.Instant;
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,6 +43,14 @@ public final class ValidateObjectHandler implements RequestHandler<S3Event, Map<
     /** Used by the Lambda runtime: clients, contracts and the service are built once, at init. */
     public ValidateObjectHandler() {
         this(DependencyFactory.forFunction());
+    }
+
+    /**
+     * The locally deployed stack's runtime: the environment the template gives the function and its log stream (in
+     * one JVM neither can be the process's); otherwise exactly what the runtime's no-argument constructor builds.
+     */
+    public ValidateObjectHandler(Map<String, String> environment, PrintStream stdout) {
+        this(DependencyFactory.forFunction(environment, stdout));
     }
 
     private ValidateObjectHandler(DependencyFactory dependencies) {

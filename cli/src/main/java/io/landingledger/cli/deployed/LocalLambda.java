@@ -1,0 +1,479 @@
+package io.landingledger.cli.deployed;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
+import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
+import com.fasterxml.jackson.jr.ob.JSON;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The Lambda service of the locally deployed stack: each function of the template runs in this JVM from the same
+ * handler class Lambda runs, with the template's environment plus the runtime's own variables, its timeout as the
+ * context's deadline (a run past it is abandoned as "Task timed out") and its memory size reported. Synchronous
+ * invocations answer as Invoke does; asynchronous ones queue per function, in order, and follow the function's
+ * EventInvokeConfig: its retries, then its on-failure destination (sent with the function's own role, as Lambda does).
+ */
+public final class LocalLambda implements AutoCloseable {
+    /** The functions' runtime variables that tell the SDK clients where the stack's APIs are and as whom to sign. */
+    public interface RuntimeVariables {
+        Map<String, String> of(FunctionSpec function);
+    }
+
+    /** Where an asynchronous invocation's failure record goes (an SQS queue, sent with the function's role). */
+    public interface FailureDestinations {
+        void send(FunctionSpec function, String destinationArn, String record);
+    }
+
+    /** EventInvokeConfig: retries after the first attempt, the event's maximum age, the on-failure destination. */
+    public record AsyncConfig(int maximumRetryAttempts, int maximumEventAgeSeconds, String onFailure) {
+        static final AsyncConfig DEFAULT = new AsyncConfig(2, 21600, null);
+    }
+
+    private final Path logDirectory;
+    private final RuntimeVariables runtimeVariables;
+    private final Map<String, Deployed> functions = new ConcurrentHashMap<>();
+    private final List<InvocationListener> listeners = new CopyOnWriteArrayList<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Object idle = new Object();
+    private volatile FailureDestinations destinations = (function, arn, record) -> {
+        throw new IllegalStateException("no failure destinations");
+    };
+
+    public LocalLambda(Path logDirectory, RuntimeVariables runtimeVariables) {
+        this.logDirectory = logDirectory;
+        this.runtimeVariables = runtimeVariables;
+        FunctionLogs.install();
+    }
+
+    void destinations(FailureDestinations value) {
+        this.destinations = value;
+    }
+
+    public void addListener(InvocationListener listener) {
+        listeners.add(listener);
+    }
+
+    /** One function: its spec, its aliases, its async settings, its current handler instance (null until its init). */
+    private static final class Deployed {
+        final FunctionSpec spec;
+        final Map<String, String> aliases = new ConcurrentHashMap<>();
+        final ExecutorService queue;
+        final PrintStream log;
+        volatile AsyncConfig async = AsyncConfig.DEFAULT;
+        volatile Object handler;
+        volatile Method method;
+        int versions;
+
+        Deployed(FunctionSpec spec, PrintStream log) {
+            this.spec = spec;
+            this.log = log;
+            this.queue = Executors.newSingleThreadExecutor(r -> {
+                Thread thread = new Thread(r, "lambda-async-" + spec.name());
+                thread.setDaemon(true);
+                return thread;
+            });
+        }
+    }
+
+    /** Creates the function (no init yet: as on Lambda, the first invocation or a published SnapStart version runs it). */
+    public void create(FunctionSpec spec) throws IOException {
+        Files.createDirectories(logDirectory);
+        Path file = logDirectory.resolve(spec.logGroup().replaceAll("[^A-Za-z0-9._-]+", "_") + ".log");
+        PrintStream log = new PrintStream(Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND), true,
+                StandardCharsets.UTF_8);
+        functions.put(spec.name(), new Deployed(spec, log));
+    }
+
+    /**
+     * Publishes a version. With SnapStart on published versions Lambda runs the function's init to take the snapshot,
+     * and an init that fails fails the version (and so the deploy): the same here.
+     */
+    public String publishVersion(String name) {
+        Deployed function = function(name);
+        synchronized (function) {
+            if (function.spec.snapStart()) {
+                FunctionLogs.current(function.log);
+                try {
+                    init(function);
+                } finally {
+                    FunctionLogs.current(null);
+                }
+            }
+            return Integer.toString(++function.versions);
+        }
+    }
+
+    public void alias(String name, String alias, String version) {
+        function(name).aliases.put(alias, version);
+    }
+
+    public void asyncConfig(String name, AsyncConfig config) {
+        function(name).async = config;
+    }
+
+    public boolean exists(String nameOrArn) {
+        return lookup(nameOrArn) != null;
+    }
+
+    public FunctionSpec spec(String nameOrArn) {
+        return function(nameOrArn).spec;
+    }
+
+    /** Function name and qualifier of a name, an unqualified or a qualified ARN. */
+    private Deployed lookup(String nameOrArn) {
+        String name = nameOrArn;
+        if (name.startsWith("arn:")) {
+            String[] parts = name.split(":");
+            name = parts.length > 6 ? parts[6] : name;
+        } else if (name.contains(":")) {
+            name = name.substring(0, name.indexOf(':'));
+        }
+        return functions.get(name);
+    }
+
+    private Deployed function(String nameOrArn) {
+        Deployed function = lookup(nameOrArn);
+        if (function == null) {
+            throw new ResourceNotFound("Function not found: " + nameOrArn);
+        }
+        return function;
+    }
+
+    /** The qualifier a name or ARN carries (arn:...:function:NAME:QUALIFIER or NAME:QUALIFIER), or null. */
+    static String qualifierOf(String nameOrArn) {
+        String[] parts = nameOrArn.split(":");
+        if (nameOrArn.startsWith("arn:")) {
+            return parts.length > 7 ? parts[7] : null;
+        }
+        return parts.length > 1 ? parts[1] : null;
+    }
+
+    /** A function or alias that does not exist (Invoke's 404 ResourceNotFoundException). */
+    public static final class ResourceNotFound extends RuntimeException {
+        ResourceNotFound(String message) {
+            super(message);
+        }
+    }
+
+    /** RequestResponse: runs now, on a thread of its own, and answers. */
+    public InvokeResult invoke(String nameOrArn, String qualifier, String payload) {
+        Deployed function = function(nameOrArn);
+        String version = version(function, qualifier == null ? qualifierOf(nameOrArn) : qualifier);
+        inFlight.incrementAndGet();
+        try {
+            InvokeResult result = run(function, version, payload);
+            for (InvocationListener listener : listeners) {
+                listener.completed(function.spec, payload, result, 1, false);
+            }
+            return result;
+        } finally {
+            done();
+        }
+    }
+
+    /** Event: queued, answered at once; the attempts run in order on the function's queue. */
+    public void invokeAsync(String nameOrArn, String qualifier, String payload) {
+        Deployed function = function(nameOrArn);
+        String version = version(function, qualifier == null ? qualifierOf(nameOrArn) : qualifier);
+        Instant queued = Instant.now();
+        inFlight.incrementAndGet();
+        function.queue.execute(() -> {
+            try {
+                AsyncConfig config = function.async;
+                InvokeResult result = null;
+                int attempts = 1 + config.maximumRetryAttempts();
+                for (int attempt = 1; attempt <= attempts; attempt++) {
+                    if (Duration.between(queued, Instant.now()).getSeconds() > config.maximumEventAgeSeconds()) {
+                        break;
+                    }
+                    result = run(function, version, payload);
+                    for (InvocationListener listener : listeners) {
+                        listener.completed(function.spec, payload, result, attempt, true);
+                    }
+                    if (!result.failed()) {
+                        return;
+                    }
+                }
+                if (config.onFailure() != null) {
+                    destinations.send(function.spec, config.onFailure(), failureRecord(function, version, payload, result, attempts));
+                }
+            } catch (RuntimeException e) {
+                function.log.println("local runtime: the asynchronous invocation could not be completed: " + e);
+            } finally {
+                done();
+            }
+        });
+    }
+
+    private void done() {
+        if (inFlight.decrementAndGet() == 0) {
+            synchronized (idle) {
+                idle.notifyAll();
+            }
+        }
+    }
+
+    /** Waits until no invocation is queued or running (the local run's "every event handled"). */
+    public void awaitIdle(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (idle) {
+            while (inFlight.get() > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new IllegalStateException("the local stack's functions did not finish within " + timeout);
+                }
+                idle.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            }
+        }
+    }
+
+    private static String version(Deployed function, String qualifier) {
+        if (qualifier == null || qualifier.equals("$LATEST")) {
+            return "$LATEST";
+        }
+        String version = function.aliases.get(qualifier);
+        if (version != null) {
+            return version;
+        }
+        if (qualifier.chars().allMatch(Character::isDigit) && Integer.parseInt(qualifier) <= function.versions) {
+            return qualifier;
+        }
+        throw new ResourceNotFound("Function not found: " + function.spec.arn() + ":" + qualifier);
+    }
+
+    private InvokeResult run(Deployed function, String version, String payload) {
+        FunctionSpec spec = function.spec;
+        String requestId = UUID.randomUUID().toString();
+        long deadline = System.currentTimeMillis() + spec.timeoutSeconds() * 1000L;
+        function.log.println("START RequestId: " + requestId + " Version: " + version);
+        ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "lambda-" + spec.name() + "-" + requestId.substring(0, 8));
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            Future<byte[]> run = thread.submit(() -> {
+                FunctionLogs.current(function.log);
+                synchronized (function) {
+                    init(function);
+                }
+                Object input = input(function.method, payload);
+                Object output = function.method.invoke(function.handler, input,
+                        new LocalContext(spec, requestId, version, deadline, function.log));
+                return output(output);
+            });
+            try {
+                return new InvokeResult(run.get(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS), null, version);
+            } catch (TimeoutException e) {
+                run.cancel(true);
+                function.handler = null; // Lambda discards the environment of a run that timed out
+                String message = String.format("%s Task timed out after %d.00 seconds", Instant.now(), spec.timeoutSeconds());
+                function.log.println(message);
+                return error(version, "Sandbox.Timedout", message);
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause() instanceof InvocationTargetException target ? target.getCause() : e.getCause();
+                if (cause instanceof InitFailure init) {
+                    return error(version, "Runtime.ExceptionInInitializerError", init.getMessage());
+                }
+                function.log.println("ERROR RequestId: " + requestId + " " + cause);
+                return error(version, cause.getClass().getName(), String.valueOf(cause.getMessage()), cause.getStackTrace());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return error(version, "Runtime.Interrupted", "the local runtime was interrupted");
+            }
+        } finally {
+            thread.shutdownNow();
+            function.log.println("END RequestId: " + requestId);
+        }
+    }
+
+    private static InvokeResult error(String version, String type, String message) {
+        return error(version, type, message, null);
+    }
+
+    /** Lambda's Java runtime's error document: errorMessage, errorType and, for an exception, its stackTrace lines. */
+    private static InvokeResult error(String version, String type, String message, StackTraceElement[] trace) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("errorMessage", message);
+        body.put("errorType", type);
+        if (trace != null) {
+            List<String> lines = new ArrayList<>();
+            for (StackTraceElement element : trace) {
+                lines.add(element.toString());
+            }
+            body.put("stackTrace", lines);
+        }
+        try {
+            return new InvokeResult(JSON.std.asBytes(body), "Unhandled", version);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A function's init failed: no handler instance, the invocation fails (and so would a SnapStart version). */
+    static final class InitFailure extends RuntimeException {
+        InitFailure(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * The function's init, as the runtime does it: load the handler class and construct it. The local runtime gives it
+     * the template's environment (and its own variables) and the function's log stream through the handler's
+     * {@code (Map<String, String>, PrintStream)} constructor, since in one JVM neither can be the process's.
+     */
+    private void init(Deployed function) {
+        if (function.handler != null) {
+            return;
+        }
+        FunctionSpec spec = function.spec;
+        Map<String, String> environment = new LinkedHashMap<>(runtimeVariables.of(spec));
+        environment.putAll(spec.environment());
+        try {
+            Class<?> type = Class.forName(spec.handlerClass());
+            Constructor<?> constructor = type.getConstructor(Map.class, PrintStream.class);
+            Method method = null;
+            for (Method candidate : type.getMethods()) {
+                if (candidate.getName().equals(spec.handlerMethod()) && candidate.getParameterCount() == 2
+                        && candidate.getParameterTypes()[1] == Context.class && !candidate.isBridge()) {
+                    method = candidate;
+                }
+            }
+            if (method == null) {
+                throw new InitFailure(spec.logicalId() + ": handler " + spec.handler() + " has no method " + spec.handlerMethod()
+                        + "(input, Context)", null);
+            }
+            PrintStream stdout = new PrintStream(new LineToLog(function.log), true, StandardCharsets.UTF_8);
+            function.handler = constructor.newInstance(environment, stdout);
+            function.method = method;
+        } catch (ClassNotFoundException e) {
+            throw new InitFailure(spec.logicalId() + ": handler class " + spec.handlerClass() + " is not in the functions' code", e);
+        } catch (NoSuchMethodException e) {
+            throw new InitFailure(spec.logicalId() + ": " + spec.handlerClass() + " has no (Map, PrintStream) constructor, "
+                    + "so the local runtime cannot give it its own environment", e);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            function.log.println("INIT_REPORT Status: error " + cause);
+            throw new InitFailure(spec.logicalId() + " (" + spec.name() + ") failed its init: " + cause.getClass().getSimpleName()
+                    + ": " + cause.getMessage(), cause);
+        } catch (ReflectiveOperationException e) {
+            throw new InitFailure(spec.logicalId() + ": cannot construct " + spec.handlerClass() + ": " + e, e);
+        }
+    }
+
+    private static Object input(Method method, String payload) throws IOException {
+        Class<?> type = method.getParameterTypes()[0];
+        if (type == String.class) {
+            return payload;
+        }
+        if (LambdaEventSerializers.isLambdaSupportedEvent(type.getName())) {
+            PojoSerializer<?> serializer = LambdaEventSerializers.serializerFor(type, type.getClassLoader());
+            return serializer.fromJson(payload);
+        }
+        if (Map.class.isAssignableFrom(type)) {
+            return payload.isBlank() ? new LinkedHashMap<>() : JSON.std.mapFrom(payload);
+        }
+        return JSON.std.beanFrom(type, payload);
+    }
+
+    private static byte[] output(Object output) throws IOException {
+        if (output == null) {
+            return "null".getBytes(StandardCharsets.UTF_8);
+        }
+        return JSON.std.asBytes(output);
+    }
+
+    /** Lambda's failure record for an asynchronous invocation (the shape its destinations receive). */
+    private static String failureRecord(Deployed function, String version, String payload, InvokeResult result, int attempts) {
+        Map<String, Object> record = new LinkedHashMap<>();
+        record.put("version", "1.0");
+        record.put("timestamp", Instant.now().toString());
+        Map<String, Object> request = new LinkedHashMap<>();
+        request.put("requestId", UUID.randomUUID().toString());
+        request.put("functionArn", function.spec.arn() + ":" + version);
+        request.put("condition", result == null ? "EventAgeExceeded" : "RetriesExhausted");
+        request.put("approximateInvokeCount", attempts);
+        record.put("requestContext", request);
+        try {
+            record.put("requestPayload", JSON.std.anyFrom(payload));
+            Map<String, Object> response = new LinkedHashMap<>();
+            response.put("statusCode", 200);
+            response.put("executedVersion", version);
+            if (result != null) {
+                response.put("functionError", result.functionError());
+                record.put("responsePayload", JSON.std.anyFrom(result.payloadText()));
+            }
+            record.put("responseContext", response);
+            return JSON.std.asString(record);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Names of every function created. */
+    public List<String> names() {
+        return new ArrayList<>(functions.keySet());
+    }
+
+    @Override
+    public void close() {
+        for (Deployed function : functions.values()) {
+            function.queue.shutdownNow();
+            function.log.close();
+        }
+    }
+
+    /** The function's standard output, line by line into its log (what Lambda sends to CloudWatch Logs). */
+    private static final class LineToLog extends OutputStream {
+        private final PrintStream log;
+        private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+
+        LineToLog(PrintStream log) {
+            this.log = log;
+        }
+
+        @Override
+        public synchronized void write(int b) {
+            if (b == '\n') {
+                flush();
+            } else {
+                line.write(b);
+            }
+        }
+
+        @Override
+        public synchronized void flush() {
+            if (line.size() > 0) {
+                log.println(line.toString(StandardCharsets.UTF_8));
+                line.reset();
+            }
+        }
+    }
+}
