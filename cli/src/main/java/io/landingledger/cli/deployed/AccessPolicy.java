@@ -14,8 +14,8 @@ public interface AccessPolicy {
         }
 
         @Override
-        public boolean mayListBucket(Principal principal, String bucket) {
-            return true;
+        public String listBucketDenied(Principal principal, String bucket) {
+            return null;
         }
     };
 
@@ -37,6 +37,9 @@ public interface AccessPolicy {
     /** Null when the request is allowed; otherwise AWS's AccessDenied message for it. */
     String authorize(Principal principal, Request request);
 
-    /** Whether {@code principal} may s3:ListBucket on {@code bucket}: without it S3 answers a missing key 403, not 404. */
-    boolean mayListBucket(Principal principal, String bucket);
+    /**
+     * Null when {@code principal} may s3:ListBucket on {@code bucket}; otherwise the AccessDenied message: without it
+     * S3 answers a missing key 403, not 404.
+     */
+    String listBucketDenied(Principal principal, String bucket);
 }

@@ -47,6 +47,11 @@ public final class AwsGateway implements AutoCloseable {
         }
     }
 
+    /** A test's fault: an answer for a request the service would otherwise get (null: pass it on). */
+    public interface Fault {
+        Answer inject(Principal principal, AccessPolicy.Request request);
+    }
+
     /** After S3 created an object (PUT, CompleteMultipartUpload, CopyObject answered 200). */
     public interface ObjectCreatedListener {
         void created(Principal principal, String bucket, String key, String versionId, String eventName);
@@ -60,6 +65,7 @@ public final class AwsGateway implements AutoCloseable {
     private final URI moto;
     private final String region;
     private volatile AccessPolicy policy = AccessPolicy.ALLOW_ALL;
+    private volatile Fault fault = (principal, request) -> null;
     private volatile ObjectCreatedListener objectCreated = (principal, bucket, key, version, event) -> { };
 
     private AwsGateway(ServerSocket server, URI s3, URI moto, String region) {
@@ -90,6 +96,10 @@ public final class AwsGateway implements AutoCloseable {
 
     public void policy(AccessPolicy value) {
         this.policy = value;
+    }
+
+    public void fault(Fault value) {
+        this.fault = value;
     }
 
     public void objectCreated(ObjectCreatedListener listener) {
@@ -146,6 +156,11 @@ public final class AwsGateway implements AutoCloseable {
                 write(out, error(service, 403, "AccessDenied", denied));
                 return;
             }
+            Answer injected = fault.inject(principal, request);
+            if (injected != null) {
+                write(out, injected);
+                return;
+            }
             LocalService local = localServices.get(service);
             if (local != null) {
                 write(out, local.handle(principal, head, body));
@@ -187,6 +202,12 @@ public final class AwsGateway implements AutoCloseable {
             write(out, s3Error(403, "AccessDenied", denied));
             return;
         }
+        Answer injected = fault.inject(principal, request);
+        if (injected != null) {
+            head.copyBody(in, java.io.OutputStream.nullOutputStream());
+            write(out, injected);
+            return;
+        }
         String[] bucketKey = bucketAndKey(path);
         try (Socket backend = new Socket(s3.getHost(), s3.getPort())) {
             OutputStream toBackend = backend.getOutputStream();
@@ -211,10 +232,10 @@ public final class AwsGateway implements AutoCloseable {
                 return;
             }
             boolean objectRead = bucketKey[1] != null && (head.method().equals("GET") || head.method().equals("HEAD"));
-            if (answer.status() == 404 && objectRead && !policy.mayListBucket(principal, bucketKey[0])) {
+            String noList = answer.status() == 404 && objectRead ? policy.listBucketDenied(principal, bucketKey[0]) : null;
+            if (noList != null) {
                 // S3: "If you don't have the s3:ListBucket permission, Amazon S3 returns an HTTP status code 403"
-                write(out, s3Error(403, "AccessDenied", "Access Denied (no s3:ListBucket on " + bucketKey[0]
-                        + ", so a missing key is 403, not 404)"));
+                write(out, s3Error(403, "AccessDenied", noList + " (the key does not exist; without s3:ListBucket that is a 403, not a 404)"));
                 return;
             }
             // announced before the answer goes back, so a caller that waits for the stack to go idle after its PUT
@@ -309,7 +330,7 @@ public final class AwsGateway implements AutoCloseable {
         };
     }
 
-    static Answer s3Error(int status, String code, String message) {
+    public static Answer s3Error(int status, String code, String message) {
         String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>" + code + "</Code><Message>" + xmlEscape(message)
                 + "</Message><RequestId>" + UUID.randomUUID() + "</RequestId></Error>";
         return new Answer(status, Map.of("Content-Type", "application/xml"), xml.getBytes(StandardCharsets.UTF_8));

@@ -89,6 +89,7 @@ public final class LocalDeployment implements AutoCloseable {
     private final SecureRandom random = new SecureRandom();
     private S3Notifier notifier;
     private Duration startup = Duration.ZERO;
+    private String phases = "";
 
     private LocalDeployment(Options options, EmbeddedAws emulators, boolean ownsEmulators) throws IOException {
         this.stackName = options.stackName();
@@ -125,11 +126,23 @@ public final class LocalDeployment implements AutoCloseable {
             }
         });
         EmbeddedAws emulators = EmbeddedAws.start();
+        long emulatorsUp = System.nanoTime();
         LocalDeployment stack = null;
         try {
             stack = new LocalDeployment(options, emulators, true);
-            stack.deploy(join(template), options.parameters());
-            stack.startup = Duration.ofNanos(System.nanoTime() - begin);
+            Map<String, Object> transformed = join(template);
+            long transformedAt = System.nanoTime();
+            stack.deploy(transformed, options.parameters());
+            long deployedAt = System.nanoTime();
+            try (S3Client operator = DependencyFactory.s3Client(stack.operatorConnection())) {
+                DeployChecks.run(stack, operator);
+            }
+            long end = System.nanoTime();
+            stack.startup = Duration.ofNanos(end - begin);
+            stack.phases = String.format(Locale.ROOT, "emulators %d ms, then the template %d ms more, resources %d ms "
+                    + "(of which the functions' inits %d ms), checks %d ms", (emulatorsUp - begin) / 1_000_000,
+                    (transformedAt - emulatorsUp) / 1_000_000, (deployedAt - transformedAt) / 1_000_000,
+                    stack.lambda.initTime().toMillis(), (end - deployedAt) / 1_000_000);
             return stack;
         } catch (Exception | Error e) {
             if (stack != null) {
@@ -216,6 +229,15 @@ public final class LocalDeployment implements AutoCloseable {
         queues.put(arn, url);
     }
 
+    String queueUrl(String arn) {
+        return queues.get(arn);
+    }
+
+    /** The logical id of the function named (by name or ARN, qualified or not). */
+    String logicalIdOf(String function) {
+        return lambda.spec(function).logicalId();
+    }
+
     boolean hasQueueArn(String arn) {
         return queues.containsKey(arn);
     }
@@ -285,6 +307,17 @@ public final class LocalDeployment implements AutoCloseable {
     /** The operator's credentials: producers, the on-call command line and the aws CLI sign with these. */
     public AwsBasicCredentials operatorCredentials() {
         return AwsBasicCredentials.create(EmbeddedAws.ACCESS_KEY, EmbeddedAws.SECRET_KEY);
+    }
+
+    /**
+     * The keys of the session the runtime gives a function ({@code logicalId} of its AWS::Lambda::Function): what its SDK
+     * clients sign with, so a test can make the calls the function's role may or may not make.
+     */
+    public AwsConnection functionConnection(String logicalId) {
+        FunctionSpec spec = lambda.spec(physicalId(logicalId));
+        Map<String, String> variables = runtimeVariables(spec);
+        return AwsConnection.gateway(Region.of(region), gateway.endpoint(), AwsBasicCredentials.create(
+                variables.get(FunctionConfig.LANDING_AWS_ACCESS_KEY_ID), variables.get(FunctionConfig.LANDING_AWS_SECRET_ACCESS_KEY)));
     }
 
     /** The operator's connection to the stack: every API at the gateway. */
@@ -369,6 +402,11 @@ public final class LocalDeployment implements AutoCloseable {
         return startup;
     }
 
+    /** Where the start-up time went: the emulators, the template's transform, the resources, the checks. */
+    public String startupPhases() {
+        return phases;
+    }
+
     /** Fires a schedule now (by its logical id); null, or why Scheduler could not invoke its target. */
     public String fireSchedule(String logicalId) {
         return events.fire(logicalId, this);
@@ -423,6 +461,30 @@ public final class LocalDeployment implements AutoCloseable {
         notifier.announce(which);
     }
 
+    /**
+     * How S3 would announce an object created at {@code key} in {@code bucket}: the LambdaConfigurations that match it,
+     * or, when none does, every configuration the bucket has (to say why nothing was invoked).
+     */
+    public String notificationsFor(String bucket, String key) {
+        List<String> matching = new ArrayList<>();
+        List<String> all = new ArrayList<>();
+        for (S3NotificationRules.Rule rule : notificationRules.of(bucket)) {
+            String text = rule.event() + (rule.prefix() == null ? "" : " prefix " + rule.prefix())
+                    + (rule.suffix() == null ? "" : " suffix " + rule.suffix()) + " -> " + rule.function();
+            all.add(text);
+            if (rule.matches("ObjectCreated:Put", key)) {
+                matching.add(text);
+            }
+        }
+        return matching.isEmpty() ? "none of its LambdaConfigurations matches (" + (all.isEmpty() ? "it has none" : String.join("; ", all))
+                + ")" : String.join("; ", matching);
+    }
+
+    /** A fault every request to the stack's endpoint passes through first (tests: the lake stops answering). */
+    public void injectFaults(AwsGateway.Fault fault) {
+        gateway.fault(fault);
+    }
+
     /** Waits until every queued invocation has run. */
     public void awaitIdle(Duration timeout) throws InterruptedException {
         lambda.awaitIdle(timeout);
@@ -430,11 +492,20 @@ public final class LocalDeployment implements AutoCloseable {
 
     @Override
     public void close() {
-        lambda.close();
-        gateway.close();
-        adminS3.close();
-        if (ownsEmulators) {
-            emulators.close();
+        // closed also when the run was interrupted (Ctrl-C, a test stopping --watch): the emulators stop cleanly only
+        // on a thread that is not, so the flag is set aside while they stop and restored after
+        boolean interrupted = Thread.interrupted();
+        try {
+            lambda.close();
+            gateway.close();
+            adminS3.close();
+            if (ownsEmulators) {
+                emulators.close();
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -126,7 +126,24 @@ final class LocalEvents {
     }
 
     DeployedResource eventSourceMapping(String id, Map<String, Object> properties, LocalDeployment stack) {
-        throw new DeployException("event source mappings are not modelled by the local deploy yet");
+        String source = String.valueOf(properties.get("EventSourceArn"));
+        String url = stack.queueUrl(source);
+        if (url == null) {
+            throw new DeployException("EventSourceArn " + source + " is not a queue of this stack (the local deploy models SQS sources)");
+        }
+        String function = String.valueOf(properties.get("FunctionName"));
+        if (!stack.lambda().exists(function)) {
+            throw new DeployException("FunctionName " + function + " is not a function of this stack");
+        }
+        int batchSize = properties.containsKey("BatchSize") ? Integer.parseInt(String.valueOf(properties.get("BatchSize")).replace(".0", "")) : 10;
+        boolean partial = properties.get("FunctionResponseTypes") instanceof List<?> types && types.contains("ReportBatchItemFailures");
+        boolean enabled = !"false".equals(String.valueOf(properties.getOrDefault("Enabled", "true")));
+        if (enabled) {
+            SqsEventSource poller = new SqsEventSource(id, source, url, function, batchSize, partial, stack);
+            stack.lambda().whenIdle(poller::drain);
+        }
+        String uuid = java.util.UUID.randomUUID().toString();
+        return new DeployedResource(id, "AWS::Lambda::EventSourceMapping", uuid, Map.of("Id", uuid), properties, true);
     }
 
     private static String busName(String nameOrArn) {

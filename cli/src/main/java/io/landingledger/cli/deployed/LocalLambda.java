@@ -61,6 +61,7 @@ public final class LocalLambda implements AutoCloseable {
     private final Map<String, Deployed> functions = new ConcurrentHashMap<>();
     private final List<InvocationListener> listeners = new CopyOnWriteArrayList<>();
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong initNanos = new java.util.concurrent.atomic.AtomicLong();
     private final Object idle = new Object();
     private volatile FailureDestinations destinations = (function, arn, record) -> {
         throw new IllegalStateException("no failure destinations");
@@ -240,16 +241,35 @@ public final class LocalLambda implements AutoCloseable {
         }
     }
 
-    /** Waits until no invocation is queued or running (the local run's "every event handled"). */
+    /** Work that runs when nothing else does (event source pollers): true when it ran something. */
+    void whenIdle(java.util.function.BooleanSupplier work) {
+        idleWork.add(work);
+    }
+
+    private final List<java.util.function.BooleanSupplier> idleWork = new CopyOnWriteArrayList<>();
+
+    /**
+     * Waits until no invocation is queued or running and no event source has a message left (the local run's "every
+     * event handled").
+     */
     public void awaitIdle(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        synchronized (idle) {
-            while (inFlight.get() > 0) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    throw new IllegalStateException("the local stack's functions did not finish within " + timeout);
+        while (true) {
+            synchronized (idle) {
+                while (inFlight.get() > 0) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        throw new IllegalStateException("the local stack's functions did not finish within " + timeout);
+                    }
+                    idle.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
                 }
-                idle.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            }
+            boolean ran = false;
+            for (java.util.function.BooleanSupplier work : idleWork) {
+                ran |= work.getAsBoolean();
+            }
+            if (!ran && inFlight.get() == 0) {
+                return;
             }
         }
     }
@@ -354,6 +374,20 @@ public final class LocalLambda implements AutoCloseable {
             return;
         }
         FunctionSpec spec = function.spec;
+        long begin = System.nanoTime();
+        try {
+            construct(function, spec);
+        } finally {
+            initNanos.addAndGet(System.nanoTime() - begin);
+        }
+    }
+
+    /** Time spent in the functions' inits so far. */
+    Duration initTime() {
+        return Duration.ofNanos(initNanos.get());
+    }
+
+    private void construct(Deployed function, FunctionSpec spec) {
         Map<String, String> environment = new LinkedHashMap<>(runtimeVariables.of(spec));
         environment.putAll(spec.environment());
         try {

@@ -65,9 +65,10 @@ final class StackAccess implements AccessPolicy {
     }
 
     @Override
-    public boolean mayListBucket(Principal principal, String bucket) {
+    public String listBucketDenied(Principal principal, String bucket) {
         AuthorizationRequest list = AuthorizationRequest.of("s3:ListBucket", "arn:aws:s3:::" + bucket);
-        return evaluator.evaluate(caller(principal), list, identityPolicies(principal), resourcePolicy(list.resource())).allowed();
+        Decision decision = evaluator.evaluate(caller(principal), list, identityPolicies(principal), resourcePolicy(list.resource()));
+        return decision.allowed() ? null : decision.message();
     }
 
     /** Null when {@code service} may assume {@code role} (its trust policy, with the source the service sends); else why not. */

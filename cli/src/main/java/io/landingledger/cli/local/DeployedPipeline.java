@@ -180,6 +180,16 @@ final class DeployedPipeline implements Pipeline {
             progress.printf("  put s3://%s/%s (%d bytes, version %s)%n", inbox, key, put.size(), put.versionId());
             awaitIdle();
             String event = events.get(key + "@" + put.versionId());
+            if (event == null) {
+                // S3 invoked nothing for this object: the template's notification does not cover it
+                Map<String, Object> entry = new LinkedHashMap<>();
+                entry.put("key", key);
+                entry.put("version", put.versionId());
+                entry.put("reason", "no S3 notification reached the validator: InboxBucket (" + inbox + ") "
+                        + stack.notificationsFor(inbox, key));
+                failures.add(entry);
+                progress.printf("  %-9s %s  %s%n", "failed", key, entry.get("reason"));
+            }
             for (int i = 1; i < replay && event != null; i++) {
                 stack.lambda().invokeAsync(validator, null, event); // S3 delivers at least once: a duplicate event
                 awaitIdle();

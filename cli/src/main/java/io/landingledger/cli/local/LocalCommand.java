@@ -79,7 +79,9 @@ public final class LocalCommand implements Callable<Integer> {
 
     PrintStream out = System.out;
     PrintStream err = System.err;
-    /** Tests inject faults after the ingest path's steps. */
+    /** Tests inject faults into the deployed stack's endpoint (the default path). */
+    java.util.function.Consumer<LocalDeployment> deployed = stack -> { };
+    /** Tests inject faults after the ingest path's steps (the --endpoint path, which runs the handlers itself). */
     IngestService.StepListener steps = IngestService.StepListener.NONE;
 
     @Override
@@ -128,7 +130,9 @@ public final class LocalCommand implements Callable<Integer> {
                 err.println("landing local: the emulators did not start: " + e.getMessage());
                 return 2;
             }
-            err.println("landing local: stack " + stack.stackName() + " deployed in " + stack.startupTime().toMillis() + " ms");
+            err.println("landing local: stack " + stack.stackName() + " deployed in " + stack.startupTime().toMillis() + " ms ("
+                    + stack.startupPhases() + ")");
+            deployed.accept(stack);
             for (String line : stack.summary()) {
                 err.println("  " + line);
             }

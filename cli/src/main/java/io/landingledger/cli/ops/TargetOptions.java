@@ -114,12 +114,38 @@ public final class TargetOptions {
     record StackApis(URI cloudFormation, URI lambda, URI s3, URI dynamoDb, AwsBasicCredentials credentials) {
         static final StackApis AWS = new StackApis(null, null, null, null, null);
 
+        /**
+         * The SDK's own endpoint setting, {@code AWS_ENDPOINT_URL} (or the {@code aws.endpointUrl} system property):
+         * every API of the stack at that URL (the locally deployed stack's gateway, as {@code landing local} prints it),
+         * with the default credentials chain; unset, {@link #AWS}.
+         */
+        static StackApis fromEnvironment() {
+            String endpoint = System.getProperty("aws.endpointUrl");
+            if (endpoint == null || endpoint.isBlank()) {
+                endpoint = System.getenv("AWS_ENDPOINT_URL");
+            }
+            if (endpoint == null || endpoint.isBlank()) {
+                return AWS;
+            }
+            URI uri = URI.create(endpoint.strip());
+            AwsBasicCredentials credentials;
+            try {
+                var resolved = DefaultCredentialsProvider.builder().build().resolveCredentials();
+                credentials = AwsBasicCredentials.create(resolved.accessKeyId(), resolved.secretAccessKey());
+            } catch (RuntimeException e) {
+                throw new TargetException("AWS_ENDPOINT_URL is " + uri + " but no credentials are set (AWS_ACCESS_KEY_ID and "
+                        + "AWS_SECRET_ACCESS_KEY, e.g. the ones landing local --watch prints)");
+            }
+            return new StackApis(uri, uri, uri, uri, credentials);
+        }
+
         AwsCredentialsProvider credentialsProvider() {
             return credentials == null ? DefaultCredentialsProvider.builder().build() : StaticCredentialsProvider.create(credentials);
         }
     }
 
-    static volatile StackApis stackApis = StackApis.AWS;
+    /** Null: {@link StackApis#fromEnvironment()} at the first {@code --stack}. */
+    static volatile StackApis stackApis;
 
     /**
      * {@code --stack NAME --region R}: the deployed stack's buckets, tables and functions from CloudFormation
@@ -128,7 +154,7 @@ public final class TargetOptions {
      * {@link OpsCommand#sweepJob} invoke instead of running the job in process.
      */
     Resources resolveStack(String name, Region chosen) {
-        StackApis apis = stackApis;
+        StackApis apis = apis();
         StackResources stack;
         try {
             if (apis.cloudFormation() == null) {
@@ -149,8 +175,13 @@ public final class TargetOptions {
 
     /** A Lambda client for a deployed stack's function of timeout {@code functionTimeout}: no retries, a read timeout above it. */
     static LambdaClient lambdaClient(Region region, Duration functionTimeout) {
-        StackApis apis = stackApis;
+        StackApis apis = apis();
         return RemoteFunction.lambdaClient(region, apis.lambda(), apis.credentialsProvider(), functionTimeout);
+    }
+
+    private static StackApis apis() {
+        StackApis apis = stackApis;
+        return apis != null ? apis : StackApis.fromEnvironment();
     }
 
     private static String or(String value, String fallback) {

@@ -2,7 +2,7 @@ package io.landingledger.cli.local;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 
-import io.landingledger.core.ingest.IngestService;
+import io.landingledger.cli.deployed.AwsGateway;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,16 +16,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A record that fails in {@code landing local} (here: a fault injected after its staging upload, as when the lake
- * stops answering mid-file) is reported {@code failed} with a one-line reason, the run goes on with the other
- * files, and the summary and the exit status say so. No stack trace unless --debug.
+ * A record that keeps failing in {@code landing local} (here: the stack's endpoint answers the validator's requests for
+ * one unit with S3's InternalError, as when the lake stops answering) is retried by Lambda as the validator's
+ * EventInvokeConfig says, then reported {@code failed} with a one-line reason; the run goes on with the other files, and
+ * the summary and the exit status say so. No stack trace unless --debug.
  */
 class LocalFailedRecordIT {
     private static final String UNIT = "2026-03-03";
@@ -39,12 +39,10 @@ class LocalFailedRecordIT {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         command.out = new PrintStream(out, true, StandardCharsets.UTF_8);
         command.err = new PrintStream(err, true, StandardCharsets.UTF_8);
-        AtomicInteger injected = new AtomicInteger();
-        command.steps = (step, unit) -> {
-            if (step == IngestService.Step.STAGED && UNIT.equals(unit) && injected.getAndIncrement() == 0) {
-                throw new IllegalStateException("injected: the lake stopped answering");
-            }
-        };
+        // the lake stops answering the validator for one unit: every attempt Lambda makes fails, then its retries run out
+        command.deployed = stack -> stack.injectFaults((principal, request) -> !principal.operator() && request.service().equals("s3")
+                && (request.rawPath().contains("unit%3D" + UNIT) || request.rawPath().contains("unit=" + UNIT))
+                ? AwsGateway.s3Error(500, "InternalError", "injected: the lake stopped answering") : null);
         List<String> all = new java.util.ArrayList<>(List.of("--inbox", inbox.toString()));
         if (debug) {
             all.add("--debug");
@@ -72,10 +70,12 @@ class LocalFailedRecordIT {
         List<Map<String, Object>> failed = (List<Map<String, Object>>) summary.get("failed");
         assertEquals(1, failed.size(), failed.toString());
         assertEquals("progress_events/progress-2026-03-03.jsonl", failed.get(0).get("key"));
-        assertEquals("IllegalStateException: injected: the lake stopped answering", failed.get(0).get("reason"));
+        assertTrue(String.valueOf(failed.get(0).get("reason")).startsWith("S3Exception: injected: the lake stopped answering"),
+                failed.toString());
         List<Map<String, Object>> outcomes = (List<Map<String, Object>>) summary.get("outcomes");
         assertEquals(2, outcomes.stream().filter(o -> "published".equals(o.get("action"))).count(), outcomes.toString());
-        assertTrue(run.stderr().contains("  failed    progress_events/progress-2026-03-03.jsonl  IllegalStateException: injected"), run.stderr());
+        assertTrue(run.stderr().contains("  failed    progress_events/progress-2026-03-03.jsonl  S3Exception: injected"), run.stderr());
+        assertTrue(run.stderr().contains("(attempt 2; Lambda retries it)"), "the validator's EventInvokeConfig retries: " + run.stderr());
         assertFalse(run.stderr().contains("\tat "), "no stack trace without --debug: " + run.stderr());
     }
 

@@ -159,7 +159,7 @@ class DeployedTargetIT {
 
     @AfterAll
     void stopEverything() throws Exception {
-        TargetOptions.stackApis = TargetOptions.StackApis.AWS;
+        TargetOptions.stackApis = null;
         if (cloudFormation != null) {
             cloudFormation.stop(0);
         }

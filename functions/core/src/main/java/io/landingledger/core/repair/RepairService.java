@@ -112,7 +112,8 @@ public final class RepairService {
                 break;
             } catch (RuntimeException e) {
                 // an infrastructure fault on one unit: report it and go on (targeted) or stop (forward)
-                result = RepairResult.UnitResult.of(unit, before, before, "failed", e.getClass().getSimpleName()
+                // the fault's first line names what failed (an AccessDenied names the action and the role); faults carry no row content (S6)
+                result = RepairResult.UnitResult.of(unit, before, before, "failed", e.getClass().getSimpleName() + firstLine(e)
                         + " (see the function's log; rerun the repair for this unit)", null, null);
             }
             results.add(result);
@@ -303,5 +304,14 @@ public final class RepairService {
             view.put("last_attempt", outcome == null ? null : outcome.name());
         }
         return view;
+    }
+
+    /** ": " and the first line of the fault's message, at most 300 characters; empty without a message. */
+    private static String firstLine(RuntimeException fault) {
+        String message = fault.getMessage() == null ? "" : fault.getMessage().strip();
+        int newline = message.indexOf('\n');
+        message = newline < 0 ? message : message.substring(0, newline).strip();
+        message = message.length() > 300 ? message.substring(0, 300) + "..." : message;
+        return message.isEmpty() ? "" : ": " + message;
     }
 }
