@@ -66,6 +66,7 @@ public final class AwsGateway implements AutoCloseable {
     private final String region;
     private volatile AccessPolicy policy = AccessPolicy.ALLOW_ALL;
     private volatile Fault fault = (principal, request) -> null;
+    private volatile java.util.function.BiConsumer<Principal, String> denials = (principal, message) -> { };
     private volatile ObjectCreatedListener objectCreated = (principal, bucket, key, version, event) -> { };
 
     private AwsGateway(ServerSocket server, URI s3, URI moto, String region) {
@@ -96,6 +97,11 @@ public final class AwsGateway implements AutoCloseable {
 
     public void policy(AccessPolicy value) {
         this.policy = value;
+    }
+
+    /** Every request refused AccessDenied, with who sent it and why (what CloudTrail records of such a request). */
+    public void denials(java.util.function.BiConsumer<Principal, String> listener) {
+        this.denials = listener;
     }
 
     public void fault(Fault value) {
@@ -153,6 +159,7 @@ public final class AwsGateway implements AutoCloseable {
                     head.headerMap(), body, false);
             String denied = policy.authorize(principal, request);
             if (denied != null) {
+                denials.accept(principal, head.method() + " " + service + " " + denied);
                 write(out, error(service, 403, "AccessDenied", denied));
                 return;
             }
@@ -199,13 +206,14 @@ public final class AwsGateway implements AutoCloseable {
                 null, false);
         String denied = policy.authorize(principal, request);
         if (denied != null) {
-            write(out, s3Error(403, "AccessDenied", denied));
+            denials.accept(principal, head.method() + " s3 " + denied);
+            write(out, s3Error(403, "AccessDenied", denied), head.method().equals("HEAD"));
             return;
         }
         Answer injected = fault.inject(principal, request);
         if (injected != null) {
             head.copyBody(in, java.io.OutputStream.nullOutputStream());
-            write(out, injected);
+            write(out, injected, head.method().equals("HEAD"));
             return;
         }
         String[] bucketKey = bucketAndKey(path);
@@ -234,8 +242,10 @@ public final class AwsGateway implements AutoCloseable {
             boolean objectRead = bucketKey[1] != null && (head.method().equals("GET") || head.method().equals("HEAD"));
             String noList = answer.status() == 404 && objectRead ? policy.listBucketDenied(principal, bucketKey[0]) : null;
             if (noList != null) {
+                denials.accept(principal, head.method() + " s3 " + noList + " (a missing key, answered 403)");
                 // S3: "If you don't have the s3:ListBucket permission, Amazon S3 returns an HTTP status code 403"
-                write(out, s3Error(403, "AccessDenied", noList + " (the key does not exist; without s3:ListBucket that is a 403, not a 404)"));
+                write(out, s3Error(403, "AccessDenied", noList + " (the key does not exist; without s3:ListBucket that is a 403, not a 404)"),
+                        head.method().equals("HEAD"));
                 return;
             }
             // announced before the answer goes back, so a caller that waits for the stack to go idle after its PUT
@@ -307,13 +317,20 @@ public final class AwsGateway implements AutoCloseable {
     }
 
     private static void write(OutputStream out, Answer answer) throws IOException {
+        write(out, answer, false);
+    }
+
+    /** An answer; to a HEAD request without its body, as HTTP has it (and S3: a HEAD's error carries no message). */
+    private static void write(OutputStream out, Answer answer, boolean headRequest) throws IOException {
         StringBuilder text = new StringBuilder("HTTP/1.1 ").append(answer.status()).append(' ').append(reason(answer.status())).append("\r\n");
         Map<String, String> headers = new LinkedHashMap<>(answer.headers());
         headers.putIfAbsent("x-amzn-RequestId", UUID.randomUUID().toString());
         headers.forEach((name, value) -> text.append(name).append(": ").append(value).append("\r\n"));
         text.append("Content-Length: ").append(answer.body().length).append("\r\nConnection: close\r\n\r\n");
         out.write(text.toString().getBytes(StandardCharsets.ISO_8859_1));
-        out.write(answer.body());
+        if (!headRequest) {
+            out.write(answer.body());
+        }
         out.flush();
     }
 

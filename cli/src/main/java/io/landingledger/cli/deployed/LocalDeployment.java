@@ -85,6 +85,7 @@ public final class LocalDeployment implements AutoCloseable {
     private final Map<String, String> queues = new ConcurrentHashMap<>();
     private final Map<String, String> outputs = new LinkedHashMap<>();
     private final List<String> undeliverable = new CopyOnWriteArrayList<>();
+    private final List<String> denied = new CopyOnWriteArrayList<>();
     private final Map<String, AwsBasicCredentials> sessions = new ConcurrentHashMap<>();
     private final SecureRandom random = new SecureRandom();
     private S3Notifier notifier;
@@ -97,7 +98,7 @@ public final class LocalDeployment implements AutoCloseable {
         this.emulators = emulators;
         this.ownsEmulators = ownsEmulators;
         this.gateway = AwsGateway.start(emulators.s3Endpoint(), emulators.dynamoDbEndpoint(), region);
-        this.gateway.principal(new Principal(EmbeddedAws.ACCESS_KEY, "arn:aws:iam::" + ACCOUNT + ":root", null));
+        this.gateway.principal(new Principal(EmbeddedAws.ACCESS_KEY, "arn:aws:iam::" + ACCOUNT + ":user/operator", null));
         this.lambda = new LocalLambda(options.workDirectory().resolve("logs"), this::runtimeVariables);
         this.access = new StackAccess(iam, lambda, ACCOUNT, region);
         this.adminS3 = DependencyFactory.s3Client(AwsConnection.endpoints(Region.of(region), emulators.s3Endpoint(), emulators.dynamoDbEndpoint()));
@@ -109,6 +110,17 @@ public final class LocalDeployment implements AutoCloseable {
         gateway.localService("events", (principal, head, body) -> AwsGateway.Answer.json(200,
                 JSON.std.asString(events.putEvents(JSON.std.mapFrom(new String(body, java.nio.charset.StandardCharsets.UTF_8)), this))));
         lambda.destinations(this::sendFailure);
+        Path trail = options.workDirectory().resolve("logs/access-denied.log");
+        java.nio.file.Files.createDirectories(trail.getParent());
+        gateway.denials((principal, message) -> {
+            String line = Instant.now() + " " + principal.arn() + " " + message;
+            denied.add(line);
+            try {
+                java.nio.file.Files.writeString(trail, line + "\n", java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+            } catch (IOException e) {
+                // the list above still has it
+            }
+        });
     }
 
     /**
@@ -478,6 +490,14 @@ public final class LocalDeployment implements AutoCloseable {
         }
         return matching.isEmpty() ? "none of its LambdaConfigurations matches (" + (all.isEmpty() ? "it has none" : String.join("; ", all))
                 + ")" : String.join("; ", matching);
+    }
+
+    /**
+     * Every request the stack refused AccessDenied: when, who, the request and IAM's reason (what CloudTrail records;
+     * also in {@code logs/access-denied.log}). A HEAD's 403 carries no message, so this is where an operator reads why.
+     */
+    public List<String> accessDenied() {
+        return List.copyOf(denied);
     }
 
     /** A fault every request to the stack's endpoint passes through first (tests: the lake stops answering). */

@@ -84,8 +84,12 @@ class TemplateFaultsIT {
                     "dataset", "progress_events", "units", List.of("2026-03-01"), "reason", "INC-1 publish deleted")));
             String answer = repair.payloadText();
             System.out.println("[template-faults] " + answer);
-            assertTrue(answer.contains("AccessDenied") || answer.contains("Access Denied"), answer);
-            assertTrue(answer.contains("s3:ListBucket") && answer.contains("RepairRole"), answer);
+            // the repair's HEAD of the deleted publish is a 403 (a HEAD's error has no message, as on AWS): the unit fails
+            assertTrue(answer.contains("\"succeeded\":false") && answer.contains("Status Code: 403"), answer);
+            // and the stack's record of refused requests (CloudTrail's, on AWS) names the role and the action
+            String why = String.join("\n", stack.accessDenied());
+            System.out.println("[template-faults] " + why);
+            assertTrue(why.contains("RepairRole") && why.contains("s3:ListBucket"), why);
         }
     }
 
