@@ -188,6 +188,34 @@ class LocalDeploymentIT {
     }
 
     @Test
+    void aLostEvent_isRedrivenByTheSweep_throughTheValidatorsAlias_asAnAsynchronousInvoke() throws Exception {
+        stack.announceOnly(key -> false); // S3 loses this object's event
+        try {
+            operator.putObject(r -> r.bucket(inbox()).key("transactions/transactions-2026-10-02.csv"),
+                    RequestBody.fromFile(REPOSITORY.resolve("examples/inbox/transactions/transactions-2026-10-02.csv")));
+        } finally {
+            stack.announceOnly(key -> true);
+        }
+        stack.awaitIdle(Duration.ofMinutes(1));
+        int before = validatorRuns.size();
+        try (software.amazon.awssdk.services.lambda.LambdaClient lambda = software.amazon.awssdk.services.lambda.LambdaClient.builder()
+                .region(Region.US_EAST_1).endpointOverride(stack.endpoint())
+                .credentialsProvider(StaticCredentialsProvider.create(stack.operatorCredentials()))
+                .httpClientBuilder(UrlConnectionHttpClient.builder()).build()) {
+            var answer = lambda.invoke(r -> r.functionName(stack.physicalId("CompletenessSweepFunction")).qualifier("live")
+                    .payload(software.amazon.awssdk.core.SdkBytes.fromUtf8String(
+                            "{\"datasets\": [\"transactions\"], \"from\": \"2026-10-02\", \"to\": \"2026-10-02\"}")));
+            assertEquals(null, answer.functionError(), answer.payload().asUtf8String());
+            assertTrue(answer.payload().asUtf8String().contains("submitted"), "the re-drive is queued, not run by the sweep: "
+                    + answer.payload().asUtf8String());
+        }
+        stack.awaitIdle(Duration.ofMinutes(2));
+        List<String> runs = new ArrayList<>(validatorRuns.subList(before, validatorRuns.size()));
+        assertEquals(1, runs.size(), runs.toString());
+        assertTrue(runs.get(0).contains("\"action\":\"published\"") && runs.get(0).contains("2026-10-02"), runs.get(0));
+    }
+
+    @Test
     void anAsynchronousRunThatKeepsFailing_isRetriedTwice_thenLandsOnTheDeclaredQueue() throws Exception {
         int before = validatorRuns.size();
         // an S3 event for an object of a bucket the validator's role may not read: each attempt fails AccessDenied
