@@ -10,20 +10,39 @@ import java.security.CodeSource;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 
-/** The dataset contracts a function knows, by dataset name. Contracts are bundled with the code under {@code datasets/}. */
+/**
+ * The dataset contracts a function knows, by dataset name. Deployed and in the local run they come from the {@link
+ * ContractStore} through a {@link ContractCache} ({@link #fromStore}): registered at run time, no deploy. A fixed set
+ * ({@link #ContractRegistry(Map)}, {@link #fromDirectory}, {@link #fromClasspath}) serves tests and {@code landing
+ * validate --contract NAME}, which reads the examples shipped under {@code datasets/}.
+ */
 public final class ContractRegistry {
-    /** Where contracts live on the classpath and in the repository. */
+    /** Where the shipped example contracts live on the classpath and in the repository. */
     public static final String RESOURCE_DIRECTORY = "datasets";
 
+    /** A fixed set, or null when the store is the source. */
     private final Map<String, DatasetContract> contracts;
+    private final ContractCache cache;
 
     public ContractRegistry(Map<String, DatasetContract> contracts) {
         this.contracts = Collections.unmodifiableMap(new TreeMap<>(contracts));
+        this.cache = null;
+    }
+
+    private ContractRegistry(ContractCache cache) {
+        this.contracts = null;
+        this.cache = Objects.requireNonNull(cache, "cache");
+    }
+
+    /** The contracts registered in a store, read through {@code cache} (its TTL bounds how stale a lookup can be). */
+    public static ContractRegistry fromStore(ContractCache cache) {
+        return new ContractRegistry(cache);
     }
 
     /** Loads every {@code *.json} in a directory (e.g. the repository's {@code datasets/}). */
@@ -118,11 +137,30 @@ public final class ContractRegistry {
         }
     }
 
+    /** The dataset's contract in force; empty when it is unknown or retired. */
     public Optional<DatasetContract> get(String dataset) {
-        return Optional.ofNullable(contracts.get(dataset));
+        return lookup(dataset) instanceof ContractLookup.Active active ? Optional.of(active.contract()) : Optional.empty();
     }
 
+    /** What the name stands for: an active contract, a retired dataset (with its retirement) or nothing. */
+    public ContractLookup lookup(String dataset) {
+        if (cache != null) {
+            return cache.lookup(dataset);
+        }
+        DatasetContract contract = contracts.get(dataset);
+        return contract == null ? new ContractLookup.Unknown() : new ContractLookup.Active(contract);
+    }
+
+    /**
+     * Every active contract, by name. From a store this lists it and reads every dataset's newest version (through the
+     * cache): call it for "every dataset", never per file.
+     */
     public Map<String, DatasetContract> all() {
-        return contracts;
+        return cache != null ? Collections.unmodifiableMap(cache.active()) : contracts;
+    }
+
+    /** True when the contracts come from a store (run-time registration), false for a fixed set. */
+    public boolean isStoreBacked() {
+        return cache != null;
     }
 }
