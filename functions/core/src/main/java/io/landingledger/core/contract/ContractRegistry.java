@@ -101,6 +101,40 @@ public final class ContractRegistry {
         return fromClasspath(anchor).get(dataset);
     }
 
+    /**
+     * The bytes of every example contract shipped beside {@code anchor}'s classes ({@code datasets/*.json} in a
+     * directory or the jar), by source name, in name order: what the local run registers in the store at its start.
+     */
+    public static Map<String, byte[]> bundledFiles(Class<?> anchor) {
+        Map<String, byte[]> files = new TreeMap<>();
+        Path location = codeLocation(anchor);
+        try {
+            if (Files.isDirectory(location)) {
+                try (var listing = Files.newDirectoryStream(location.resolve(RESOURCE_DIRECTORY), "*.json")) {
+                    for (Path file : listing) {
+                        files.put(RESOURCE_DIRECTORY + "/" + file.getFileName(), Files.readAllBytes(file));
+                    }
+                }
+                return files;
+            }
+            try (JarFile jar = new JarFile(location.toFile())) {
+                Enumeration<JarEntry> entries = jar.entries();
+                while (entries.hasMoreElements()) {
+                    JarEntry entry = entries.nextElement();
+                    String name = entry.getName();
+                    if (name.startsWith(RESOURCE_DIRECTORY + "/") && name.endsWith(".json") && name.indexOf('/', RESOURCE_DIRECTORY.length() + 1) < 0) {
+                        try (InputStream in = jar.getInputStream(entry)) {
+                            files.put(name, in.readAllBytes());
+                        }
+                    }
+                }
+            }
+            return files;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the bundled contracts", e);
+        }
+    }
+
     private static Optional<DatasetContract> byFileName(Class<?> anchor, String dataset) {
         String name = RESOURCE_DIRECTORY + "/" + dataset + ".json";
         Path location = codeLocation(anchor);
