@@ -25,6 +25,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.glue.GlueClient;
 
 /**
  * {@code landing dataset add|update|retire|list|show}: the datasets a stack serves, registered at run time in its
@@ -36,7 +38,7 @@ import java.util.Optional;
 @Command(name = "dataset", mixinStandardHelpOptions = true,
         description = {"Register, change, retire and read the datasets a stack serves (docs/contracts.md, Registering a dataset)."},
         subcommands = {DatasetCommand.Add.class, DatasetCommand.Update.class, DatasetCommand.Retire.class, DatasetCommand.ListDatasets.class,
-                DatasetCommand.Show.class})
+                DatasetCommand.Show.class, DatasetCommand.Tables.class})
 public final class DatasetCommand implements Runnable {
     static final int REFUSED = 1;
     static final String EXIT_CODES_CHANGE = "0:registered";
@@ -75,11 +77,23 @@ public final class DatasetCommand implements Runnable {
                 return REFUSED;
             }
             ContractEntry entry = registration.entry();
+            List<String> tables = List.of();
+            String tablesError = null;
+            if (entry.state() == ContractState.ACTIVE) {
+                try {
+                    tables = readerTables(entry);
+                } catch (RuntimeException e) {
+                    // the registration stands (it is what the functions read); only the readers' catalog lags
+                    tablesError = e.getClass().getSimpleName() + ": " + e.getMessage();
+                }
+            }
             if (output.json) {
                 Map<String, Object> doc = entryDocument(entry, resources.source());
                 doc.put("previous_version", registration.previous().map(ContractEntry::version).orElse(null));
                 doc.put("breaking_changes", registration.breaking());
                 doc.put("in_force_within_seconds", resources.config().contractCache().ttl().toSeconds());
+                doc.put("reader_tables", tables);
+                doc.put("reader_tables_error", tablesError);
                 printJson(doc);
             } else {
                 out.println(entry.dataset() + ": version " + entry.version() + " " + entry.state().wireName() + " (" + entry.reason() + ")"
@@ -87,11 +101,21 @@ public final class DatasetCommand implements Runnable {
                 registration.breaking().forEach(change -> out.println("  breaking, allowed: " + change));
                 out.println("In force in every function within " + resources.config().contractCache().ttl().toSeconds()
                         + " s (their contract cache's time to live); target: " + resources.source() + ".");
+                tables.forEach(table -> out.println("Reader table " + table + "."));
+            }
+            if (tablesError != null) {
+                err.println("landing dataset " + spec.name() + ": registered, but the reader tables were not made (" + tablesError
+                        + "); make them with: landing dataset tables " + entry.dataset() + " --stack ...");
+                return USAGE;
             }
             return 0;
         }
 
         abstract ContractRegistrar.Registration change(ContractRegistrar registrar) throws IOException;
+
+        private List<String> readerTables(ContractEntry entry) {
+            return DatasetCommand.readerTables(this, entry);
+        }
 
         static byte[] read(Path file) throws IOException {
             try {
@@ -229,6 +253,43 @@ public final class DatasetCommand implements Runnable {
             out.println("History:");
             history.forEach(e -> out.println("  v" + e.version() + "  " + e.state().wireName() + "  " + e.at() + "  " + e.reason()));
             return 0;
+        }
+    }
+
+    @Command(name = "tables", mixinStandardHelpOptions = true,
+            description = {"Create or update a dataset's reader tables (<dataset>, <dataset>_status) in the stack's Glue database from",
+                    "the contract in force, as add and update do (docs/readers.md). Only a --stack target has a catalog."},
+            exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:made", "1:the dataset is not active",
+                    "2:usage or target error, no catalog on this target, or an internal error"})
+    public static final class Tables extends OpsCommand {
+        @Parameters(index = "0", paramLabel = "DATASET")
+        String dataset;
+
+        @Override
+        int run() {
+            Optional<ContractEntry> latest = dependencies.contractStore().latest(dataset);
+            if (latest.isEmpty() || latest.get().state() != ContractState.ACTIVE) {
+                err.println("landing dataset tables: " + dataset + " is not active (landing dataset list)");
+                return REFUSED;
+            }
+            List<String> tables = readerTables(this, latest.get());
+            if (tables.isEmpty()) {
+                throw new IllegalArgumentException("no Glue catalog on this target (" + resources.source() + "): give --stack NAME");
+            }
+            tables.forEach(table -> out.println("Reader table " + table + "."));
+            return 0;
+        }
+    }
+
+    /** The entry's reader tables made in the stack's Glue database; none (empty) on a target without a catalog. */
+    static List<String> readerTables(OpsCommand command, ContractEntry entry) {
+        Optional<String> database = command.target.readerDatabase(command.resources.region());
+        if (database.isEmpty()) {
+            return List.of();
+        }
+        try (GlueClient glue = GlueClient.builder().region(command.resources.region())
+                .httpClientBuilder(UrlConnectionHttpClient.builder()).build()) {
+            return GlueReaderTables.apply(glue, database.get(), command.resources.lakeBucket(), entry.contract().orElseThrow());
         }
     }
 
