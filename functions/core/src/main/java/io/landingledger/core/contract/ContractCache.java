@@ -108,6 +108,11 @@ public final class ContractCache {
         return active;
     }
 
+    /** Every registered dataset's name (a listing of the store, never cached: it is the sweep's, once a run). */
+    public java.util.List<String> names() {
+        return store.datasets();
+    }
+
     /** How many times the store was read (tests: the TTL and the bound). */
     public long storeReads() {
         synchronized (entries) {

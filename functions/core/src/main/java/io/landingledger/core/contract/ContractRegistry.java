@@ -193,6 +193,15 @@ public final class ContractRegistry {
         return cache != null ? Collections.unmodifiableMap(cache.active()) : contracts;
     }
 
+    /**
+     * The name of every registered dataset, active or retired, in name order, without reading a contract: from a store
+     * one listing (a page per 1,000 datasets). For a caller that splits "every dataset" into shards, each of which then
+     * asks {@link #lookup} for its own (a retired one answers {@link ContractLookup.Retired}).
+     */
+    public java.util.List<String> names() {
+        return cache != null ? cache.names() : java.util.List.copyOf(contracts.keySet());
+    }
+
     /** True when the contracts come from a store (run-time registration), false for a fixed set. */
     public boolean isStoreBacked() {
         return cache != null;

@@ -84,6 +84,7 @@ class ContractCacheTest {
         assertEquals("RETIRED_DATASET", route.reason());
         assertTrue(route.detail().contains("INC-4 producer decommissioned"), route.detail());
         assertEquals(Set.of(), registry.all().keySet());
+        assertEquals(java.util.List.of("transactions"), registry.names(), "names() lists retired datasets too");
         assertEquals("UNKNOWN_DATASET", assertInstanceOf(UnitRouter.Unroutable.class, new UnitRouter(registry).route("orders/o.jsonl")).reason());
     }
 
