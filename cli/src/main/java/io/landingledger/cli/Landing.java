@@ -5,6 +5,7 @@ import picocli.CommandLine.Command;
 
 import io.landingledger.cli.local.LocalCommand;
 import io.landingledger.cli.ops.AckCommand;
+import io.landingledger.cli.ops.DatasetCommand;
 import io.landingledger.cli.ops.ExplainCommand;
 import io.landingledger.cli.ops.HistoryCommand;
 import io.landingledger.cli.ops.RepairCommand;
@@ -44,6 +45,7 @@ public final class Landing {
         all.put("sweep", SweepCommand.class);
         all.put("history", HistoryCommand.class);
         all.put("ack", AckCommand.class);
+        all.put("dataset", DatasetCommand.class);
         all.put("help", CommandLine.HelpCommand.class);
         return all;
     }

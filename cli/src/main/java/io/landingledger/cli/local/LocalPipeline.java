@@ -92,6 +92,8 @@ final class LocalPipeline implements Pipeline {
                 .ledgerHistoryTable(HISTORY_TABLE).aws(connection).consumersTable(CONSUMERS_TABLE).build();
         this.dependencies = DependencyFactory.create(config);
         createResources();
+        // the shipped examples, through the same checks as `landing dataset add`; already registered: nothing written
+        dependencies.registerBundledContracts("landing local: the shipped example contracts");
         Recorder recorder = new Recorder();
         // the factory's ingest path, over a store whose reads of the inbox object feed the file's progress meter
         IngestService ingest = new IngestService(new MeteredStore(dependencies.objectStore()), dependencies.ledger(), LAKE_BUCKET,

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.jr.ob.JSON;
 import io.landingledger.cli.stack.RemoteRepair;
 import io.landingledger.cli.stack.RemoteSweep;
 import io.landingledger.core.contract.Cadence;
+import io.landingledger.core.contract.ContractLookup;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.ingest.Deadline;
 import io.landingledger.core.ingest.IngestOutcome;
@@ -83,8 +84,9 @@ abstract class OpsCommand implements Callable<Integer> {
     abstract int run() throws Exception;
 
     DatasetContract contract(String dataset) {
-        return dependencies.contracts().get(dataset).orElseThrow(() -> new IllegalArgumentException("unknown dataset \"" + dataset
-                + "\" (known: " + String.join(", ", dependencies.contracts().all().keySet()) + ")"));
+        return dependencies.contracts().get(dataset).orElseThrow(() -> new IllegalArgumentException(
+                dependencies.contracts().lookup(dataset) instanceof ContractLookup.Retired retired ? retired.detail()
+                        : "unknown dataset \"" + dataset + "\" (landing dataset list names the registered ones)"));
     }
 
     List<DatasetContract> datasets(String dataset) {

@@ -173,6 +173,20 @@ public final class TargetOptions {
                 stack.consumersTable());
     }
 
+    /**
+     * The physical name of the deployed stack's {@code ReaderDatabase} (the Glue database of the reader tables), when the
+     * target is a {@code --stack} on AWS itself; empty for the local stack, {@code --endpoint} and a stubbed stack
+     * (none has a Glue catalog).
+     */
+    Optional<String> readerDatabase(Region chosen) {
+        if (stack == null || stackApis.cloudFormation() != null) {
+            return Optional.empty();
+        }
+        try (CloudFormationQuery query = CloudFormationQuery.create(chosen)) {
+            return Optional.ofNullable(query.describeStackResources(stack).get(DeployedStack.READER_DATABASE));
+        }
+    }
+
     /** A Lambda client for a deployed stack's function of timeout {@code functionTimeout}: no retries, a read timeout above it. */
     static LambdaClient lambdaClient(Region region, Duration functionTimeout) {
         StackApis apis = apis();

@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  * {@code landing bench --cold-start}: the functions' init as Lambda runs it without SnapStart. Each run is a fresh
  * JVM on the shaded {@code landing-functions.jar} with the JIT flags of Lambda's java21 runtime and the environment
  * infra/template.yaml and the runtime set; {@link ColdStartProbe} constructs one handler as the runtime does and
- * reports the milliseconds from JVM start to the constructor's return (SDK clients built, contracts loaded, logging
+ * reports the milliseconds from JVM start to the constructor's return (SDK clients built, logging
  * configured). Runs are interleaved across the three handlers; the table shows each handler's median.
  *
  * <p>Not measured: the Lambda runtime client's own start before it loads the handler, and the deployment package

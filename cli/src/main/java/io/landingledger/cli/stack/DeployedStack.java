@@ -20,6 +20,8 @@ public final class DeployedStack {
     public static final String SWEEP_FUNCTION = "CompletenessSweepFunction";
     /** Consumer receipts; optional, so that a stack deployed before it still resolves. */
     public static final String CONSUMERS_TABLE = "ConsumersTable";
+    /** The Glue database of the reader tables, which `landing dataset add` fills. */
+    public static final String READER_DATABASE = "ReaderDatabase";
     /** The product's bus (UnitPublished, UnitRefused, UnitConsumed). */
     public static final String EVENT_BUS = "LedgerEventBus";
 

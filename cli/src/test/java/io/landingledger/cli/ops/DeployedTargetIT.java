@@ -244,6 +244,28 @@ class DeployedTargetIT {
 
     @Test
     @Order(4)
+    void aFleetRepair_isTheRepairFunctionsJobPerDataset_onlyForDatasetsWithTheStatus() {
+        invocations.clear();
+        put(io.landingledger.core.ingest.LakeLayout.statusKey(DATASET),
+                "{\"unit\":\"2026-03-01\",\"status\":\"LEDGER_DRIFT\"}\n{\"unit\":\"2026-03-02\",\"status\":\"OK\"}\n");
+        put(io.landingledger.core.ingest.LakeLayout.statusKey("transactions"), "{\"unit\":\"2026-10-01\",\"status\":\"OK\"}\n");
+        LandingRun dry = landing("repair", "--all-datasets", "--status", "LEDGER_DRIFT", "--reason", "INC-4 fleet", "--dry-run",
+                "--stack", STACK, "--region", record.region());
+        assertEquals(0, dry.exit(), dry.stdout() + dry.stderr());
+        assertTrue(dry.stdout().contains("== progress_events (1 unit(s))") && !dry.stdout().contains("== transactions"), dry.stdout());
+        assertEquals(1, invocations.size(), "one Invoke for the one dataset with a unit of that status: " + invocations);
+        assertEquals(REPAIR_PATH, invocations.get(0).path());
+        assertEquals(DATASET, invocations.get(0).body().get("dataset"));
+        assertEquals(List.of("2026-03-01"), invocations.get(0).body().get("units"));
+        assertEquals(Boolean.TRUE, invocations.get(0).body().get("dryRun"));
+    }
+
+    void put(String key, String body) {
+        s3.putObject(r -> r.bucket(record.lakeBucket()).key(key), software.amazon.awssdk.core.sync.RequestBody.fromString(body));
+    }
+
+    @Test
+    @Order(5)
     void aFunctionThatFails_isOneInvoke_andExitsTwo() {
         invocations.clear();
         LandingRun sweep = landing("sweep", DATASET, "--stack", STACK, "--region", record.region());

@@ -18,7 +18,8 @@ import software.amazon.cloudwatchlogs.emf.sinks.ISink;
 
 /**
  * CloudWatch metrics for one dataset, written as Embedded Metric Format documents (aws-embedded-metrics): one JSON
- * line on stdout per {@link #emit}, namespace {@value #NAMESPACE}, one dimension {@value #DIMENSION}. CloudWatch Logs
+ * line on stdout per {@link #emit}, namespace {@value #NAMESPACE}, each metric both with the dimension {@value #DIMENSION}
+ * and without any (the fleet's aggregate, which the template's alarms watch). CloudWatch Logs
  * extracts the metrics from the function's log group; no PutMetricData call, no IAM permission, no network.
  *
  * <p>Any function can use it: the validator's {@link LogAndMetricsReporter} emits its per-outcome counts, and the
@@ -40,7 +41,7 @@ import software.amazon.cloudwatchlogs.emf.sinks.ISink;
 public final class DatasetMetrics {
     /** The CloudWatch namespace of every Landing Ledger metric. */
     public static final String NAMESPACE = "LandingLedger";
-    /** The only dimension: the dataset's name (for records that route to none: {@value #UNROUTABLE}). */
+    /** The one dimension: the dataset's name (for records that route to none: {@value #UNROUTABLE}). */
     public static final String DIMENSION = "dataset";
     /** The dimension value of records that route to no dataset, so that arbitrary keys never become dimensions. */
     public static final String UNROUTABLE = "unroutable";
@@ -74,8 +75,10 @@ public final class DatasetMetrics {
         MetricsLogger logger = new MetricsLogger(environment);
         logger.setNamespace(NAMESPACE);
         // setDimensions, not putDimensions: it also drops the library's default dimensions (LogGroup, ServiceName,
-        // ServiceType), which would make each metric a different one per function
-        logger.setDimensions(DimensionSet.of(DIMENSION, dataset));
+        // ServiceType), which would make each metric a different one per function. Two sets: per dataset (the
+        // dashboard's graphs), and none, the fleet's aggregate that the alarms watch (datasets are registered at run
+        // time, so no alarm in the template can name one)
+        logger.setDimensions(DimensionSet.of(DIMENSION, dataset), new DimensionSet());
         metrics.forEach((name, metric) -> logger.putMetric(name, metric.value(), metric.unit()));
         logger.flush();
     }

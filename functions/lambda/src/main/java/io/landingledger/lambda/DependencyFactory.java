@@ -1,7 +1,10 @@
 package io.landingledger.lambda;
 
 import io.landingledger.core.consumers.ConsumerReceipts;
+import io.landingledger.core.contract.ContractCache;
+import io.landingledger.core.contract.ContractRegistrar;
 import io.landingledger.core.contract.ContractRegistry;
+import io.landingledger.core.contract.ContractStore;
 import io.landingledger.core.ingest.IngestPath;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.UnitRouter;
@@ -12,6 +15,7 @@ import io.landingledger.lambda.adapters.DynamoDbConsumerReceipts;
 import io.landingledger.lambda.adapters.DynamoDbLedger;
 import io.landingledger.lambda.adapters.LambdaIngestPath;
 import io.landingledger.lambda.adapters.MultipartStreamingUpload;
+import io.landingledger.lambda.adapters.S3ContractStore;
 import io.landingledger.lambda.adapters.S3ObjectStore;
 
 import org.apache.logging.log4j.LogManager;
@@ -57,6 +61,7 @@ public final class DependencyFactory implements AutoCloseable {
     private final S3Client s3;
     private final DynamoDbClient dynamoDb;
     private final ExecutorService partUploads;
+    private final S3ContractStore contractStore;
     private final ContractRegistry contracts;
     private final S3ObjectStore objectStore;
     private final DynamoDbLedger ledger;
@@ -76,7 +81,9 @@ public final class DependencyFactory implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.contracts = ContractRegistry.fromClasspath(DependencyFactory.class);
+        // the contracts registered at run time (landing dataset), read through a bounded cache: no deploy to add one
+        this.contractStore = new S3ContractStore(s3, config.lakeBucket());
+        this.contracts = ContractRegistry.fromStore(new ContractCache(contractStore, config.contractCache(), Clock.systemUTC()));
         this.objectStore = new S3ObjectStore(s3, partUploads, MultipartStreamingUpload.Settings.DEFAULT, config.reads());
         this.ledger = new DynamoDbLedger(dynamoDb, config.ledgerTable(), config.ledgerHistoryTable());
         this.ingestService = new IngestService(objectStore, ledger, config.lakeBucket(), Clock.systemUTC(),
@@ -141,9 +148,33 @@ public final class DependencyFactory implements AutoCloseable {
         return dynamoDb;
     }
 
-    /** The dataset contracts bundled into the function. */
+    /** The dataset contracts registered in the store (the lake's {@code _contracts/}), through the bounded cache. */
     public ContractRegistry contracts() {
         return contracts;
+    }
+
+    /** The contract store itself (registration, {@code landing dataset}): no cache. */
+    public ContractStore contractStore() {
+        return contractStore;
+    }
+
+    /**
+     * Registers every example contract shipped under {@code datasets/} (bundled beside these classes) through the same
+     * checks as {@code landing dataset add}, doing nothing for one already in force: what the local run calls at its
+     * start. Returns each dataset's version in force.
+     *
+     * @throws io.landingledger.core.contract.InvalidContractException a shipped contract does not load
+     * @throws io.landingledger.core.contract.ContractRefusedException the store holds another version that the file
+     *                                                                 cannot follow (not the next version, or breaking)
+     */
+    public Map<String, Integer> registerBundledContracts(String reason) {
+        ContractRegistrar registrar = new ContractRegistrar(contractStore, Clock.systemUTC());
+        Map<String, Integer> versions = new java.util.TreeMap<>();
+        ContractRegistry.bundledFiles(DependencyFactory.class).forEach((source, bytes) -> {
+            ContractRegistrar.Registration registration = registrar.register(source, bytes, reason);
+            versions.put(registration.entry().dataset(), registration.entry().version());
+        });
+        return versions;
     }
 
     public UnitRouter router() {

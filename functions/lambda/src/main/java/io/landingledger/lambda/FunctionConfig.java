@@ -1,10 +1,12 @@
 package io.landingledger.lambda;
 
+import io.landingledger.core.contract.ContractCache;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.lambda.adapters.RangedRead;
 
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +48,11 @@ import software.amazon.awssdk.regions.Region;
  *       A read buffers at most K x this much heap; an object no larger than one range is one GetObject</td></tr>
  *   <tr><td>{@value #VALIDATOR_WORKERS}</td><td>no</td><td>you: the threads that parse lines (1-64); default the
  *       function's vCPUs (about one per 1,769 MB of memory). The output never depends on it</td></tr>
+ *   <tr><td>{@value #CONTRACT_CACHE_TTL_SECONDS}</td><td>no</td><td>infra/template.yaml (parameter
+ *       ContractCacheTtlSeconds): how long a function uses a contract it read from the store before reading it again
+ *       (0-3600); default 60. A registered change is in force everywhere within this time</td></tr>
+ *   <tr><td>{@value #CONTRACT_CACHE_ENTRIES}</td><td>no</td><td>infra/template.yaml: the datasets whose contracts one
+ *       function keeps (1-100000, least recently used out first); default 1000</td></tr>
  * </table>
  *
  * <p>The overrides have names of their own rather than the SDK's {@code AWS_ENDPOINT_URL}: the SDK reads that one
@@ -64,10 +71,12 @@ import software.amazon.awssdk.regions.Region;
  * @param reads              how the inbox object is read: K concurrent ranges of a size
  * @param consumersTable     the {@code Consumers} table of consumer receipts ({@value #CONSUMERS_TABLE}); empty: no
  *                           consumer is known
+ * @param contractCache      how many contracts a function keeps and for how long ({@value #CONTRACT_CACHE_ENTRIES},
+ *                           {@value #CONTRACT_CACHE_TTL_SECONDS})
  */
 public record FunctionConfig(String inboxBucket, String lakeBucket, String ledgerTable, String ledgerHistoryTable,
                              AwsConnection aws, ValidationLimits validationLimits, Optional<String> validatorFunction,
-                             RangedRead.Settings reads, Optional<String> consumersTable) {
+                             RangedRead.Settings reads, Optional<String> consumersTable, ContractCache.Settings contractCache) {
 
     public static final String INBOX_BUCKET = "INBOX_BUCKET";
     public static final String LAKE_BUCKET = "LAKE_BUCKET";
@@ -93,6 +102,10 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
     public static final String S3_READ_RANGES = "S3_READ_RANGES";
     public static final String S3_READ_RANGE_MB = "S3_READ_RANGE_MB";
     public static final String VALIDATOR_WORKERS = "VALIDATOR_WORKERS";
+    /** Seconds a function uses a contract read from the store ({@link ContractCache.Settings#ttl()}). */
+    public static final String CONTRACT_CACHE_TTL_SECONDS = "CONTRACT_CACHE_TTL_SECONDS";
+    /** Datasets whose contracts a function keeps ({@link ContractCache.Settings#maxEntries()}). */
+    public static final String CONTRACT_CACHE_ENTRIES = "CONTRACT_CACHE_ENTRIES";
 
     /** The variables infra/template.yaml must set for every function (a template test checks it). */
     public static final List<String> TEMPLATE_VARIABLES =
@@ -110,6 +123,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         Objects.requireNonNull(validatorFunction, "validatorFunction");
         Objects.requireNonNull(reads, "reads");
         Objects.requireNonNull(consumersTable, "consumersTable");
+        Objects.requireNonNull(contractCache, "contractCache");
     }
 
     /**
@@ -157,7 +171,9 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
                 .orElse(RangedRead.Settings.DEFAULT_RANGE_BYTES);
         return new FunctionConfig(inbox, lake, ledger, history,
                 new AwsConnection(region, s3, dynamoDb, credentials, lambda), limits.build(), optional(environment, VALIDATOR_FUNCTION),
-                new RangedRead.Settings(ranges, rangeBytes), optional(environment, CONSUMERS_TABLE));
+                new RangedRead.Settings(ranges, rangeBytes), optional(environment, CONSUMERS_TABLE),
+                new ContractCache.Settings(wholeNumber(environment, CONTRACT_CACHE_ENTRIES, 1, 100_000).orElse(ContractCache.DEFAULT_MAX_ENTRIES),
+                        wholeNumber(environment, CONTRACT_CACHE_TTL_SECONDS, 0, 3600).map(Duration::ofSeconds).orElse(ContractCache.DEFAULT_TTL)));
     }
 
     private static Optional<Integer> wholeNumber(Map<String, String> environment, String name, int min, int max) {
@@ -223,6 +239,12 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
             environment.put(S3_READ_RANGE_MB, Long.toString(reads.rangeBytes() >> 20));
         }
         consumersTable.ifPresent(table -> environment.put(CONSUMERS_TABLE, table));
+        if (contractCache.maxEntries() != ContractCache.DEFAULT_MAX_ENTRIES) {
+            environment.put(CONTRACT_CACHE_ENTRIES, Integer.toString(contractCache.maxEntries()));
+        }
+        if (!contractCache.ttl().equals(ContractCache.DEFAULT_TTL)) {
+            environment.put(CONTRACT_CACHE_TTL_SECONDS, Long.toString(contractCache.ttl().toSeconds()));
+        }
         return environment;
     }
 
@@ -234,7 +256,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         return new Builder().inboxBucket(inboxBucket).lakeBucket(lakeBucket).ledgerTable(ledgerTable)
                 .ledgerHistoryTable(ledgerHistoryTable).aws(aws).validationLimits(validationLimits)
                 .validatorFunction(validatorFunction.orElse(null)).reads(reads)
-                .consumersTable(consumersTable.orElse(null));
+                .consumersTable(consumersTable.orElse(null)).contractCache(contractCache);
     }
 
     private static String required(Map<String, String> environment, String name, String source) {
@@ -282,8 +304,15 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         private String validatorFunction;
         private RangedRead.Settings reads = RangedRead.Settings.DEFAULT;
         private String consumersTable;
+        private ContractCache.Settings contractCache = ContractCache.Settings.DEFAULT;
 
         private Builder() {
+        }
+
+        /** How many contracts the functions keep and for how long. */
+        public Builder contractCache(ContractCache.Settings value) {
+            this.contractCache = value;
+            return this;
         }
 
         public Builder reads(RangedRead.Settings value) {
@@ -335,7 +364,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
 
         public FunctionConfig build() {
             return new FunctionConfig(inboxBucket, lakeBucket, ledgerTable, ledgerHistoryTable, aws, validationLimits,
-                    nonBlank(validatorFunction), reads, nonBlank(consumersTable));
+                    nonBlank(validatorFunction), reads, nonBlank(consumersTable), contractCache);
         }
 
         private static Optional<String> nonBlank(String value) {

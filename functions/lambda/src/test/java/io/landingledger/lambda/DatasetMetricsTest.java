@@ -43,7 +43,7 @@ class DatasetMetricsTest {
         Map<String, Object> document = JSON.std.mapFrom(documents.get(0));
         Map<String, Object> directive = MetricDirectives.directive(document);
         assertEquals("LandingLedger", directive.get("Namespace"));
-        assertEquals(List.of(List.of("dataset")), directive.get("Dimensions"));
+        assertEquals(List.of(List.of("dataset"), List.of()), directive.get("Dimensions")); // per dataset, and the fleet's aggregate
         assertEquals(Map.of("UnitsExpected", "Count", "UnitsOk", "Count", "UnitsMissing", "Count", "UnitsRefused", "Count",
                         "OldestUnpublishedAgeSeconds", "Seconds", "SweepDuration", "Milliseconds", "PublishedBytes", "Bytes"),
                 MetricDirectives.units(directive));

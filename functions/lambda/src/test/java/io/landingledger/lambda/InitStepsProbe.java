@@ -1,6 +1,5 @@
 package io.landingledger.lambda;
 
-import io.landingledger.core.contract.ContractRegistry;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -42,8 +41,7 @@ public final class InitStepsProbe {
         steps.done("S3 client");
         DynamoDbClient dynamoDb = DependencyFactory.dynamoDbClient(config.aws());
         steps.done("DynamoDB client");
-        ContractRegistry contracts = ContractRegistry.fromClasspath(DependencyFactory.class);
-        steps.done("contracts loaded (" + contracts.all().size() + ")");
+        // no contract is read at init: the functions read the contract store on first use, through their cache
         DatasetMetrics.toStandardOutput();
         steps.done("EMF metrics");
         DependencyFactory factory = DependencyFactory.create(config);

@@ -162,6 +162,13 @@ class LandingFunctionsJarIT {
         String key = "progress_events/progress-2026-03-02.jsonl";
         byte[] body = Files.readAllBytes(Path.of("..", "..", "examples", "inbox", key));
         PutObjectResponse put = aws.s3().putObject(r -> r.bucket(resources.inboxBucket()).key(key), RequestBody.fromBytes(body));
+        // the datasets, registered in the stack's contract store as an operator registers them (the jar holds none it reads)
+        io.landingledger.core.contract.ContractRegistrar operator = new io.landingledger.core.contract.ContractRegistrar(
+                new io.landingledger.lambda.adapters.S3ContractStore(aws.s3(), resources.lakeBucket()), java.time.Clock.systemUTC());
+        for (String dataset : List.of("progress_events", "transactions")) {
+            Path contract = Path.of("..", "..", "datasets", dataset + ".json");
+            operator.add(contract.toString(), Files.readAllBytes(contract), "LandingFunctionsJarIT", false);
+        }
         Map<String, String> environment = new java.util.HashMap<>(Map.of(
                 FunctionConfig.INBOX_BUCKET, resources.inboxBucket(),
                 FunctionConfig.LAKE_BUCKET, resources.lakeBucket(),

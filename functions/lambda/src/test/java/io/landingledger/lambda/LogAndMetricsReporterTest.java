@@ -97,7 +97,7 @@ class LogAndMetricsReporterTest {
         assertEquals("progress_events", document.get("dataset"));
         Map<String, Object> directive = directive(document);
         assertEquals(DatasetMetrics.NAMESPACE, directive.get("Namespace"));
-        assertEquals(List.of(List.of("dataset")), directive.get("Dimensions"));
+        assertEquals(List.of(List.of("dataset"), List.of()), directive.get("Dimensions")); // per dataset, and the fleet's aggregate
         assertEquals(Map.ofEntries(
                         Map.entry("FilesPublished", "Count"), Map.entry("FilesRefused", "Count"),
                         Map.entry("FilesSkipped", "Count"), Map.entry("FilesFinished", "Count"),

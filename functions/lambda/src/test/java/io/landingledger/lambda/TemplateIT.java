@@ -18,13 +18,12 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 
-import io.landingledger.core.contract.ContractLoader;
-import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.reader.ReaderTables;
 import io.landingledger.lambda.handlers.CompletenessSweepHandler;
 import io.landingledger.lambda.handlers.ConsumerReceiptHandler;
 import io.landingledger.lambda.handlers.RepairHandler;
+import io.landingledger.lambda.adapters.S3ContractStore;
 import io.landingledger.lambda.handlers.ValidateObjectHandler;
 import io.landingledger.lambda.testing.TemplateModel;
 import io.landingledger.lambda.testing.TemplateModel.Lake;
@@ -41,7 +40,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -292,7 +290,42 @@ public class TemplateIT {
                 assertFalse(allows(validator, action, object), "validator may " + action + " " + object);
             }
         }
-        assertFalse(allows(validator, "s3:GetObject", model.inboxObject("no_such_dataset")), "validator reads outside the dataset prefixes");
+        // datasets are registered at run time: the validator reads versions of any inbox object, never the current one
+        assertTrue(allows(validator, "s3:GetObjectVersion", model.inboxObject("registered_later")), "validator cannot read a new dataset's inbox");
+        assertFalse(allows(validator, "s3:GetObject", model.inboxObject("registered_later")), "validator GETs current inbox versions");
+    }
+
+    /** The contract store (the lake's _contracts/): every function that routes or sweeps reads it, none writes it. */
+    @Test
+    void iam_everyFunctionReadsTheContractStoreAndNoneWritesIt() {
+        Lake lake = model.lake();
+        String contract = lake.object(S3ContractStore.key("registered_later", 3));
+        Map<String, List<Statement>> roles = model.roles();
+        for (String function : model.functions()) {
+            assertTrue(allows(roles.get(function), "s3:GetObject", contract), function + " cannot read the contract store");
+        }
+        for (Map.Entry<String, List<Statement>> role : roles.entrySet()) {
+            for (String action : OBJECT_WRITE_ACTIONS) {
+                assertFalse(allows(role.getValue(), action, contract), role.getKey() + " may " + action + " the contract store");
+            }
+        }
+    }
+
+    /** The operator's policy for `landing dataset`: write contract versions and create reader tables, nothing else in the lake. */
+    @Test
+    void iam_theContractAdminPolicyWritesContractVersionsAndReaderTablesOnly() {
+        List<Statement> admin = model.managedPolicy("ContractAdminPolicy");
+        Lake lake = model.lake();
+        assertTrue(allows(admin, "s3:PutObject", lake.object(S3ContractStore.key("orders", 1))), "the operator cannot write a contract version");
+        assertTrue(allows(admin, "s3:GetObject", lake.object(S3ContractStore.key("orders", 1))), "the operator cannot read a contract version");
+        for (String object : List.of(lake.published(), lake.report(), lake.staging(), lake.object(LakeLayout.statusKey("orders")))) {
+            for (String action : OBJECT_ACTIONS) {
+                assertFalse(allows(admin, action, object), "the operator's policy may " + action + " " + object);
+            }
+        }
+        for (String action : List.of("glue:CreateTable", "glue:UpdateTable", "glue:GetTable")) {
+            assertTrue(admin.stream().anyMatch(st -> st.actions().contains(action)), "the operator's policy lacks " + action);
+        }
     }
 
     @Test
@@ -359,7 +392,7 @@ public class TemplateIT {
 
     private static void assertIngestPath(String name, List<Statement> role) {
         Lake lake = model.lake();
-        for (String dataset : datasets) {
+        for (String dataset : Stream.concat(datasets.stream(), Stream.of("registered_later")).toList()) {
             assertTrue(allows(role, "s3:GetObjectVersion", model.inboxObject(dataset)), name + " cannot read " + dataset + " inbox versions");
             // every inbox read names a version (the inbox is versioned): s3:GetObject, for the current version, is not needed
             assertFalse(allows(role, "s3:GetObject", model.inboxObject(dataset)), name + " may GET the " + dataset
@@ -433,7 +466,7 @@ public class TemplateIT {
     }
 
     @Test
-    void inbox_notifiesTheValidatorUnderEachDatasetPrefixAndNothingElse() {
+    void inbox_notifiesTheValidatorOfEveryCreatedObjectOnce() {
         String inbox = model.bucketResource(FunctionConfig.INBOX_BUCKET);
         String validator = model.function(ValidateObjectHandler.class);
         for (String function : model.functions()) {
@@ -444,18 +477,13 @@ public class TemplateIT {
         }
         Map<String, Object> notifications = map(model.transformedProperties(inbox).get("NotificationConfiguration"));
         assertEquals(Set.of("LambdaConfigurations"), notifications.keySet(), "the inbox notifies Lambda only");
-        List<String> prefixes = new ArrayList<>();
-        for (Object configuration : values(notifications.get("LambdaConfigurations"))) {
-            Map<String, Object> p = map(configuration);
-            assertEquals(Map.of("Ref", model.alias(validator)), p.get("Function"), "the inbox notifies the validator's live alias");
-            assertEquals("s3:ObjectCreated:*", p.get("Event"));
-            List<Object> rules = list(map(map(p.get("Filter")).get("S3Key")).get("Rules"));
-            assertEquals(1, rules.size(), "one prefix rule per event: " + rules);
-            assertEquals("prefix", map(rules.get(0)).get("Name"));
-            prefixes.add((String) map(rules.get(0)).get("Value"));
-        }
-        assertEquals(datasets.stream().map(d -> d + "/").toList(), prefixes.stream().sorted().toList(),
-                "one S3 notification per datasets/*.json");
+        // one configuration, no filter: a dataset registered at run time reaches the validator without a deploy
+        List<Object> configurations = values(notifications.get("LambdaConfigurations"));
+        assertEquals(1, configurations.size(), "one notification for the whole inbox: " + configurations);
+        Map<String, Object> p = map(configurations.get(0));
+        assertEquals(Map.of("Ref", model.alias(validator)), p.get("Function"), "the inbox notifies the validator's live alias");
+        assertEquals("s3:ObjectCreated:*", p.get("Event"));
+        assertFalse(p.containsKey("Filter"), "no prefix filter: datasets are registered at run time");
     }
 
     // ---- a real account: roles, trust, retention, quotas, retries (issue 13) -------------------------------------
@@ -749,18 +777,25 @@ public class TemplateIT {
         assertEquals(Map.of("Ref", "SweepSchedule"), schedules.get(0).get("ScheduleExpression"));
     }
 
+    /**
+     * Datasets are registered at run time, so the alarms watch the fleet: each metric without the dataset dimension
+     * (DatasetMetrics emits both), and none names a dataset.
+     */
     @Test
-    void alarms_watchEveryDatasetsUnitsAndRefusals() {
-        for (String dataset : datasets) {
-            for (String metric : List.of("UnitsExpected", "FilesRefused")) {
-                boolean found = model.resourcesOfType("AWS::CloudWatch::Alarm").stream().map(model::properties)
-                        .anyMatch(alarm -> alarmWatches(alarm, metric, dataset));
-                assertTrue(found, "no alarm on LandingLedger " + metric + " for dataset " + dataset);
+    void alarms_watchTheFleetsUnitsRefusalsAndConsumersWithoutNamingADataset() {
+        List<Map<String, Object>> alarms = model.resourcesOfType("AWS::CloudWatch::Alarm").stream().map(model::properties).toList();
+        for (String metric : List.of("UnitsExpected", "UnitsOk", "FilesRefused", "UnitsBehindConsumers")) {
+            assertTrue(alarms.stream().anyMatch(alarm -> alarmMetrics(alarm).stream().anyMatch(m -> metric.equals(m.get("MetricName")))),
+                    "no alarm on LandingLedger " + metric);
+        }
+        for (Map<String, Object> alarm : alarms) {
+            for (Map<String, Object> m : alarmMetrics(alarm)) {
+                assertEquals(List.of(), values(m.get("Dimensions")), alarm.get("AlarmName") + ": a LandingLedger alarm names a dimension");
             }
         }
     }
 
-    private static boolean alarmWatches(Map<String, Object> alarm, String metric, String dataset) {
+    private static List<Map<String, Object>> alarmMetrics(Map<String, Object> alarm) {
         List<Map<String, Object>> metrics = new ArrayList<>();
         if (alarm.containsKey("MetricName")) {
             metrics.add(alarm);
@@ -771,9 +806,7 @@ public class TemplateIT {
                 metrics.add(map(map(stat).get("Metric")));
             }
         }
-        return metrics.stream().anyMatch(m -> DatasetMetrics.NAMESPACE.equals(m.get("Namespace")) && metric.equals(m.get("MetricName"))
-                && values(m.get("Dimensions")).stream().map(TemplateModel::map)
-                .anyMatch(d -> DatasetMetrics.DIMENSION.equals(d.get("Name")) && dataset.equals(d.get("Value"))));
+        return metrics.stream().filter(m -> DatasetMetrics.NAMESPACE.equals(m.get("Namespace"))).toList();
     }
 
     @Test
@@ -814,44 +847,19 @@ public class TemplateIT {
 
     // ---- readers (issue 15) --------------------------------------------------------------------------------------
 
-    /** Every Glue table equals {@link ReaderTables}'s definition of datasets/: names, columns, types, projection, location. */
+    /**
+     * The template holds the reader database, not its tables: `landing dataset add` creates each dataset's two tables
+     * (the CLI's GlueReaderTablesTest checks them against ReaderTables). Readers may read every table of the database.
+     */
     @Test
-    void readers_glueTablesAreReaderTablesOfDatasets() {
-        List<DatasetContract> contracts = ContractLoader.loadDirectory(ROOT.resolve("datasets")).values().stream()
-                .sorted(java.util.Comparator.comparing(DatasetContract::dataset)).toList();
-        String bucket = model.resolver.string(Map.of("Ref", model.bucketResource("LAKE_BUCKET")));
-        Map<String, ReaderTables.Table> expected = new LinkedHashMap<>();
-        ReaderTables.all(contracts).forEach(t -> expected.put(t.name(), t));
-        Map<String, Map<String, Object>> actual = new LinkedHashMap<>();
-        for (String id : model.resourcesOfType("AWS::Glue::Table")) {
-            Map<String, Object> input = map(model.properties(id).get("TableInput"));
-            assertEquals(Map.of("Ref", "ReaderDatabase"), model.properties(id).get("DatabaseName"), id + ": DatabaseName");
-            actual.put((String) input.get("Name"), input);
+    void readers_theTemplateHoldsTheDatabaseAndNoDatasetsTable() {
+        assertEquals(List.of(), model.resourcesOfType("AWS::Glue::Table"), "a dataset's tables are created at registration");
+        assertEquals(1, model.resourcesOfType("AWS::Glue::Database").size());
+        List<Statement> reader = model.managedPolicy("ReaderPolicy");
+        String table = "arn:aws:glue:" + REGION + ":" + ACCOUNT + ":table/" + model.resolver.string(Map.of("Ref", "ReaderDatabase")) + "/registered_later";
+        for (String action : List.of("glue:GetTable", "glue:GetPartitions")) {
+            assertTrue(allows(reader, action, table), "reader cannot " + action + " " + table);
         }
-        assertEquals(new TreeSet<>(expected.keySet()), new TreeSet<>(actual.keySet()),
-                "Glue tables: one <dataset> and one <dataset>_status per datasets/*.json (ReaderTables.all)");
-        for (ReaderTables.Table table : expected.values()) {
-            Map<String, Object> input = actual.get(table.name());
-            String name = table.name();
-            assertEquals("EXTERNAL_TABLE", input.get("TableType"), name);
-            Map<String, Object> storage = map(input.get("StorageDescriptor"));
-            assertEquals(table.location(bucket), model.resolver.string(storage.get("Location")), name + ": Location");
-            assertEquals(ReaderTables.INPUT_FORMAT, storage.get("InputFormat"), name);
-            assertEquals(ReaderTables.OUTPUT_FORMAT, storage.get("OutputFormat"), name);
-            assertEquals(ReaderTables.SERDE, map(storage.get("SerdeInfo")).get("SerializationLibrary"), name + ": SerDe");
-            assertEquals(columns(table.columns()), values(storage.get("Columns")), name + ": columns (the contract's fields and types)");
-            assertEquals(columns(table.partitions()), values(input.getOrDefault("PartitionKeys", List.of())), name + ": partition keys");
-            Map<String, String> parameters = new java.util.TreeMap<>();
-            map(input.getOrDefault("Parameters", Map.of())).forEach((k, v) -> parameters.put(k, model.resolver.string(v)));
-            assertEquals(new java.util.TreeMap<>(table.parameters(bucket)), parameters, name + ": partition projection");
-            if (!table.partitions().isEmpty()) {
-                assertTrue(parameters.get("storage.location.template").endsWith("unit=${unit}/"), name);
-            }
-        }
-    }
-
-    private static List<Object> columns(List<ReaderTables.Column> columns) {
-        return columns.stream().map(c -> (Object) Map.of("Name", c.name(), "Type", c.type())).toList();
     }
 
     @Test
@@ -898,6 +906,7 @@ public class TemplateIT {
             assertFalse(allows(reader, action, lake.published()), "reader may " + action + " " + lake.published());
             assertFalse(allows(reader, action, bucketArn + "/" + LakeLayout.statusKey(datasets.get(0))), "reader may " + action + " _status/");
         }
+        assertFalse(allows(reader, "s3:GetObject", lake.object(S3ContractStore.key(datasets.get(0), 1))), "reader may read the contract store");
         assertFalse(reader.stream().anyMatch(s -> s.actions().stream().anyMatch(a -> a.startsWith("dynamodb:") || a.startsWith("lambda:"))));
     }
 

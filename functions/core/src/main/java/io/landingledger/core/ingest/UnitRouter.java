@@ -1,5 +1,6 @@
 package io.landingledger.core.ingest;
 
+import io.landingledger.core.contract.ContractLookup;
 import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.contract.DatasetContract;
 
@@ -30,7 +31,7 @@ public final class UnitRouter {
     public record Routed(DatasetContract contract, String unit) implements Route {
     }
 
-    /** @param reason FOLDER_MARKER, NO_DATASET_PREFIX, UNKNOWN_DATASET or PATTERN_MISMATCH */
+    /** @param reason FOLDER_MARKER, NO_DATASET_PREFIX, UNKNOWN_DATASET, RETIRED_DATASET or PATTERN_MISMATCH */
     public record Unroutable(String reason, String detail) implements Route {
     }
 
@@ -65,16 +66,22 @@ public final class UnitRouter {
             return new Unroutable("NO_DATASET_PREFIX", "the key is not under a dataset prefix (<dataset>/<file>)");
         }
         String dataset = key.substring(0, slash);
-        Optional<DatasetContract> contract = contracts.get(dataset);
-        if (contract.isEmpty()) {
-            return new Unroutable("UNKNOWN_DATASET", "no contract for the prefix " + dataset + "/ (known: " + String.join(", ", contracts.all().keySet()) + ")");
+        ContractLookup lookup = contracts.lookup(dataset);
+        if (lookup instanceof ContractLookup.Retired retired) {
+            return new Unroutable("RETIRED_DATASET", retired.detail());
         }
+        if (!(lookup instanceof ContractLookup.Active active)) {
+            // the registered names are not listed: from the store that would be a listing per file, and thousands of names
+            return new Unroutable("UNKNOWN_DATASET", "no contract is registered for the prefix " + dataset
+                    + "/ (landing dataset list; register one with landing dataset add)");
+        }
+        DatasetContract contract = active.contract();
         String fileName = key.substring(slash + 1);
-        Optional<String> unit = contract.get().unit().unitOf(fileName);
+        Optional<String> unit = contract.unit().unitOf(fileName);
         if (unit.isEmpty()) {
             return new Unroutable("PATTERN_MISMATCH", "the file name does not match " + dataset + "'s unit pattern "
-                    + contract.get().unit().pattern().pattern());
+                    + contract.unit().pattern().pattern() + " (contract version " + contract.version() + ")");
         }
-        return new Routed(contract.get(), unit.get());
+        return new Routed(contract, unit.get());
     }
 }

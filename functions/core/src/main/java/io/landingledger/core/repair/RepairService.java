@@ -1,5 +1,6 @@
 package io.landingledger.core.repair;
 
+import io.landingledger.core.contract.ContractLookup;
 import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.UnitCalendar;
@@ -81,7 +82,9 @@ public final class RepairService {
      */
     public RepairResult run(RepairRequest request, Deadline deadline, Supplier<String> runIds) {
         DatasetContract contract = contracts.get(request.dataset()).orElseThrow(() -> new IllegalArgumentException(
-                "unknown dataset \"" + request.dataset() + "\" (known: " + String.join(", ", contracts.all().keySet()) + ")"));
+                contracts.lookup(request.dataset()) instanceof ContractLookup.Retired retired
+                        ? retired.detail() + "; make it active again with landing dataset add to repair it"
+                        : "unknown dataset \"" + request.dataset() + "\" (landing dataset list names the registered ones)"));
         UnitCalendar calendar = UnitCalendar.of(contract);
         Map<String, ObjectStore.ListedVersion> inbox = inboxByUnit(contract);
         List<String> units = expand(request, contract, calendar, inbox);

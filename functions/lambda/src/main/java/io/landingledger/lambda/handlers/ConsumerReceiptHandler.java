@@ -5,6 +5,7 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import io.landingledger.core.consumers.ConsumerReceipt;
 import io.landingledger.core.consumers.ConsumerReceipts;
 import io.landingledger.core.contract.Cadence;
+import io.landingledger.core.contract.ContractCache;
 import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.UnitCalendar;
@@ -12,6 +13,8 @@ import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.FunctionConfig;
 import io.landingledger.lambda.JsonLine;
 import io.landingledger.lambda.adapters.DynamoDbConsumerReceipts;
+import io.landingledger.lambda.adapters.S3ContractStore;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.io.PrintStream;
@@ -40,7 +43,13 @@ public final class ConsumerReceiptHandler implements RequestHandler<Map<String, 
 
     /** Used by the Lambda runtime: the DynamoDB client is built once, at init. */
     public ConsumerReceiptHandler() {
-        this(ContractRegistry.fromClasspath(ConsumerReceiptHandler.class), receipts(FunctionConfig.fromEnvironment(System.getenv())));
+        this(FunctionConfig.fromEnvironment(System.getenv()));
+    }
+
+    private ConsumerReceiptHandler(FunctionConfig config) {
+        // the datasets registered at run time (the lake's _contracts/), through the same bounded cache as the others
+        this(ContractRegistry.fromStore(new ContractCache(new S3ContractStore(DependencyFactory.s3Client(config.aws()), config.lakeBucket()),
+                config.contractCache(), Clock.systemUTC())), receipts(config));
     }
 
     /** The locally deployed stack's runtime: the template's environment (its standard output is not used). */

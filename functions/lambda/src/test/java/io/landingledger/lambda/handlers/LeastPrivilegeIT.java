@@ -6,6 +6,8 @@ import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSer
 import com.fasterxml.jackson.jr.ob.JSON;
 import com.sun.net.httpserver.HttpServer;
 
+import io.landingledger.core.contract.ContractCache;
+import io.landingledger.core.contract.ContractRegistrar;
 import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.ingest.IngestPath;
@@ -23,6 +25,7 @@ import io.landingledger.lambda.OutcomeReporter;
 import io.landingledger.lambda.adapters.DynamoDbLedger;
 import io.landingledger.lambda.adapters.LambdaIngestPath;
 import io.landingledger.lambda.adapters.MultipartStreamingUpload;
+import io.landingledger.lambda.adapters.S3ContractStore;
 import io.landingledger.lambda.adapters.S3ObjectStore;
 import io.landingledger.lambda.testing.ProgressEventLines;
 import io.landingledger.lambda.testing.AwsEmulators;
@@ -92,8 +95,15 @@ class LeastPrivilegeIT {
         template = IamModel.transformed(PipelineFixture.REPOSITORY);
     }
 
-    LeastPrivilegeIT(PipelineFixture producer) {
+    LeastPrivilegeIT(PipelineFixture producer) throws IOException {
         this.producer = producer;
+        // the shipped examples, registered as an operator registers a dataset (the producer's client: not a function's)
+        ContractRegistrar registrar = new ContractRegistrar(new S3ContractStore(producer.s3, producer.lake()), Clock.systemUTC());
+        try (var files = java.nio.file.Files.newDirectoryStream(PipelineFixture.REPOSITORY.resolve("datasets"), "*.json")) {
+            for (java.nio.file.Path file : files) {
+                registrar.register(file.toString(), java.nio.file.Files.readAllBytes(file), "LeastPrivilegeIT");
+            }
+        }
     }
 
     @AfterEach
@@ -382,7 +392,8 @@ class LeastPrivilegeIT {
         final S3ObjectStore store;
         final DynamoDbLedger ledger;
         final IngestService ingest;
-        final ContractRegistry contracts = ContractRegistry.fromDirectory(PipelineFixture.REPOSITORY.resolve("datasets"));
+        /** As DependencyFactory's: the contracts registered in the lake's _contracts/, read with this function's client. */
+        final ContractRegistry contracts;
         /** The ingest path's step listener (a test hook of IngestService): a test makes a concurrent writer here. */
         volatile IngestService.StepListener steps = IngestService.StepListener.NONE;
         /** Runs before each request of this function is sent (a test simulates a concurrent producer here). */
@@ -414,6 +425,8 @@ class LeastPrivilegeIT {
                 return t;
             });
             this.store = new S3ObjectStore(s3, uploads, MultipartStreamingUpload.Settings.DEFAULT);
+            this.contracts = ContractRegistry.fromStore(new ContractCache(new S3ContractStore(s3, resources.lakeBucket()),
+                    resources.config().contractCache(), Clock.systemUTC()));
             this.ledger = new DynamoDbLedger(dynamo, resources.ledgerTable(), resources.ledgerHistoryTable());
             this.ingest = new IngestService(store, ledger, resources.lakeBucket(), Clock.systemUTC(),
                     resources.config().validationLimits(), (step, unit) -> steps.after(step, unit));

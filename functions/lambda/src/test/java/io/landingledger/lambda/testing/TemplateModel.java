@@ -254,12 +254,22 @@ public final class TemplateModel {
             }
         }
         assertTrue(transformedResourcesOfType("AWS::IAM::Policy").isEmpty(), "standalone IAM policies: keep permissions with their role");
-        // the one managed policy is for consumers' own roles (readers_policy...): attached to nothing in the stack
-        assertEquals(List.of("ReaderPolicy"), transformedResourcesOfType("AWS::IAM::ManagedPolicy"), "managed policies");
-        for (String attachment : List.of("Roles", "Users", "Groups")) {
-            assertFalse(transformedProperties("ReaderPolicy").containsKey(attachment), "ReaderPolicy is attached to " + attachment);
+        // the managed policies are for consumers' roles (ReaderPolicy, readers_policy...) and the operator's
+        // (ContractAdminPolicy, landing dataset): attached to nothing in the stack
+        assertEquals(Set.of("ContractAdminPolicy", "ReaderPolicy"), Set.copyOf(transformedResourcesOfType("AWS::IAM::ManagedPolicy")),
+                "managed policies");
+        for (String policy : List.of("ContractAdminPolicy", "ReaderPolicy")) {
+            for (String attachment : List.of("Roles", "Users", "Groups")) {
+                assertFalse(transformedProperties(policy).containsKey(attachment), policy + " is attached to " + attachment);
+            }
         }
         return roles;
+    }
+
+    /** The statements of a managed policy of the transformed template. */
+    public List<Statement> managedPolicy(String logicalId) {
+        return values(map(transformedProperties(logicalId).get("PolicyDocument")).get("Statement")).stream()
+                .map(s -> statement(map(s))).toList();
     }
 
     /** The logical id of the AWS::IAM::Role a function runs with, in the transformed template. */

@@ -1,0 +1,35 @@
+package io.landingledger.core.contract;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where the datasets' contracts live at run time (S3 under the lake's {@code _contracts/}, see {@code S3ContractStore};
+ * in memory for tests). Every dataset has a history of immutable {@link ContractEntry versions}; the newest is in force.
+ * Every method does what it says or throws: {@link ContractVersionExistsException} for a version someone else
+ * created first, any other runtime exception for an infrastructure fault the caller lets propagate.
+ *
+ * <p>Readers go through {@link ContractCache}, which bounds how often a function asks.
+ */
+public interface ContractStore {
+
+    /** The dataset's newest version (active or retired), or empty when it was never registered. */
+    Optional<ContractEntry> latest(String dataset);
+
+    /** One version of the dataset, or empty. */
+    Optional<ContractEntry> version(String dataset, int version);
+
+    /** Every version of the dataset, oldest first (empty when it was never registered). */
+    List<ContractEntry> history(String dataset);
+
+    /** The name of every dataset with at least one version, in name order (a listing, no contract is read). */
+    List<String> datasets();
+
+    /**
+     * Writes {@code entry} as version {@link ContractEntry#version()} of its dataset, only if no such version exists
+     * (S3: PutObject with {@code If-None-Match: *}). Of two writers of one version exactly one succeeds.
+     *
+     * @throws ContractVersionExistsException that version exists already (carrying it when it could be read)
+     */
+    void create(ContractEntry entry) throws ContractVersionExistsException;
+}
