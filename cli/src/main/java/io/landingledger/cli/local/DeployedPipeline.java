@@ -10,6 +10,7 @@ import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.lambda.AwsConnection;
 import io.landingledger.lambda.DependencyFactory;
+import io.landingledger.lambda.FunctionConfig;
 import io.landingledger.lambda.adapters.DynamoDbLedger;
 import io.landingledger.lambda.adapters.S3ObjectStore;
 import io.landingledger.core.ledger.HistoryEntry;
@@ -80,6 +81,12 @@ final class DeployedPipeline implements Pipeline {
         this.validator = stack.physicalId("ValidatorFunction");
         this.sweepFunction = stack.physicalId("CompletenessSweepFunction");
         stack.lambda().addListener(this::completed);
+        // the shipped example contracts, registered in the stack's contract store as an operator registers a dataset
+        FunctionConfig config = FunctionConfig.builder().inboxBucket(inbox).lakeBucket(lake).ledgerTable(stack.physicalId("LedgerTable"))
+                .ledgerHistoryTable(stack.physicalId("LedgerHistoryTable")).aws(operator).build();
+        try (DependencyFactory registration = DependencyFactory.create(config)) {
+            registration.registerBundledContracts("landing local: the shipped example contracts");
+        }
     }
 
     /** The validator's answers, as they come: progress lines, outcomes, failures (after Lambda's last retry). */

@@ -2,7 +2,7 @@ package io.landingledger.cli.deployed;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 
-import io.landingledger.lambda.AwsConnection;
+import io.landingledger.lambda.FunctionConfig;
 import io.landingledger.lambda.DependencyFactory;
 
 import org.junit.jupiter.api.AfterAll;
@@ -54,6 +54,7 @@ class LocalDeploymentIT {
         System.out.println("[local-deploy] stack up in " + stack.startupTime().toMillis() + " ms");
         stack.summary().forEach(line -> System.out.println("[local-deploy] " + line));
         operator = DependencyFactory.s3Client(stack.operatorConnection());
+        registerExampleContracts(stack);
         stack.lambda().addListener((function, payload, result, attempt, async) -> {
             if (function.logicalId().equals("ValidatorFunction")) {
                 validatorRuns.add(result.payloadText());
@@ -281,7 +282,13 @@ class LocalDeploymentIT {
         return output;
     }
 
-    static AwsConnection operatorConnection() {
-        return stack.operatorConnection();
+    /** The shipped example contracts registered in the stack's contract store, as an operator registers a dataset. */
+    static void registerExampleContracts(LocalDeployment deployed) {
+        FunctionConfig config = FunctionConfig.builder().inboxBucket(deployed.physicalId("InboxBucket"))
+                .lakeBucket(deployed.physicalId("LakeBucket")).ledgerTable(deployed.physicalId("LedgerTable"))
+                .ledgerHistoryTable(deployed.physicalId("LedgerHistoryTable")).aws(deployed.operatorConnection()).build();
+        try (DependencyFactory registration = DependencyFactory.create(config)) {
+            registration.registerBundledContracts("LocalDeploymentIT");
+        }
     }
 }

@@ -63,40 +63,41 @@ class TemplateFaultsIT {
 
     @Test
     void aRepairRoleWithoutAnActionItsRarePathCalls_failsTheRepair_withAccessDeniedNamingTheActionAndRole(@TempDir Path dir) throws Exception {
-        // the repair's HEAD of a deleted publish needs s3:ListBucket on the lake to be a 404, not a 403
-        Path template = plant(dir, "RepairRole without TellMissingLakeObjects", t -> {
+        // only a repair that republishes an input with rejected lines writes its quarantine: a path most repairs never take
+        Path template = plant(dir, "RepairRole without WriteQuarantine", t -> {
             int repairRole = t.indexOf("  RepairRole:\n");
-            int at = t.indexOf("              - Sid: TellMissingLakeObjects\n", repairRole);
-            String statement = "              - Sid: TellMissingLakeObjects\n                Effect: Allow\n                Action: s3:ListBucket\n"
-                    + "                Resource: !GetAtt LakeBucket.Arn\n";
-            assertTrue(repairRole > 0 && t.startsWith(statement, at), "RepairRole's TellMissingLakeObjects moved; update this test");
+            String statement = "              - Sid: WriteQuarantine\n                Effect: Allow\n                Action: s3:PutObject\n"
+                    + "                Resource: !Sub '${LakeBucket.Arn}/_quarantine/*'\n";
+            int at = t.indexOf(statement, repairRole);
+            assertTrue(repairRole > 0 && at > repairRole, "RepairRole's WriteQuarantine moved; update this test");
             return t.substring(0, at) + t.substring(at + statement.length());
         });
         try (LocalDeployment stack = LocalDeployment.start(options(dir, template));
              S3Client operator = DependencyFactory.s3Client(stack.operatorConnection())) {
+            LocalDeploymentIT.registerExampleContracts(stack);
             String inbox = stack.physicalId("InboxBucket");
             String lake = stack.physicalId("LakeBucket");
-            operator.putObject(r -> r.bucket(inbox).key("progress_events/progress-2026-03-01.jsonl"),
-                    RequestBody.fromFile(REPOSITORY.resolve("examples/inbox/progress_events/progress-2026-03-01.jsonl")));
+            operator.putObject(r -> r.bucket(inbox).key("progress_events/progress-2026-03-03.jsonl"),
+                    RequestBody.fromFile(REPOSITORY.resolve("examples/inbox/progress_events/progress-2026-03-03.jsonl")));
             stack.awaitIdle(Duration.ofMinutes(2));
-            operator.deleteObject(r -> r.bucket(lake).key("published/progress_events/unit=2026-03-01/part-00000.jsonl"));
+            operator.deleteObject(r -> r.bucket(lake).key("published/progress_events/unit=2026-03-03/part-00000.jsonl"));
             InvokeResult repair = stack.lambda().invoke(stack.physicalId("RepairFunction"), "live", JSON.std.asString(Map.of(
-                    "dataset", "progress_events", "units", List.of("2026-03-01"), "reason", "INC-1 publish deleted")));
+                    "dataset", "progress_events", "units", List.of("2026-03-03"), "reason", "INC-1 publish deleted")));
             String answer = repair.payloadText();
             System.out.println("[template-faults] " + answer);
-            // the repair's HEAD of the deleted publish is a 403 (a HEAD's error has no message, as on AWS): the unit fails
-            assertTrue(answer.contains("\"succeeded\":false") && answer.contains("Status Code: 403"), answer);
-            // and the stack's record of refused requests (CloudTrail's, on AWS) names the role and the action
-            String why = String.join("\n", stack.accessDenied());
-            System.out.println("[template-faults] " + why);
-            assertTrue(why.contains("RepairRole") && why.contains("s3:ListBucket"), why);
+            assertTrue(answer.contains("\"succeeded\":false"), answer);
+            assertTrue(answer.contains("s3:PutObject") && answer.contains("RepairRole") && answer.contains("_quarantine/"), answer);
+            assertTrue(String.join("\n", stack.accessDenied()).contains("RepairRole"), stack.accessDenied().toString());
         }
     }
 
     @Test
     void aNarrowedNotificationFilter_leavesTheFileUnprocessed_andTheRunSaysWhichBucketsFilterMissedIt(@TempDir Path dir) throws Exception {
-        Path template = plant(dir, "progress_events/ prefix narrowed", t -> once(t, "                    Value: progress_events/\n",
-                "                    Value: progress_events/daily/\n"));
+        Path template = plant(dir, "the inbox's notification narrowed to one prefix", t -> once(t,
+                "          - Event: s3:ObjectCreated:*\n            Function: !Ref ValidatorFunction.Alias\n",
+                "          - Event: s3:ObjectCreated:*\n            Filter:\n              S3Key:\n                Rules:\n"
+                        + "                  - Name: prefix\n                    Value: progress_events/daily/\n"
+                        + "            Function: !Ref ValidatorFunction.Alias\n"));
         try (LocalDeployment stack = LocalDeployment.start(options(dir, template));
              S3Client operator = DependencyFactory.s3Client(stack.operatorConnection())) {
             String inbox = stack.physicalId("InboxBucket");
