@@ -1,0 +1,98 @@
+package io.landingledger.core.sweep;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One dataset's figures from its last sweep: what a shard result holds for each dataset it swept, what the sweep
+ * state keeps for every dataset, and what the metrics are made of. Names, counts and seconds only.
+ *
+ * @param asOf       the instant the dataset was classified
+ * @param sweepId    the sweep that classified it
+ * @param complete   every unit OK, PENDING or OMITTED
+ * @param actionable some unit was left UNPROCESSED or LEDGER_DRIFT (after the sweep's re-drive): the next incremental
+ *                   sweep reads the dataset again whatever the change records say
+ * @param rangeFrom  the first unit of the range swept (null: a list cadence)
+ * @param rangeTo    the last unit of the range swept
+ * @param metrics    {@link DatasetReport#metrics()} as of {@code asOf}
+ * @param reports    the report keys the sweep wrote ({@link DatasetReport.ReportKeys#toMap()}), or null
+ * @param pending    the last sweep that planned the dataset did not finish it: read it next time
+ */
+public record DatasetFigures(String dataset, Instant asOf, String sweepId, boolean complete, boolean actionable, String rangeFrom,
+                             String rangeTo, Map<String, DatasetReport.Metric> metrics, Map<String, Object> reports, boolean pending) {
+    static final String OLDEST_UNPUBLISHED = "OldestUnpublishedAgeSeconds";
+
+    public DatasetFigures {
+        metrics = Map.copyOf(metrics);
+        reports = reports == null ? null : Map.copyOf(reports);
+    }
+
+    static DatasetFigures of(DatasetReport report, String sweepId) {
+        boolean actionable = report.units().stream().anyMatch(u -> u.status() == UnitStatus.UNPROCESSED || u.status() == UnitStatus.LEDGER_DRIFT);
+        return new DatasetFigures(report.dataset(), report.asOf(), sweepId, report.complete(), actionable, report.from(), report.to(),
+                report.metrics(), report.reports() == null ? null : report.reports().toMap(), false);
+    }
+
+    /** The figures moved to {@code now}: only the age of the oldest unpublished unit grows with the clock. */
+    public Map<String, DatasetReport.Metric> metricsAt(Instant now) {
+        Map<String, DatasetReport.Metric> at = new LinkedHashMap<>(ordered());
+        DatasetReport.Metric oldest = at.get(OLDEST_UNPUBLISHED);
+        if (oldest != null && oldest.value() > 0 && now.isAfter(asOf)) {
+            at.put(OLDEST_UNPUBLISHED, DatasetReport.Metric.seconds(oldest.value() + Duration.between(asOf, now).toSeconds()));
+        }
+        return at;
+    }
+
+    /** The metrics in {@link DatasetReport#metrics()}' order (Map.copyOf keeps none). */
+    Map<String, DatasetReport.Metric> ordered() {
+        Map<String, DatasetReport.Metric> ordered = new LinkedHashMap<>();
+        ordered.put("UnitsExpected", metrics.get("UnitsExpected"));
+        for (UnitStatus status : UnitStatus.values()) {
+            if (metrics.containsKey(status.metricName())) {
+                ordered.put(status.metricName(), metrics.get(status.metricName()));
+            }
+        }
+        metrics.forEach(ordered::putIfAbsent);
+        ordered.values().removeIf(v -> v == null);
+        return ordered;
+    }
+
+    DatasetFigures asPending() {
+        return new DatasetFigures(dataset, asOf, sweepId, complete, actionable, rangeFrom, rangeTo, metrics, reports, true);
+    }
+
+    public Map<String, Object> toMap() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("dataset", dataset);
+        map.put("as_of", asOf == null ? null : asOf.toString());
+        map.put("sweep_id", sweepId);
+        map.put("complete", complete);
+        map.put("actionable", actionable);
+        map.put("range_from", rangeFrom);
+        map.put("range_to", rangeTo);
+        Map<String, Object> values = new LinkedHashMap<>();
+        ordered().forEach((name, metric) -> values.put(name, metric.unit() == DatasetReport.Metric.Unit.SECONDS
+                ? Map.of("seconds", metric.value()) : metric.value()));
+        map.put("metrics", values);
+        map.put("reports", reports);
+        if (pending) {
+            map.put("pending", true);
+        }
+        return map;
+    }
+
+    @SuppressWarnings("unchecked")
+    public static DatasetFigures fromMap(Map<String, Object> map) {
+        Map<String, DatasetReport.Metric> metrics = new LinkedHashMap<>();
+        ((Map<String, Object>) map.getOrDefault("metrics", Map.of())).forEach((name, value) -> metrics.put(name,
+                value instanceof Map<?, ?> seconds ? DatasetReport.Metric.seconds(((Number) seconds.get("seconds")).longValue())
+                        : DatasetReport.Metric.count(((Number) value).longValue())));
+        Object asOf = map.get("as_of");
+        return new DatasetFigures((String) map.get("dataset"), asOf == null ? null : Instant.parse((String) asOf),
+                (String) map.get("sweep_id"), Boolean.TRUE.equals(map.get("complete")), Boolean.TRUE.equals(map.get("actionable")),
+                (String) map.get("range_from"), (String) map.get("range_to"), metrics, (Map<String, Object>) map.get("reports"),
+                Boolean.TRUE.equals(map.get("pending")));
+    }
+}
