@@ -1,5 +1,9 @@
 package io.landingledger.core.sweep;
 
+import io.landingledger.core.contract.Cadence;
+import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.contract.UnitCalendar;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -19,9 +23,13 @@ import java.util.Map;
  * @param metrics    {@link DatasetReport#metrics()} as of {@code asOf}
  * @param reports    the report keys the sweep wrote ({@link DatasetReport.ReportKeys#toMap()}), or null
  * @param pending    the last sweep that planned the dataset did not finish it: read it next time
+ * @param nextDeadline the first instant at which the clock alone changes a status: the deadline of the earliest unit
+ *                   the sweep found without an input (PENDING), else of the unit after the range; null for a list
+ *                   cadence (its units have no deadline)
  */
 public record DatasetFigures(String dataset, Instant asOf, String sweepId, boolean complete, boolean actionable, String rangeFrom,
-                             String rangeTo, Map<String, DatasetReport.Metric> metrics, Map<String, Object> reports, boolean pending) {
+                             String rangeTo, Map<String, DatasetReport.Metric> metrics, Map<String, Object> reports, boolean pending,
+                             Instant nextDeadline) {
     static final String OLDEST_UNPUBLISHED = "OldestUnpublishedAgeSeconds";
 
     public DatasetFigures {
@@ -29,10 +37,29 @@ public record DatasetFigures(String dataset, Instant asOf, String sweepId, boole
         reports = reports == null ? null : Map.copyOf(reports);
     }
 
-    static DatasetFigures of(DatasetReport report, String sweepId) {
+    static DatasetFigures of(DatasetReport report, String sweepId, DatasetContract contract) {
         boolean actionable = report.units().stream().anyMatch(u -> u.status() == UnitStatus.UNPROCESSED || u.status() == UnitStatus.LEDGER_DRIFT);
         return new DatasetFigures(report.dataset(), report.asOf(), sweepId, report.complete(), actionable, report.from(), report.to(),
-                report.metrics(), report.reports() == null ? null : report.reports().toMap(), false);
+                report.metrics(), report.reports() == null ? null : report.reports().toMap(), false, nextDeadline(report, contract));
+    }
+
+    /** The earliest deadline of a PENDING unit; with none, the deadline of the unit after the range. */
+    static Instant nextDeadline(DatasetReport report, DatasetContract contract) {
+        if (contract.unit().cadence() == Cadence.LIST || report.to() == null) {
+            return null;
+        }
+        for (UnitReport unit : report.units()) {
+            if (unit.status() == UnitStatus.PENDING && unit.deadline() != null) {
+                return unit.deadline();
+            }
+        }
+        UnitCalendar calendar = UnitCalendar.of(contract);
+        // the unit after the range: its deadline is one cadence step after the last unit's
+        Instant last = calendar.deadline(report.to()).orElse(null);
+        if (last == null) {
+            return null;
+        }
+        return last.plus(contract.unit().cadence() == Cadence.DAILY ? java.time.Duration.ofDays(1) : java.time.Duration.ofHours(1));
     }
 
     /** The figures moved to {@code now}: only the age of the oldest unpublished unit grows with the clock. */
@@ -60,7 +87,7 @@ public record DatasetFigures(String dataset, Instant asOf, String sweepId, boole
     }
 
     DatasetFigures asPending() {
-        return new DatasetFigures(dataset, asOf, sweepId, complete, actionable, rangeFrom, rangeTo, metrics, reports, true);
+        return new DatasetFigures(dataset, asOf, sweepId, complete, actionable, rangeFrom, rangeTo, metrics, reports, true, nextDeadline);
     }
 
     public Map<String, Object> toMap() {
@@ -80,6 +107,7 @@ public record DatasetFigures(String dataset, Instant asOf, String sweepId, boole
         if (pending) {
             map.put("pending", true);
         }
+        map.put("next_deadline", nextDeadline == null ? null : nextDeadline.toString());
         return map;
     }
 
@@ -93,6 +121,6 @@ public record DatasetFigures(String dataset, Instant asOf, String sweepId, boole
         return new DatasetFigures((String) map.get("dataset"), asOf == null ? null : Instant.parse((String) asOf),
                 (String) map.get("sweep_id"), Boolean.TRUE.equals(map.get("complete")), Boolean.TRUE.equals(map.get("actionable")),
                 (String) map.get("range_from"), (String) map.get("range_to"), metrics, (Map<String, Object>) map.get("reports"),
-                Boolean.TRUE.equals(map.get("pending")));
+                Boolean.TRUE.equals(map.get("pending")), map.get("next_deadline") == null ? null : Instant.parse((String) map.get("next_deadline")));
     }
 }

@@ -131,7 +131,7 @@ public final class SweepAssembler {
             String dataset = (String) f.get("dataset");
             DatasetFigures last = figures.get(dataset);
             figures.put(dataset, last != null ? last.asPending()
-                    : new DatasetFigures(dataset, null, plan.sweepId(), false, false, null, null, Map.of(), null, true));
+                    : new DatasetFigures(dataset, null, plan.sweepId(), false, false, null, null, Map.of(), null, true, null));
         }
 
         boolean finished = unfinished.isEmpty();

@@ -76,10 +76,21 @@ public final class SweepPlanner {
         if (changed.contains(contract.dataset())) {
             return "changed";
         }
-        if (!Objects.equals(range.from(), last.rangeFrom()) || !Objects.equals(range.to(), last.rangeTo())) {
+        if (contract.unit().cadence() == Cadence.LIST) {
+            return range.from() == null && last.rangeFrom() == null ? null : "clock";
+        }
+        // a unit the last read found without an input falls due (PENDING becomes MISSING) with no change anywhere;
+        // a range that only moved on (a new unit not yet due, an old one past the lookback) changes no status
+        if (last.nextDeadline() == null || !now.isBefore(last.nextDeadline())) {
             return "clock";
         }
-        if (contract.unit().cadence() != Cadence.LIST && becameDue(contract, range, last.asOf(), now)) {
+        if (range.to() != null && last.rangeTo() != null && range.to().compareTo(last.rangeTo()) < 0) {
+            return "clock"; // an explicit range that moved back: units the last read never classified
+        }
+        if (range.from() != null && last.rangeFrom() != null && range.from().compareTo(last.rangeFrom()) < 0) {
+            return "clock";
+        }
+        if (becameDue(contract, range, last.asOf(), now)) {
             return "clock";
         }
         return null;

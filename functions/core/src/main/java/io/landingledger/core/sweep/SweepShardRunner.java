@@ -68,7 +68,7 @@ public final class SweepShardRunner {
                     }
                 }
                 listener.swept(report);
-                swept.add(DatasetFigures.of(report, task.sweepId()));
+                swept.add(DatasetFigures.of(report, task.sweepId(), contract.get()));
                 reports.add(report);
             } catch (RuntimeException e) {
                 unswept.add(new ShardResult.Unswept(dataset, "FAILED", e.getClass().getSimpleName() + ": " + e.getMessage()));

@@ -128,7 +128,7 @@ class ShardedSweepTest {
         // past midnight plus the grace: 03-15 falls due in every dataset (PENDING becomes MISSING with no change at all)
         clock.set(Instant.parse("2026-03-16T06:30:00Z"));
         ShardedSweep.Result due = sharded.run(SweepMode.INCREMENTAL, request(), CompletenessSweepListener.NONE, SweepAssembler.MetricsSink.NONE);
-        assertEquals(DATASETS, due.plan().datasetCount(), "every range moved with the clock: " + due.plan().reasons());
+        assertEquals(DATASETS, due.plan().datasetCount(), "03-15 was PENDING everywhere: " + due.plan().reasons());
         assertStatusTablesMatchTodaysSweep("after a unit fell due");
 
         // an out-of-band deletion from published/ whose notification was lost: the incremental sweep cannot see it ...
@@ -214,10 +214,20 @@ class ShardedSweepTest {
 
     // ---- the reference: today's one-dataset sweep, classifying at this instant ----
 
+    /**
+     * Every unit both name has the same status. A carried dataset's table may lack a unit the range took in since
+     * its last read, only if that unit is PENDING (not due: no status changes until its deadline, when the dataset is
+     * read again), and may keep a unit the lookback let go.
+     */
     private void assertStatusTablesMatchTodaysSweep(String when) {
         Map<String, Map<String, String>> expected = reference();
         for (String dataset : contracts.keySet()) {
-            assertEquals(expected.get(dataset), statusTable(dataset), when + ": " + dataset + "'s status.jsonl");
+            Map<String, String> table = statusTable(dataset);
+            Map<String, String> want = new TreeMap<>(expected.get(dataset));
+            String first = ((TreeMap<String, String>) expected.get(dataset)).firstKey();
+            table.keySet().removeIf(unit -> unit.compareTo(first) < 0);
+            want.entrySet().removeIf(e -> !table.containsKey(e.getKey()) && e.getValue().equals("PENDING"));
+            assertEquals(want, table, when + ": " + dataset + "'s status.jsonl");
         }
     }
 
