@@ -118,6 +118,7 @@ public final class FleetSimCommand implements Callable<Integer> {
         out.println();
         row(out, "sweep at", columns, f -> f.label());
         row(out, "datasets read / shards", columns, f -> String.format(Locale.ROOT, "%,d / %,d", f.datasetsRead(), f.shards()));
+        row(out, "why read", columns, f -> f.reasons().toString().replace(" ", ""));
         row(out, "S3 LIST / GET / PUT / HEAD", columns, f -> String.format(Locale.ROOT, "%,d/%,d/%,d/%,d", f.total().s3List, f.total().s3Get,
                 f.total().s3Put, f.total().s3Head));
         row(out, "S3 bytes read / written", columns, f -> mb(f.total().s3BytesRead) + " / " + mb(f.total().s3BytesWritten));
@@ -142,6 +143,9 @@ public final class FleetSimCommand implements Callable<Integer> {
                 r.monthlyParts()[0], r.monthlyParts()[1], r.monthlyParts()[2], r.monthlyDollars());
         out.printf(Locale.ROOT, "  an hourly full sweep instead: $%.2f a month%n", r.full().dollars() * 24 * AwsFigures.DAYS_PER_MONTH
                 + r.monthlyParts()[2]);
+        out.print("datasets read each hour:");
+        day.hourly().forEach(f -> out.printf(Locale.ROOT, " %s", f.datasetsRead()));
+        out.println();
         double wall = r.heaviestIncremental().wallMs() / 1000;
         double shard = day.hourly().stream().filter(f -> f.mode() == io.landingledger.core.sweep.SweepMode.INCREMENTAL)
                 .mapToDouble(FleetSimulation.SweepFigures::slowestShardMs).max().orElse(0) / 1000;

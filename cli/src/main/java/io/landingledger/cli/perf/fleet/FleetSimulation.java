@@ -54,7 +54,7 @@ final class FleetSimulation {
     /** One sweep's figures. */
     record SweepFigures(String label, SweepMode mode, Instant asOf, int datasetsRead, int shards, Meter total, double slowestShardMs,
                         double slowestShardPessimisticMs, double wallMs, double wallPessimisticMs, double lambdaGbSeconds,
-                        long sqsRequests, boolean finished, Map<String, Object> summary) {
+                        long sqsRequests, boolean finished, Map<String, Object> summary, Map<String, Long> reasons) {
         double dollars() {
             return total.requestDollars() + lambdaGbSeconds * AwsFigures.LAMBDA_PER_GB_SECOND
                     + (shards + 1) * AwsFigures.LAMBDA_PER_REQUEST + sqsRequests * AwsFigures.SQS_PER_REQUEST;
@@ -213,8 +213,10 @@ final class FleetSimulation {
         long sqs = (shards.size() + 9) / 10 + 2L * shards.size();
         int datasetsRead = plan.datasetCount();
         Map<String, Object> summary = assembly.map(SweepAssembler.Assembly::summary).orElse(Map.of());
+        Map<String, Long> reasons = new java.util.TreeMap<>();
+        plan.reasons().values().forEach(r -> reasons.merge(r, 1L, Long::sum));
         return new SweepFigures(label, mode, plan.asOf(), datasetsRead, shards.size(), total, slowest, slowestPessimistic, wall,
-                wallPessimistic, gbSeconds, sqs, assembly.map(SweepAssembler.Assembly::finished).orElse(true), summary);
+                wallPessimistic, gbSeconds, sqs, assembly.map(SweepAssembler.Assembly::finished).orElse(true), summary, reasons);
     }
 
     /**

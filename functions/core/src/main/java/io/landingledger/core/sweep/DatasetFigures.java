@@ -16,8 +16,8 @@ import java.util.Map;
  * @param asOf       the instant the dataset was classified
  * @param sweepId    the sweep that classified it
  * @param complete   every unit OK, PENDING or OMITTED
- * @param actionable some unit was left UNPROCESSED or LEDGER_DRIFT (after the sweep's re-drive): the next incremental
- *                   sweep reads the dataset again whatever the change records say
+ * @param actionable a re-drive of the sweep was not handed over or failed: the next incremental sweep reads the
+ *                   dataset again whatever the change records say (a re-drive handed over records its own change)
  * @param rangeFrom  the first unit of the range swept (null: a list cadence)
  * @param rangeTo    the last unit of the range swept
  * @param metrics    {@link DatasetReport#metrics()} as of {@code asOf}
@@ -38,7 +38,10 @@ public record DatasetFigures(String dataset, Instant asOf, String sweepId, boole
     }
 
     static DatasetFigures of(DatasetReport report, String sweepId, DatasetContract contract) {
-        boolean actionable = report.units().stream().anyMatch(u -> u.status() == UnitStatus.UNPROCESSED || u.status() == UnitStatus.LEDGER_DRIFT);
+        // a re-drive handed over writes the ledger, whose stream records the change; one that was not (throttled, no
+        // answer, a fault) records nothing, so the next sweep must try again on its own account
+        boolean actionable = report.redrives().stream()
+                .anyMatch(r -> Redrive.NOT_SUBMITTED.equals(r.action()) || Redrive.FAILED.equals(r.action()));
         return new DatasetFigures(report.dataset(), report.asOf(), sweepId, report.complete(), actionable, report.from(), report.to(),
                 report.metrics(), report.reports() == null ? null : report.reports().toMap(), false, nextDeadline(report, contract));
     }

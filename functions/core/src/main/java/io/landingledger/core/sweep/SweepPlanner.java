@@ -2,7 +2,6 @@ package io.landingledger.core.sweep;
 
 import io.landingledger.core.contract.Cadence;
 import io.landingledger.core.contract.DatasetContract;
-import io.landingledger.core.contract.UnitCalendar;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -10,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -18,9 +16,9 @@ import java.util.Set;
  * {@link SweepChanges} in incremental mode.
  *
  * <p>Incremental: a dataset is read when it changed since the last sweep (a change record), when the clock moved
- * its range or made a unit of it due (PENDING becomes MISSING at a unit's deadline with no change anywhere), when
- * the last sweep left it UNPROCESSED or LEDGER_DRIFT (its re-drive may have been refused a hand-over, which records
- * nothing) or did not finish it, or when the last sweep never saw it. Everything else is carried: its reports stay
+ * a unit the last read found without an input due (PENDING becomes MISSING at its deadline with no change
+ * anywhere), when a re-drive of the last sweep was not handed over (which records nothing) or the last sweep did not
+ * finish it, or when the last sweep never saw it. Everything else is carried: its reports stay
  * as the last sweep wrote them, its figures move with the clock.
  */
 public final class SweepPlanner {
@@ -90,33 +88,7 @@ public final class SweepPlanner {
         if (range.from() != null && last.rangeFrom() != null && range.from().compareTo(last.rangeFrom()) < 0) {
             return "clock";
         }
-        if (becameDue(contract, range, last.asOf(), now)) {
-            return "clock";
-        }
         return null;
-    }
-
-    /** A unit of the range whose deadline passed after {@code since} (an explicit range does not move with the clock). */
-    private static boolean becameDue(DatasetContract contract, CompletenessSweep.Range range, Instant since, Instant now) {
-        UnitCalendar calendar = UnitCalendar.of(contract);
-        // the units that can fall due between since and now lie between the units that contain since and now minus grace
-        String first = calendar.unitAt(since.minusSeconds(contract.unit().graceHours() * 3600L));
-        String last = calendar.unitAt(now.minusSeconds(contract.unit().graceHours() * 3600L));
-        if (first.equals(last)) {
-            return false;
-        }
-        String lo = max(first, range.from());
-        String hi = min(last, range.to());
-        if (lo == null || hi == null || lo.compareTo(hi) > 0) {
-            return false;
-        }
-        for (String unit : calendar.units(lo, hi)) {
-            Optional<Instant> deadline = calendar.deadline(unit);
-            if (deadline.isPresent() && deadline.get().isAfter(since) && !deadline.get().isAfter(now)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private List<SweepShard> shard(List<DatasetContract> datasets, Map<String, CompletenessSweep.Range> ranges, Map<String, String> reasons) {
@@ -161,11 +133,4 @@ public final class SweepPlanner {
                 : java.time.LocalDateTime.parse(unit + ":00");
     }
 
-    private static String max(String a, String b) {
-        return a == null ? b : b == null ? a : a.compareTo(b) >= 0 ? a : b;
-    }
-
-    private static String min(String a, String b) {
-        return a == null ? b : b == null ? a : a.compareTo(b) <= 0 ? a : b;
-    }
 }
