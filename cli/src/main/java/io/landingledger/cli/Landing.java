@@ -38,6 +38,7 @@ public final class Landing {
         all.put("validate", ValidateCommand.class);
         all.put("gen", GenerateCommand.class);
         all.put("bench", BenchCommand.class);
+        all.put("fleet-sim", io.landingledger.cli.perf.fleet.FleetSimCommand.class);
         all.put("local", LocalCommand.class);
         all.put("status", StatusCommand.class);
         all.put("explain", ExplainCommand.class);

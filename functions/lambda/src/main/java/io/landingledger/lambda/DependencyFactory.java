@@ -320,6 +320,23 @@ public final class DependencyFactory implements AutoCloseable {
                         .apiCallAttemptTimeout(timeouts.apiCall()).apiCallTimeout(timeouts.apiCall()));
     }
 
+    /**
+     * The sharded sweep (SweepPlannerHandler, SweepShardHandler): the deployed sweep per dataset (re-drives through
+     * the validator function when it is configured), its files and change markers in the lake bucket, the default
+     * shard budget, the bundled contracts.
+     */
+    public io.landingledger.core.sweep.ShardedSweep shardedSweep() {
+        return new io.landingledger.core.sweep.ShardedSweep(deployedSweep(), objectStore, config.lakeBucket(),
+                new io.landingledger.core.sweep.LakeSweepChanges(objectStore, config.lakeBucket()),
+                io.landingledger.core.sweep.ShardBudget.defaults(), contracts::get);
+    }
+
+    /** An SQS client (the sweep planner's, to hand out shards): the function's region and credentials, SDK retries. */
+    public software.amazon.awssdk.services.sqs.SqsClient sqsClient() {
+        return software.amazon.awssdk.services.sqs.SqsClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder())
+                .region(config.aws().region()).credentialsProvider(DefaultCredentialsProvider.builder().build()).build();
+    }
+
     private CompletenessSweep sweep(IngestPath redrive) {
         return new CompletenessSweep(objectStore, ledger, redrive, router(), config.inboxBucket(),
                 config.lakeBucket(), Clock.systemUTC(), () -> UUID.randomUUID().toString(), consumers);

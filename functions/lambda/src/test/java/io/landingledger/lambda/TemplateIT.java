@@ -139,7 +139,10 @@ public class TemplateIT {
         Set<String> handlers = model.functions().stream().map(f -> ((String) model.property(f, "Handler")).split("::")[0])
                 .collect(Collectors.toCollection(TreeSet::new));
         assertEquals(new TreeSet<>(List.of(ValidateObjectHandler.class.getName(), CompletenessSweepHandler.class.getName(),
-                RepairHandler.class.getName(), ConsumerReceiptHandler.class.getName())), handlers);
+                RepairHandler.class.getName(), ConsumerReceiptHandler.class.getName(),
+                // the sharded sweep (issue 26): planner, worker, change recorder
+                "io.landingledger.lambda.handlers.SweepPlannerHandler", "io.landingledger.lambda.handlers.SweepShardHandler",
+                "io.landingledger.lambda.handlers.SweepChangeHandler")), handlers);
     }
 
     @Test
@@ -476,7 +479,10 @@ public class TemplateIT {
             }
         }
         Map<String, Object> notifications = map(model.transformedProperties(inbox).get("NotificationConfiguration"));
-        assertEquals(Set.of("LambdaConfigurations"), notifications.keySet(), "the inbox notifies Lambda only");
+        // Lambda (the validator) and EventBridge (the incremental sweep's change recorder, issue 26)
+        assertEquals(Set.of("LambdaConfigurations", "EventBridgeConfiguration"), notifications.keySet(),
+                "the inbox notifies Lambda and EventBridge only");
+        assertEquals(Map.of("EventBridgeEnabled", true), notifications.get("EventBridgeConfiguration"));
         // one configuration, no filter: a dataset registered at run time reaches the validator without a deploy
         List<Object> configurations = values(notifications.get("LambdaConfigurations"));
         assertEquals(1, configurations.size(), "one notification for the whole inbox: " + configurations);

@@ -18,6 +18,12 @@ import io.landingledger.core.simulation.TaskEnd;
 import io.landingledger.core.store.ObjectStore;
 import io.landingledger.core.sweep.CompletenessSweep;
 import io.landingledger.core.sweep.DatasetReport;
+import io.landingledger.core.sweep.ShardBudget;
+import io.landingledger.core.sweep.ShardedSweep;
+import io.landingledger.core.sweep.SweepAssembler;
+import io.landingledger.core.sweep.SweepChanges;
+import io.landingledger.core.sweep.SweepMode;
+import io.landingledger.core.sweep.SweepRequest;
 import io.landingledger.core.sweep.UnitReport;
 import io.landingledger.core.sweep.UnitStatus;
 import io.landingledger.core.testing.InMemoryLedger;
@@ -194,6 +200,42 @@ final class ProtocolModel implements Model {
     CompletenessSweep sweep(ObjectStore store, io.landingledger.core.ledger.Ledger ledger) {
         return new CompletenessSweep(store, ledger, ingest(store, ledger), new UnitRouter(registry()), INBOX, LAKE, clock, this::runId);
     }
+
+    /**
+     * The sharded sweep (issue 26) where the model runs the sweep: planned, its one shard run and assembled in this
+     * task, through the same ports (so its plan, result, state and summary files are port calls the explorer can
+     * interleave, crash or fault like any other). Full mode: the model records no change markers, and a full sweep
+     * classifies (and re-drives) whatever the last one saw.
+     */
+    DatasetReport shardedSweep(ObjectStore store, io.landingledger.core.ledger.Ledger ledger, DatasetContract contract) {
+        return shardedSweep(store, ledger, contract, true);
+    }
+
+    /**
+     * @param required false for a sweep task, where an injected fault in the dataset's sweep is reported in the
+     *                 shard's result (a worker's failed attempt) rather than thrown: null is returned then
+     */
+    DatasetReport shardedSweep(ObjectStore store, io.landingledger.core.ledger.Ledger ledger, DatasetContract contract, boolean required) {
+        ShardedSweep sharded = new ShardedSweep(sweep(store, ledger), store, LAKE, SweepChanges.NONE, ShardBudget.defaults(),
+                name -> name.equals(contract.dataset()) ? java.util.Optional.of(contract) : java.util.Optional.empty());
+        ShardedSweep.Result result = sharded.run(SweepMode.FULL, new SweepRequest(List.of(contract), UNIT, UNIT), NO_LISTENER,
+                SweepAssembler.MetricsSink.NONE);
+        if (!required) {
+            return result.report(contract.dataset()).orElse(null);
+        }
+        return result.report(contract.dataset()).orElseThrow(() -> new IllegalStateException(
+                "the sharded sweep did not sweep " + contract.dataset() + ": " + result.assembly().summary().get("datasets_unswept")));
+    }
+
+    private static final CompletenessSweep.ReportListener NO_LISTENER = new CompletenessSweep.ReportListener() {
+        @Override
+        public void redriveRan(IngestOutcome outcome) {
+        }
+
+        @Override
+        public void swept(DatasetReport report) {
+        }
+    };
 
     RepairService repair(ObjectStore store, io.landingledger.core.ledger.Ledger ledger) {
         return new RepairService(registry(), ledger, store, ingest(store, ledger), INBOX, LAKE, clock, Duration.ofSeconds(1));
@@ -378,7 +420,7 @@ final class ProtocolModel implements Model {
     // ---- operators ----
 
     void sweepTask(boolean autoRedrive) {
-        sim.task("sweep", () -> sweep(store, ledger).sweep(withRedrive(current, autoRedrive), UNIT, UNIT))
+        sim.task("sweep", () -> shardedSweep(store, ledger, withRedrive(current, autoRedrive), false))
                 .onEnd(this::expectedEnd);
     }
 
@@ -647,7 +689,7 @@ final class ProtocolModel implements Model {
         for (int round = 0; round < 4 && changed; round++) {
             long revision = dynamo.get(DATASET, UNIT).map(LedgerItem::revision).orElse(0L);
             InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).orElse(null);
-            report = sweep(rawStore, dynamo).sweep(withRedrive(current, true), UNIT, UNIT);
+            report = shardedSweep(rawStore, dynamo, withRedrive(current, true));
             check();
             changed = revision != dynamo.get(DATASET, UNIT).map(LedgerItem::revision).orElse(0L)
                     || object != s3.current(LAKE, PUBLISHED_KEY).orElse(null);

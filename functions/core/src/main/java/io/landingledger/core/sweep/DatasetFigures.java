@@ -1,0 +1,129 @@
+package io.landingledger.core.sweep;
+
+import io.landingledger.core.contract.Cadence;
+import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.contract.UnitCalendar;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One dataset's figures from its last sweep: what a shard result holds for each dataset it swept, what the sweep
+ * state keeps for every dataset, and what the metrics are made of. Names, counts and seconds only.
+ *
+ * @param asOf       the instant the dataset was classified
+ * @param sweepId    the sweep that classified it
+ * @param complete   every unit OK, PENDING or OMITTED
+ * @param actionable a re-drive of the sweep was not handed over or failed: the next incremental sweep reads the
+ *                   dataset again whatever the change records say (a re-drive handed over records its own change)
+ * @param rangeFrom  the first unit of the range swept (null: a list cadence)
+ * @param rangeTo    the last unit of the range swept
+ * @param metrics    {@link DatasetReport#metrics()} as of {@code asOf}
+ * @param reports    the report keys the sweep wrote ({@link DatasetReport.ReportKeys#toMap()}), or null
+ * @param pending    the last sweep that planned the dataset did not finish it: read it next time
+ * @param nextDeadline the first instant at which the clock alone changes a status: the deadline of the earliest unit
+ *                   the sweep found without an input (PENDING), else of the unit after the range; null for a list
+ *                   cadence (its units have no deadline)
+ */
+public record DatasetFigures(String dataset, Instant asOf, String sweepId, boolean complete, boolean actionable, String rangeFrom,
+                             String rangeTo, Map<String, DatasetReport.Metric> metrics, Map<String, Object> reports, boolean pending,
+                             Instant nextDeadline) {
+    static final String OLDEST_UNPUBLISHED = "OldestUnpublishedAgeSeconds";
+
+    public DatasetFigures {
+        metrics = Map.copyOf(metrics);
+        reports = reports == null ? null : Map.copyOf(reports);
+    }
+
+    static DatasetFigures of(DatasetReport report, String sweepId, DatasetContract contract) {
+        // a re-drive handed over writes the ledger, whose stream records the change; one that was not (throttled, no
+        // answer, a fault) records nothing, so the next sweep must try again on its own account
+        boolean actionable = report.redrives().stream()
+                .anyMatch(r -> Redrive.NOT_SUBMITTED.equals(r.action()) || Redrive.FAILED.equals(r.action()));
+        return new DatasetFigures(report.dataset(), report.asOf(), sweepId, report.complete(), actionable, report.from(), report.to(),
+                report.metrics(), report.reports() == null ? null : report.reports().toMap(), false, nextDeadline(report, contract));
+    }
+
+    /** The earliest deadline of a PENDING unit; with none, the deadline of the unit after the range. */
+    static Instant nextDeadline(DatasetReport report, DatasetContract contract) {
+        if (contract.unit().cadence() == Cadence.LIST || report.to() == null) {
+            return null;
+        }
+        for (UnitReport unit : report.units()) {
+            if (unit.status() == UnitStatus.PENDING && unit.deadline() != null) {
+                return unit.deadline();
+            }
+        }
+        UnitCalendar calendar = UnitCalendar.of(contract);
+        // the unit after the range: its deadline is one cadence step after the last unit's
+        Instant last = calendar.deadline(report.to()).orElse(null);
+        if (last == null) {
+            return null;
+        }
+        return last.plus(contract.unit().cadence() == Cadence.DAILY ? java.time.Duration.ofDays(1) : java.time.Duration.ofHours(1));
+    }
+
+    /** The figures moved to {@code now}: only the age of the oldest unpublished unit grows with the clock. */
+    public Map<String, DatasetReport.Metric> metricsAt(Instant now) {
+        Map<String, DatasetReport.Metric> at = new LinkedHashMap<>(ordered());
+        DatasetReport.Metric oldest = at.get(OLDEST_UNPUBLISHED);
+        if (oldest != null && oldest.value() > 0 && now.isAfter(asOf)) {
+            at.put(OLDEST_UNPUBLISHED, DatasetReport.Metric.seconds(oldest.value() + Duration.between(asOf, now).toSeconds()));
+        }
+        return at;
+    }
+
+    /** The metrics in {@link DatasetReport#metrics()}' order (Map.copyOf keeps none). */
+    Map<String, DatasetReport.Metric> ordered() {
+        Map<String, DatasetReport.Metric> ordered = new LinkedHashMap<>();
+        ordered.put("UnitsExpected", metrics.get("UnitsExpected"));
+        for (UnitStatus status : UnitStatus.values()) {
+            if (metrics.containsKey(status.metricName())) {
+                ordered.put(status.metricName(), metrics.get(status.metricName()));
+            }
+        }
+        metrics.forEach(ordered::putIfAbsent);
+        ordered.values().removeIf(v -> v == null);
+        return ordered;
+    }
+
+    DatasetFigures asPending() {
+        return new DatasetFigures(dataset, asOf, sweepId, complete, actionable, rangeFrom, rangeTo, metrics, reports, true, nextDeadline);
+    }
+
+    public Map<String, Object> toMap() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("dataset", dataset);
+        map.put("as_of", asOf == null ? null : asOf.toString());
+        map.put("sweep_id", sweepId);
+        map.put("complete", complete);
+        map.put("actionable", actionable);
+        map.put("range_from", rangeFrom);
+        map.put("range_to", rangeTo);
+        Map<String, Object> values = new LinkedHashMap<>();
+        ordered().forEach((name, metric) -> values.put(name, metric.unit() == DatasetReport.Metric.Unit.SECONDS
+                ? Map.of("seconds", metric.value()) : metric.value()));
+        map.put("metrics", values);
+        map.put("reports", reports);
+        if (pending) {
+            map.put("pending", true);
+        }
+        map.put("next_deadline", nextDeadline == null ? null : nextDeadline.toString());
+        return map;
+    }
+
+    @SuppressWarnings("unchecked")
+    public static DatasetFigures fromMap(Map<String, Object> map) {
+        Map<String, DatasetReport.Metric> metrics = new LinkedHashMap<>();
+        ((Map<String, Object>) map.getOrDefault("metrics", Map.of())).forEach((name, value) -> metrics.put(name,
+                value instanceof Map<?, ?> seconds ? DatasetReport.Metric.seconds(((Number) seconds.get("seconds")).longValue())
+                        : DatasetReport.Metric.count(((Number) value).longValue())));
+        Object asOf = map.get("as_of");
+        return new DatasetFigures((String) map.get("dataset"), asOf == null ? null : Instant.parse((String) asOf),
+                (String) map.get("sweep_id"), Boolean.TRUE.equals(map.get("complete")), Boolean.TRUE.equals(map.get("actionable")),
+                (String) map.get("range_from"), (String) map.get("range_to"), metrics, (Map<String, Object>) map.get("reports"),
+                Boolean.TRUE.equals(map.get("pending")), map.get("next_deadline") == null ? null : Instant.parse((String) map.get("next_deadline")));
+    }
+}

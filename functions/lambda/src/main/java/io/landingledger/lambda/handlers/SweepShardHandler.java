@@ -1,0 +1,127 @@
+package io.landingledger.lambda.handlers;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.fasterxml.jackson.jr.ob.JSON;
+
+import io.landingledger.core.ingest.IngestOutcome;
+import io.landingledger.core.sweep.CompletenessSweep;
+import io.landingledger.core.sweep.DatasetReport;
+import io.landingledger.core.sweep.ShardTask;
+import io.landingledger.core.sweep.ShardedSweep;
+import io.landingledger.core.sweep.SweepShardRunner;
+import io.landingledger.lambda.DatasetMetrics;
+import io.landingledger.lambda.DependencyFactory;
+import io.landingledger.lambda.JsonLine;
+import io.landingledger.lambda.LambdaDeadline;
+import io.landingledger.lambda.OutcomeReporter;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * The sweep worker: one shard per invocation, from the shard queue (event source mapping, batch size 1,
+ * MaximumConcurrency in infra/template.yaml). Sweeps the shard's datasets, writes its result, and assembles the sweep
+ * when its result was the last one missing.
+ *
+ * <p>Failure: a shard whose datasets did not all sweep (a fault, no time left) throws after writing its result, so
+ * SQS delivers it again after the visibility timeout; on the queue's last receive ({@value #MAX_RECEIVES}, the
+ * redrive policy's maxReceiveCount) the result it wrote stands, the sweep is assembled naming it, and the message goes
+ * to the dead-letter queue (alarmed). A worker killed on its last attempt writes nothing: the next planner names the
+ * shard ({@code NO_RESULT}).
+ */
+public final class SweepShardHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
+    /** The shard queue's redrive policy maxReceiveCount (infra/template.yaml, SweepShardQueue). */
+    public static final int MAX_RECEIVES = 3;
+    private static final Logger LOG = LogManager.getLogger(SweepShardHandler.class);
+
+    private final ShardedSweep sweep;
+    private final OutcomeReporter reporter;
+    private final SweepMetrics metrics;
+
+    /** Used by the Lambda runtime. */
+    public SweepShardHandler() {
+        this(DependencyFactory.forFunction());
+    }
+
+    private SweepShardHandler(DependencyFactory dependencies) {
+        this(dependencies.shardedSweep(), dependencies.reporter(), new SweepMetrics(DatasetMetrics.toStandardOutput()));
+    }
+
+    /** For tests and the local stack. */
+    public SweepShardHandler(ShardedSweep sweep, OutcomeReporter reporter, SweepMetrics metrics) {
+        this.sweep = Objects.requireNonNull(sweep, "sweep");
+        this.reporter = Objects.requireNonNull(reporter, "reporter");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+    }
+
+    /** An SQS event: {@code Records[].body} a {@link ShardTask}, {@code attributes.ApproximateReceiveCount}. */
+    @Override
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> handleRequest(Map<String, Object> event, Context context) {
+        List<Object> records = (List<Object>) event.getOrDefault("Records", List.of());
+        Map<String, Object> result = new LinkedHashMap<>();
+        for (Object r : records) {
+            Map<String, Object> record = (Map<String, Object>) r;
+            ShardTask task = task(String.valueOf(record.get("body")));
+            Map<String, Object> attributes = (Map<String, Object>) record.getOrDefault("attributes", Map.of());
+            int attempt = Integer.parseInt(String.valueOf(attributes.getOrDefault("ApproximateReceiveCount", "1")));
+            SweepShardRunner.Outcome outcome;
+            try {
+                outcome = sweep.runShard(task, attempt, LambdaDeadline.of(context), listener());
+            } catch (RuntimeException e) {
+                if (attempt >= MAX_RECEIVES) {
+                    sweep.recordFailedShard(task, attempt, e.getClass().getSimpleName() + ": " + e.getMessage());
+                    sweep.assembleIfComplete(task.sweepId(), metrics);
+                }
+                throw e;
+            }
+            if (!outcome.result().finished() && attempt < MAX_RECEIVES) {
+                throw new IllegalStateException("shard " + task.shard().index() + " of " + task.sweepId() + " left "
+                        + outcome.result().unswept().size() + " dataset(s) unswept; SQS delivers it again");
+            }
+            sweep.assembleIfComplete(task.sweepId(), metrics).ifPresent(a -> LOG.info(new JsonLine("sweep assembled", Map.of(
+                    "sweep_id", task.sweepId(), "finished", a.finished(), "complete", a.complete()))));
+            result.put("sweep_id", task.sweepId());
+            result.put("shard", task.shard().index());
+            result.put("swept", outcome.result().swept().size());
+            result.put("unswept", outcome.result().unswept().size());
+            if (!outcome.result().finished()) {
+                throw new IllegalStateException("shard " + task.shard().index() + " of " + task.sweepId()
+                        + " left datasets unswept on its last attempt; its result names them");
+            }
+        }
+        return result;
+    }
+
+    private CompletenessSweep.ReportListener listener() {
+        return new CompletenessSweep.ReportListener() {
+            @Override
+            public void redriveRan(IngestOutcome outcome) {
+                reporter.outcome(outcome);
+            }
+
+            @Override
+            public void swept(DatasetReport report) {
+                Map<String, Object> fields = new LinkedHashMap<>(report.summary());
+                fields.remove("not_ok");
+                fields.remove("redrives");
+                LOG.info(new JsonLine(report.complete() ? "sweep complete" : "sweep incomplete", fields));
+            }
+        };
+    }
+
+    private static ShardTask task(String body) {
+        try {
+            return ShardTask.fromMap(JSON.std.mapFrom(body));
+        } catch (IOException e) {
+            throw new UncheckedIOException("the shard message is not JSON", e);
+        }
+    }
+}
