@@ -52,9 +52,13 @@ public final class AwsGateway implements AutoCloseable {
         Answer inject(Principal principal, AccessPolicy.Request request);
     }
 
-    /** After S3 created an object (PUT, CompleteMultipartUpload, CopyObject answered 200). */
+    /** After S3 created an object (PUT, CompleteMultipartUpload, CopyObject answered 200), or deleted one (204). */
     public interface ObjectCreatedListener {
         void created(Principal principal, String bucket, String key, String versionId, String eventName);
+
+        /** {@code deleteMarker}: the DELETE put a delete marker (versioned bucket) rather than removing a version. */
+        default void deleted(Principal principal, String bucket, String key, String versionId, boolean deleteMarker) {
+        }
     }
 
     private final ServerSocket server;
@@ -253,6 +257,11 @@ public final class AwsGateway implements AutoCloseable {
             String event = createdEvent(head, answer.status(), bucketKey[1]);
             if (event != null) {
                 objectCreated.created(principal, bucketKey[0], bucketKey[1], answer.header("x-amz-version-id"), event);
+            }
+            if (head.method().equals("DELETE") && answer.status() == 204 && bucketKey[1] != null && !bucketKey[1].isEmpty()
+                    && !head.query().containsKey("uploadId") && !head.query().containsKey("tagging")) {
+                objectCreated.deleted(principal, bucketKey[0], bucketKey[1], answer.header("x-amz-version-id"),
+                        "true".equals(answer.header("x-amz-delete-marker")));
             }
             out.write(answer.bytesClosingConnection());
             fromBackend.transferTo(out);

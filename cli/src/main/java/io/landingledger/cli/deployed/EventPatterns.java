@@ -5,8 +5,8 @@ import java.util.Map;
 
 /**
  * EventBridge's event patterns, the part the template uses: a field's list of values matches when the event's value
- * equals one of them; nested objects match field by field; every field of the pattern must match. Content filters
- * (prefix, anything-but, numeric, exists) are refused rather than guessed.
+ * equals one of them or meets one of its content filters ({@code prefix}, {@code exists}); nested objects match field
+ * by field; every field of the pattern must match. Other content filters are refused rather than guessed.
  */
 final class EventPatterns {
     private EventPatterns() {
@@ -28,10 +28,11 @@ final class EventPatterns {
             } else if (wanted instanceof List<?> values) {
                 boolean any = false;
                 for (Object candidate : values) {
-                    if (candidate instanceof Map<?, ?>) {
-                        throw new DeployException("event pattern content filters (" + candidate + ") are not modelled locally");
+                    if (candidate instanceof Map<?, ?> filter) {
+                        any |= filter(filter, value);
+                    } else {
+                        any |= value != null && String.valueOf(candidate).equals(String.valueOf(value));
                     }
-                    any |= String.valueOf(candidate).equals(String.valueOf(value));
                 }
                 if (!any) {
                     return false;
@@ -41,5 +42,15 @@ final class EventPatterns {
             }
         }
         return true;
+    }
+
+    private static boolean filter(Map<?, ?> filter, Object value) {
+        if (filter.size() == 1 && filter.containsKey("prefix")) {
+            return value != null && String.valueOf(value).startsWith(String.valueOf(filter.get("prefix")));
+        }
+        if (filter.size() == 1 && filter.containsKey("exists")) {
+            return Boolean.parseBoolean(String.valueOf(filter.get("exists"))) == (value != null);
+        }
+        throw new DeployException("event pattern content filter " + filter + " is not modelled locally");
     }
 }

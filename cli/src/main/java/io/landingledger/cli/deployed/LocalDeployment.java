@@ -179,6 +179,7 @@ public final class LocalDeployment implements AutoCloseable {
         TemplateDeployer deployer = new TemplateDeployer(this, template, parameters);
         deployer.deploy();
         this.notifier = new S3Notifier(notificationRules, permissions, lambda, adminS3, region, ACCOUNT);
+        notifier.eventBridge(event -> events.emit("default", event, this));
         gateway.objectCreated(notifier);
         Map<String, Object> declared = (Map<String, Object>) template.getOrDefault("Outputs", Map.of());
         Intrinsics resolver = new Intrinsics(new Intrinsics.Scope() {

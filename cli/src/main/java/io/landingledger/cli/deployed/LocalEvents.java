@@ -127,15 +127,24 @@ final class LocalEvents {
 
     DeployedResource eventSourceMapping(String id, Map<String, Object> properties, LocalDeployment stack) {
         String source = String.valueOf(properties.get("EventSourceArn"));
-        String url = stack.queueUrl(source);
-        if (url == null) {
-            throw new DeployException("EventSourceArn " + source + " is not a queue of this stack (the local deploy models SQS sources)");
-        }
         String function = String.valueOf(properties.get("FunctionName"));
         if (!stack.lambda().exists(function)) {
             throw new DeployException("FunctionName " + function + " is not a function of this stack");
         }
         int batchSize = properties.containsKey("BatchSize") ? Integer.parseInt(String.valueOf(properties.get("BatchSize")).replace(".0", "")) : 10;
+        if (source.contains(":dynamodb:") && source.contains("/stream/")) {
+            int retries = properties.containsKey("MaximumRetryAttempts")
+                    ? Integer.parseInt(String.valueOf(properties.get("MaximumRetryAttempts")).replace(".0", "")) : 2;
+            DynamoDbStreamEventSource stream = new DynamoDbStreamEventSource(id, source, function, batchSize, retries,
+                    "LATEST".equals(String.valueOf(properties.get("StartingPosition"))), stack, new MotoApi(stack.motoEndpoint(), stack.region()));
+            stack.lambda().whenIdle(stream::drain);
+            String uuid = java.util.UUID.randomUUID().toString();
+            return new DeployedResource(id, "AWS::Lambda::EventSourceMapping", uuid, Map.of("Id", uuid), properties, true);
+        }
+        String url = stack.queueUrl(source);
+        if (url == null) {
+            throw new DeployException("EventSourceArn " + source + " is neither a queue nor a table stream of this stack");
+        }
         boolean partial = properties.get("FunctionResponseTypes") instanceof List<?> types && types.contains("ReportBatchItemFailures");
         boolean enabled = !"false".equals(String.valueOf(properties.getOrDefault("Enabled", "true")));
         if (enabled) {
@@ -148,6 +157,27 @@ final class LocalEvents {
 
     private static String busName(String nameOrArn) {
         return nameOrArn.startsWith("arn:") ? nameOrArn.substring(nameOrArn.lastIndexOf('/') + 1) : nameOrArn;
+    }
+
+    /** An event a service sends to a bus (S3's, to the default bus): to every matching rule's targets. */
+    void emit(String bus, Map<String, Object> event, LocalDeployment stack) {
+        for (Rule rule : rules) {
+            if (!rule.bus().equals(bus) || !EventPatterns.matches(rule.pattern(), event)) {
+                continue;
+            }
+            for (Map<String, Object> target : rule.targets()) {
+                String function = String.valueOf(target.get("Arn"));
+                if (!stack.permissions().allows(function, "events.amazonaws.com", rule.arn(), stack.account())) {
+                    stack.undeliverable(rule.logicalId() + " -> " + function + ": no Lambda permission for events.amazonaws.com from " + rule.arn());
+                    continue;
+                }
+                try {
+                    stack.lambda().invokeAsync(function, null, JSON.std.asString(event));
+                } catch (IOException io) {
+                    throw new IllegalStateException(io);
+                }
+            }
+        }
     }
 
     /** PutEvents: each entry to its bus's matching rules; returns the entries' results as PutEvents answers them. */

@@ -21,6 +21,16 @@ final class S3NotificationRules {
     }
 
     private final Map<String, List<Rule>> rules = new ConcurrentHashMap<>();
+    private final java.util.Set<String> toEventBridge = ConcurrentHashMap.newKeySet();
+
+    /** EventBridgeConfiguration.EventBridgeEnabled: S3 sends the bucket's events to the account's default bus. */
+    void eventBridge(String bucket) {
+        toEventBridge.add(bucket);
+    }
+
+    boolean sendsToEventBridge(String bucket) {
+        return toEventBridge.contains(bucket);
+    }
 
     void add(String bucket, Rule rule) {
         rules.computeIfAbsent(bucket, b -> new CopyOnWriteArrayList<>()).add(rule);

@@ -55,8 +55,69 @@ final class S3Notifier implements AwsGateway.ObjectCreatedListener {
         return List.copyOf(undelivered);
     }
 
+    /** Where S3's EventBridge events go: the account's default bus. */
+    private volatile java.util.function.Consumer<Map<String, Object>> eventBridge = event -> { };
+
+    void eventBridge(java.util.function.Consumer<Map<String, Object>> bus) {
+        this.eventBridge = bus;
+    }
+
+    @Override
+    public void deleted(Principal principal, String bucket, String key, String versionId, boolean deleteMarker) {
+        if (rules.sendsToEventBridge(bucket)) {
+            Map<String, Object> object = new LinkedHashMap<>();
+            object.put("key", key);
+            if (versionId != null) {
+                object.put("version-id", versionId);
+            }
+            object.put("sequencer", String.format(Locale.ROOT, "%016X", sequencer.incrementAndGet()));
+            Map<String, Object> detail = new LinkedHashMap<>();
+            detail.put("version", "0");
+            detail.put("bucket", Map.of("name", bucket));
+            detail.put("object", object);
+            detail.put("request-id", UUID.randomUUID().toString());
+            detail.put("requester", account);
+            detail.put("reason", "DeleteObject");
+            detail.put("deletion-type", deleteMarker ? "Delete Marker Created" : "Permanently Deleted");
+            eventBridge.accept(s3Event("Object Deleted", bucket, detail));
+        }
+    }
+
+    private Map<String, Object> s3Event(String detailType, String bucket, Map<String, Object> detail) {
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("version", "0");
+        event.put("id", UUID.randomUUID().toString());
+        event.put("detail-type", detailType);
+        event.put("source", "aws.s3");
+        event.put("account", account);
+        event.put("time", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+        event.put("region", region);
+        event.put("resources", List.of("arn:aws:s3:::" + bucket));
+        event.put("detail", detail);
+        return event;
+    }
+
     @Override
     public void created(Principal principal, String bucket, String key, String versionId, String eventName) {
+        if (rules.sendsToEventBridge(bucket)) {
+            HeadObjectResponse head = s3.headObject(r -> r.bucket(bucket).key(key).versionId(versionId));
+            Map<String, Object> object = new LinkedHashMap<>();
+            object.put("key", key);
+            object.put("size", head.contentLength());
+            object.put("etag", head.eTag() == null ? null : head.eTag().replace("\"", ""));
+            if (head.versionId() != null) {
+                object.put("version-id", head.versionId());
+            }
+            object.put("sequencer", String.format(Locale.ROOT, "%016X", sequencer.incrementAndGet()));
+            Map<String, Object> detail = new LinkedHashMap<>();
+            detail.put("version", "0");
+            detail.put("bucket", Map.of("name", bucket));
+            detail.put("object", object);
+            detail.put("request-id", UUID.randomUUID().toString());
+            detail.put("requester", account);
+            detail.put("reason", eventName.substring(eventName.indexOf(':') + 1) + "Object");
+            eventBridge.accept(s3Event("Object Created", bucket, detail));
+        }
         List<S3NotificationRules.Rule> matching = new ArrayList<>();
         for (S3NotificationRules.Rule rule : rules.of(bucket)) {
             if (rule.matches(eventName, key)) {

@@ -256,7 +256,11 @@ final class TemplateDeployer {
             s3.putBucketVersioning(r -> r.bucket(name).versioningConfiguration(v -> v.status(BucketVersioningStatus.ENABLED)));
         }
         if (properties.get("NotificationConfiguration") instanceof Map<?, ?> notifications) {
-            for (String unsupported : List.of("QueueConfigurations", "TopicConfigurations", "EventBridgeConfiguration")) {
+            if (notifications.get("EventBridgeConfiguration") instanceof Map<?, ?> eventBridge
+                    && Boolean.parseBoolean(String.valueOf(eventBridge.get("EventBridgeEnabled")))) {
+                stack.notificationRules().eventBridge(name);
+            }
+            for (String unsupported : List.of("QueueConfigurations", "TopicConfigurations")) {
                 if (notifications.containsKey(unsupported)) {
                     throw new DeployException("NotificationConfiguration." + unsupported + " is not modelled by the local deploy");
                 }

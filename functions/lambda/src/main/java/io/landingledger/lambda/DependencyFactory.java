@@ -333,8 +333,12 @@ public final class DependencyFactory implements AutoCloseable {
 
     /** An SQS client (the sweep planner's, to hand out shards): the function's region and credentials, SDK retries. */
     public software.amazon.awssdk.services.sqs.SqsClient sqsClient() {
-        return software.amazon.awssdk.services.sqs.SqsClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder())
-                .region(config.aws().region()).credentialsProvider(DefaultCredentialsProvider.builder().build()).build();
+        var builder = software.amazon.awssdk.services.sqs.SqsClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder())
+                .region(config.aws().region()).credentialsProvider(DefaultCredentialsProvider.builder().build());
+        // the locally deployed stack: its one endpoint, signed with this function's role's keys
+        config.aws().lambdaEndpoint().ifPresent(endpoint -> builder.endpointOverride(endpoint)
+                .credentialsProvider(StaticCredentialsProvider.create(config.aws().endpointCredentials().orElseThrow())));
+        return builder.build();
     }
 
     private CompletenessSweep sweep(IngestPath redrive) {

@@ -9,6 +9,7 @@ import io.landingledger.core.sweep.SweepChanges;
 import io.landingledger.lambda.DependencyFactory;
 
 import java.time.Clock;
+import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,6 +34,11 @@ public final class SweepChangeHandler implements RequestHandler<Map<String, Obje
     /** Used by the Lambda runtime. */
     public SweepChangeHandler() {
         this(DependencyFactory.forFunction());
+    }
+
+    /** The locally deployed stack's runtime: the template's environment and the function's log stream. */
+    public SweepChangeHandler(Map<String, String> environment, PrintStream stdout) {
+        this(DependencyFactory.forFunction(environment, stdout));
     }
 
     private SweepChangeHandler(DependencyFactory dependencies) {

@@ -14,6 +14,7 @@ import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.JsonLine;
 import io.landingledger.lambda.adapters.SqsShardQueue;
 
+import java.io.PrintStream;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -41,13 +42,18 @@ public final class SweepPlannerHandler implements RequestHandler<Map<String, Obj
 
     /** Used by the Lambda runtime. */
     public SweepPlannerHandler() {
-        this(DependencyFactory.forFunction());
+        this(System.getenv(), System.out);
     }
 
-    private SweepPlannerHandler(DependencyFactory dependencies) {
+    /** The locally deployed stack's runtime: the template's environment and the function's log stream. */
+    public SweepPlannerHandler(Map<String, String> environment, PrintStream stdout) {
+        this(DependencyFactory.forFunction(environment, stdout), environment);
+    }
+
+    private SweepPlannerHandler(DependencyFactory dependencies, Map<String, String> environment) {
         this(dependencies.contracts(), dependencies.shardedSweep(), new SqsShardQueue(dependencies.sqsClient(),
-                Objects.requireNonNull(System.getenv(SHARD_QUEUE), SHARD_QUEUE + " is not set (infra/template.yaml)"))::submit,
-                new SweepMetrics(DatasetMetrics.toStandardOutput()));
+                Objects.requireNonNull(environment.get(SHARD_QUEUE), SHARD_QUEUE + " is not set (infra/template.yaml)"))::submit,
+                new SweepMetrics(DatasetMetrics.to(dependencies.stdout())));
     }
 
     /** For tests and the local stack: {@code queue} takes the shards (the lead's SQS emulator, or a list). */

@@ -18,6 +18,7 @@ import io.landingledger.lambda.OutcomeReporter;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,8 +51,13 @@ public final class SweepShardHandler implements RequestHandler<Map<String, Objec
         this(DependencyFactory.forFunction());
     }
 
+    /** The locally deployed stack's runtime: the template's environment and the function's log stream. */
+    public SweepShardHandler(Map<String, String> environment, PrintStream stdout) {
+        this(DependencyFactory.forFunction(environment, stdout));
+    }
+
     private SweepShardHandler(DependencyFactory dependencies) {
-        this(dependencies.shardedSweep(), dependencies.reporter(), new SweepMetrics(DatasetMetrics.toStandardOutput()));
+        this(dependencies.shardedSweep(), dependencies.reporter(), new SweepMetrics(DatasetMetrics.to(dependencies.stdout())));
     }
 
     /** For tests and the local stack. */
