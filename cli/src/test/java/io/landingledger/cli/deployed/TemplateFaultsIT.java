@@ -95,8 +95,11 @@ class TemplateFaultsIT {
 
     @Test
     void aNarrowedNotificationFilter_leavesTheFileUnprocessed_andTheRunSaysWhichBucketsFilterMissedIt(@TempDir Path dir) throws Exception {
-        Path template = plant(dir, "progress_events/ prefix narrowed", t -> once(t, "                    Value: progress_events/\n",
-                "                    Value: progress_events/daily/\n"));
+        Path template = plant(dir, "a prefix filter on the inbox's notification", t -> once(t,
+                "          - Event: s3:ObjectCreated:*\n            Function: !Ref ValidatorFunction.Alias\n",
+                "          - Event: s3:ObjectCreated:*\n            Filter:\n              S3Key:\n                Rules:\n"
+                        + "                  - Name: prefix\n                    Value: progress_events/daily/\n"
+                        + "            Function: !Ref ValidatorFunction.Alias\n"));
         try (LocalDeployment stack = LocalDeployment.start(options(dir, template));
              S3Client operator = DependencyFactory.s3Client(stack.operatorConnection())) {
             String inbox = stack.physicalId("InboxBucket");
