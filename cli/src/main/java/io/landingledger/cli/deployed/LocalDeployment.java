@@ -2,10 +2,13 @@ package io.landingledger.cli.deployed;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 
+import io.landingledger.core.contract.ContractRegistrar;
+import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.emulators.EmbeddedAws;
 import io.landingledger.lambda.AwsConnection;
 import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.FunctionConfig;
+import io.landingledger.lambda.adapters.S3ContractStore;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -148,6 +151,9 @@ public final class LocalDeployment implements AutoCloseable {
             long deployedAt = System.nanoTime();
             try (S3Client operator = DependencyFactory.s3Client(stack.operatorConnection())) {
                 DeployChecks.run(stack, operator);
+                // the shipped example datasets, registered as an operator registers one (landing dataset add), before
+                // any file arrives: the functions read them from the lake's contract store, as deployed
+                stack.registerExampleContracts(operator);
             }
             long end = System.nanoTime();
             stack.startup = Duration.ofNanos(end - begin);
@@ -312,6 +318,13 @@ public final class LocalDeployment implements AutoCloseable {
     }
 
     // ---- what users of the stack see -------------------------------------------------------------------------------
+
+    /** Registers {@code datasets/*.json} (bundled) in the stack's contract store; one already in force writes nothing. */
+    private void registerExampleContracts(S3Client operator) {
+        ContractRegistrar registrar = new ContractRegistrar(new S3ContractStore(operator, physicalId("LakeBucket")), java.time.Clock.systemUTC());
+        ContractRegistry.bundledFiles(DependencyFactory.class)
+                .forEach((source, bytes) -> registrar.register(source, bytes, "landing local: the shipped example contracts"));
+    }
 
     public URI endpoint() {
         return gateway.endpoint();

@@ -182,10 +182,13 @@ class LocalDeploymentIT {
         assertEquals(1, runs.size(), runs.toString());
         assertTrue(runs.get(0).contains("\"action\":\"published\"") || runs.get(0).contains("\"action\":\"unchanged\"")
                 || runs.get(0).contains("\"action\":\"skipped\""), runs.get(0));
-        // an object under no dataset's prefix invokes nothing: the notification filters are the template's
+        // an object under no registered dataset reaches the validator (one notification for the whole inbox: datasets
+        // are registered at run time) and is reported unroutable, never retried
         operator.putObject(r -> r.bucket(inbox()).key("elsewhere/file.jsonl"), RequestBody.fromString("{}"));
         stack.awaitIdle(Duration.ofMinutes(1));
-        assertEquals(before + 1, validatorRuns.size());
+        assertEquals(before + 2, validatorRuns.size());
+        String unroutable = validatorRuns.get(validatorRuns.size() - 1);
+        assertTrue(unroutable.contains("\"action\":\"unroutable\"") && unroutable.contains("UNKNOWN_DATASET"), unroutable);
     }
 
     @Test

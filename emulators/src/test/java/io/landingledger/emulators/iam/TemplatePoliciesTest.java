@@ -161,8 +161,13 @@ class TemplatePoliciesTest {
         // the inbox is read by version only
         assertDecision(Outcome.IMPLICIT_DENY, null, null,
                 s3("ValidatorRole", s3("GET", "/" + inbox + "/progress_events/f.jsonl", null, null)));
+        // datasets are registered at run time: a version of any inbox key, and the contract store, but no contract write
+        assertDecision(Outcome.ALLOWED, "ValidatorRole/validator", "ReadInboxObjectVersions",
+                s3("ValidatorRole", s3("GET", "/" + inbox + "/registered_later/f", "versionId=v1", null)));
+        assertDecision(Outcome.ALLOWED, "ValidatorRole/validator", "ReadContracts",
+                s3("ValidatorRole", s3("GET", "/" + lake + "/_contracts/orders/v0000000001.json", null, null)));
         assertDecision(Outcome.IMPLICIT_DENY, null, null,
-                s3("ValidatorRole", s3("GET", "/" + inbox + "/unknown_dataset/f", "versionId=v1", null)));
+                s3("ValidatorRole", s3("PUT", "/" + lake + "/_contracts/orders/v0000000002.json", null, null)));
         assertDecision(Outcome.ALLOWED, "CompletenessSweepRole/sweep", "ListInboxVersions",
                 s3("CompletenessSweepRole", s3("GET", "/" + inbox, "versions&prefix=progress_events/", null)));
         assertDecision(Outcome.IMPLICIT_DENY, null, null,
