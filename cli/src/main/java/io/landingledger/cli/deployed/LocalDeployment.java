@@ -443,6 +443,12 @@ public final class LocalDeployment implements AutoCloseable {
         return new ArrayList<>(events.schedules().keySet());
     }
 
+    /** The logical id of the enabled schedule whose input is {@code input} (null: none). */
+    public String scheduleWithInput(String input) {
+        return events.schedules().values().stream().filter(s -> s.enabled() && s.input().replace(" ", "").equals(input.replace(" ", "")))
+                .map(LocalEvents.Schedule::logicalId).findFirst().orElse(null);
+    }
+
     /** Notifications and events that could not be delivered (no permission), as S3 and EventBridge drop them. */
     public List<String> undeliverable() {
         List<String> all = new ArrayList<>(undeliverable);

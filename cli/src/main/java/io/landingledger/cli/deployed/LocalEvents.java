@@ -22,7 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class LocalEvents {
     /** One AWS::Scheduler::Schedule. */
     record Schedule(String logicalId, String name, String group, String groupArn, String arn, String expression, String target,
-                    String roleArn, String input) {
+                    String roleArn, String input, boolean enabled) {
     }
 
     /** One AWS::Events::Rule. */
@@ -58,7 +58,7 @@ final class LocalEvents {
         String arn = "arn:aws:scheduler:" + stack.region() + ":" + stack.account() + ":schedule/" + group + "/" + name;
         Object input = target.get("Input");
         schedules.put(id, new Schedule(id, name, group, groupArn, arn, String.valueOf(properties.get("ScheduleExpression")), targetArn,
-                roleArn, input == null ? "{}" : String.valueOf(input)));
+                roleArn, input == null ? "{}" : String.valueOf(input), !"DISABLED".equals(String.valueOf(properties.get("State")))));
         return new DeployedResource(id, "AWS::Scheduler::Schedule", name, Map.of("Arn", arn), properties, true);
     }
 
@@ -76,6 +76,9 @@ final class LocalEvents {
         Schedule schedule = schedules.get(logicalId);
         if (schedule == null) {
             throw new IllegalArgumentException("no schedule " + logicalId);
+        }
+        if (!schedule.enabled()) {
+            return "schedule " + schedule.name() + " is DISABLED";
         }
         IamState.Role role = stack.iam().roleByArn(schedule.roleArn());
         String trust = stack.access().mayAssume(role, "scheduler.amazonaws.com", stack.account(), schedule.groupArn());

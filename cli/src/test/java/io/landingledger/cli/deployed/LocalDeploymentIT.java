@@ -89,7 +89,8 @@ class LocalDeploymentIT {
         assertEquals("landing-local-inbox-123456789012-us-east-1", stack.physicalId("InboxBucket"));
         assertEquals("landing-local-Ledger", stack.physicalId("LedgerTable"));
         List<String> summary = stack.summary();
-        assertTrue(summary.get(0).contains("4 Lambda::Function"), summary.toString());
+        assertTrue(summary.get(0).matches("created here: .*\\b\\d+ Lambda::Function\\b.*") && summary.get(0).contains("S3::BucketPolicy"),
+                summary.toString());
         assertTrue(summary.stream().anyMatch(l -> l.startsWith("recorded, not run here") && l.contains("CloudWatch::Alarm")), summary.toString());
         assertTrue(summary.stream().anyMatch(l -> l.contains("AlarmTopic") && l.contains("condition HasAlarmEmail is false")), summary.toString());
     }
@@ -244,17 +245,28 @@ class LocalDeploymentIT {
     }
 
     @Test
-    void theScheduleInvokesTheSweepWithItsRole_andItsDeclaredInput() throws Exception {
-        assertEquals(1, stack.schedules().size(), stack.schedules().toString());
-        List<String> inputs = new CopyOnWriteArrayList<>();
+    void theIncrementalSchedule_invokesThePlannerWithItsRole_andTheShardsRunThroughTheQueue() throws Exception {
+        String incremental = stack.scheduleWithInput("{\"mode\":\"incremental\"}");
+        assertNotNull(incremental, "an enabled schedule with the incremental input: " + stack.schedules());
+        List<String> runs = new CopyOnWriteArrayList<>();
         stack.lambda().addListener((function, payload, result, attempt, async) -> {
-            if (function.logicalId().equals("CompletenessSweepFunction")) {
-                inputs.add(payload + (result.failed() ? " FAILED " + result.payloadText() : ""));
+            if (function.logicalId().startsWith("Sweep")) {
+                runs.add(function.logicalId() + (result.failed() ? " FAILED " + result.payloadText() : ""));
             }
         });
-        assertEquals(null, stack.fireSchedule(stack.schedules().get(0)));
+        assertEquals(null, stack.fireSchedule(incremental));
         stack.awaitIdle(Duration.ofMinutes(5));
-        assertEquals(List.of("{}"), inputs, "events/sweep-schedule.json's payload, as the template declares it");
+        assertEquals("SweepPlannerFunction", runs.get(0), runs.toString());
+        assertTrue(runs.stream().noneMatch(r -> r.contains("FAILED")), runs.toString());
+        // the full sweep's schedule: every shard through SweepShardQueue's event source mapping, then the assembly
+        runs.clear();
+        assertEquals(null, stack.fireSchedule(stack.scheduleWithInput("{\"mode\":\"full\"}")));
+        stack.awaitIdle(Duration.ofMinutes(5));
+        assertTrue(runs.contains("SweepShardFunction"), "the shards ran on the queue's worker: " + runs);
+        assertTrue(runs.stream().noneMatch(r -> r.contains("FAILED")), runs.toString());
+        var summaries = operator.listObjectsV2(r -> r.bucket(lake()).prefix("_reports/sweeps/")).contents().stream()
+                .map(o -> o.key()).filter(k -> k.endsWith("summary.json")).toList();
+        assertTrue(!summaries.isEmpty(), "the last shard assembled the sweep: " + summaries);
     }
 
     @Test

@@ -102,7 +102,11 @@ class TemplateFaultsIT {
              S3Client operator = DependencyFactory.s3Client(stack.operatorConnection())) {
             String inbox = stack.physicalId("InboxBucket");
             List<String> runs = new java.util.concurrent.CopyOnWriteArrayList<>();
-            stack.lambda().addListener((function, payload, result, attempt, async) -> runs.add(function.logicalId()));
+            stack.lambda().addListener((function, payload, result, attempt, async) -> {
+                if (function.logicalId().equals("ValidatorFunction")) {
+                    runs.add(function.logicalId());
+                }
+            });
             operator.putObject(r -> r.bucket(inbox).key("progress_events/progress-2026-03-01.jsonl"),
                     RequestBody.fromFile(REPOSITORY.resolve("examples/inbox/progress_events/progress-2026-03-01.jsonl")));
             stack.awaitIdle(Duration.ofMinutes(1));
