@@ -22,6 +22,7 @@ import io.landingledger.core.contract.ContractLoader;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.reader.ReaderTables;
+import io.landingledger.core.sweep.UnitStatus;
 import io.landingledger.lambda.handlers.CompletenessSweepHandler;
 import io.landingledger.lambda.handlers.ConsumerReceiptHandler;
 import io.landingledger.lambda.handlers.RepairHandler;
@@ -757,6 +758,38 @@ public class TemplateIT {
                         .anyMatch(alarm -> alarmWatches(alarm, metric, dataset));
                 assertTrue(found, "no alarm on LandingLedger " + metric + " for dataset " + dataset);
             }
+        }
+    }
+
+    /**
+     * The alarm on units that fail completeness follows the sweep's own rule: UnitsExpected minus the count of every
+     * status that does not fail ({@link UnitStatus#failsCompleteness()}), and nothing else, so a status that is closed
+     * (OMITTED, RESTATED, EMPTY_ACCEPTED) can never keep it in alarm and a failing one always raises it.
+     */
+    @Test
+    void unitsAlarm_subtractsExactlyTheStatusesThatDoNotFailCompleteness() {
+        Set<String> complete = Arrays.stream(UnitStatus.values()).filter(s -> !s.failsCompleteness()).map(UnitStatus::metricName)
+                .collect(Collectors.toCollection(TreeSet::new));
+        for (String dataset : datasets) {
+            List<Map<String, Object>> alarms = model.resourcesOfType("AWS::CloudWatch::Alarm").stream().map(model::properties)
+                    .filter(alarm -> alarmWatches(alarm, "UnitsExpected", dataset)).toList();
+            assertEquals(1, alarms.size(), "one units alarm for " + dataset);
+            Map<String, String> idToMetric = new LinkedHashMap<>();
+            String expression = null;
+            for (Object query : values(alarms.get(0).get("Metrics"))) {
+                Map<String, Object> q = map(query);
+                if (q.get("Expression") != null) {
+                    expression = (String) q.get("Expression");
+                } else {
+                    idToMetric.put((String) q.get("Id"), (String) map(map(q.get("MetricStat")).get("Metric")).get("MetricName"));
+                }
+            }
+            assertNotNull(expression, dataset);
+            List<String> terms = Arrays.stream(expression.split("-")).map(String::strip).toList();
+            assertEquals("UnitsExpected", idToMetric.get(terms.get(0)), expression);
+            Set<String> subtracted = terms.subList(1, terms.size()).stream().map(idToMetric::get)
+                    .collect(Collectors.toCollection(TreeSet::new));
+            assertEquals(complete, subtracted, dataset + ": " + expression);
         }
     }
 
