@@ -166,6 +166,8 @@ final class ProtocolModel implements Model {
     private final Map<String, String> contentOf = new HashMap<>();
     /** Recorded publishes whose rows differ from the recorded publish before them, counted from the bytes seen. */
     private long restatements;
+    /** The ledger item after the last write that took effect. */
+    private LedgerItem recorded;
     /** The item before L3's forced repair, when it held an empty acceptance. */
     private LedgerItem lastAccepted;
     private byte[] lastPublishedBytes;
@@ -193,6 +195,16 @@ final class ProtocolModel implements Model {
         // (and its check) and only if it is performed
         this.store = new SteppedObjectStore(sim, new CountingStore(s3, this));
         this.ledger = new SteppedLedger(sim, new CountingLedger(dynamo, this));
+        // restatements are counted write by write: the drain at quiescence runs unstepped, so several ledger writes
+        // can happen between two checks
+        dynamo.faults(new InMemoryLedger.Faults() {
+            @Override
+            public void after(InMemoryLedger.Call call) {
+                if (call.operation() == InMemoryLedger.Operation.WRITE) {
+                    ledgerWritten();
+                }
+            }
+        });
         script.accept(this);
     }
 
@@ -570,18 +582,6 @@ final class ProtocolModel implements Model {
             throw new AssertionError("S3: publish_count " + item.publishCount() + ", PUBLISHED history items " + published
                     + ", distinct publishes " + distinct);
         }
-        // S3 on content: a restatement is a recorded publish whose rows differ from the recorded publish it replaces
-        if (item.published() != null && (lastItem == null || item.publishCount() == lastItem.publishCount() + 1)) {
-            String now = contentOf.get(item.publishedEtag() + "|" + item.runId());
-            if (!Objects.equals(now, item.published().contentSha256())) {
-                throw new AssertionError("S3: the ledger records content " + item.published().contentSha256() + " for a publish whose bytes"
-                        + " hash to " + now);
-            }
-            if (lastItem != null && item.publishCount() == lastItem.publishCount() + 1 && lastItem.published() != null
-                    && !Objects.equals(now, contentOf.get(lastItem.publishedEtag() + "|" + lastItem.runId()))) {
-                restatements++;
-            }
-        }
         if (item.restatements() != restatements) {
             throw new AssertionError("S3: restatements " + item.restatements() + ", but the recorded publishes changed the rows "
                     + restatements + " times");
@@ -623,6 +623,43 @@ final class ProtocolModel implements Model {
             }
         }
         lastItem = item;
+    }
+
+    /**
+     * After every ledger write that took effect: S3 on content. The recorded publish's content hash is the hash of the
+     * bytes published/ held for it, and a restatement is a newly recorded publish whose bytes differ from those of the
+     * publish recorded before it.
+     */
+    private void ledgerWritten() {
+        LedgerItem item = dynamo.items(DATASET, UNIT, UNIT).stream().findFirst().orElse(null);
+        LedgerItem before = recorded;
+        recorded = item;
+        if (item == null || item.published() == null || (before != null && item.publishCount() == before.publishCount())) {
+            return;
+        }
+        String now = contentOfRecorded(item);
+        if (!Objects.equals(now, item.published().contentSha256())) {
+            throw new AssertionError("S3: the ledger records content " + item.published().contentSha256() + " for a publish whose bytes"
+                    + " hash to " + now);
+        }
+        if (before != null && before.published() != null && !Objects.equals(now, contentOfRecorded(before))) {
+            restatements++;
+        }
+    }
+
+    /** The hash of the bytes of the publish {@code item} records (published/ may hold it still, unseen by a check). */
+    private String contentOfRecorded(LedgerItem item) {
+        String key = item.publishedEtag() + "|" + item.runId();
+        String seen = contentOf.get(key);
+        if (seen == null) {
+            InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).filter(v -> !v.deleteMarker()).orElse(null);
+            PublishMetadata meta = object == null ? null : PublishMetadata.from(object.metadata());
+            if (meta != null && object.etag().equals(item.publishedEtag()) && meta.runId().equals(item.runId())) {
+                seen = sha256(object.body());
+                contentOf.put(key, seen);
+            }
+        }
+        return seen;
     }
 
     /** The key and version whose refusal the item records, or null. */

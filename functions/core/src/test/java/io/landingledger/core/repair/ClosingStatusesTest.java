@@ -202,6 +202,36 @@ class ClosingStatusesTest {
         assertEquals(UnitStatus.EMPTY, status().status(), "an empty day again needs its own acceptance");
     }
 
+    /**
+     * The schedule the protocol simulation found (seed 20261201, schedule 7547): a repair dies after its promote, a
+     * newer input's event is lost, and the sweep's re-drive first records the orphan publish, then publishes the newer
+     * rows. Two publishes recorded in one run, the second with other rows: one restatement.
+     */
+    @Test
+    void aCrashedRepairsPublish_recordedByTheReDrive_thenNewerRows_isOneRestatement() {
+        clock.advance(Duration.ofMinutes(5));
+        s3.put(INBOX, KEY, ROW_1.getBytes(StandardCharsets.UTF_8), "application/x-ndjson", Map.of()); // its event lost
+        IngestService crashing = new IngestService(s3, ledger, LAKE, clock, ValidationLimits.defaults(), (step, unit) -> {
+            if (step == IngestService.Step.PROMOTED) {
+                throw new IllegalStateException("the function died after its promote");
+            }
+        });
+        RepairService dying = new RepairService(new ContractRegistry(Map.of(contract.dataset(), contract)), ledger, s3, crashing, INBOX, LAKE,
+                clock, Duration.ofSeconds(1));
+        RepairResult crashed = dying.run(RepairRequest.fromPayload(Map.of("dataset", contract.dataset(), "units", List.of(UNIT),
+                "inputVersion", "latest", "reason", "INC-10")), Deadline.NONE, this::runId);
+        assertEquals("failed", crashed.units().get(0).action());
+        assertTrue(ledger.get(contract.dataset(), UNIT).isEmpty(), "promoted, not recorded");
+        clock.advance(Duration.ofMinutes(5));
+        s3.put(INBOX, KEY, (ROW_1 + ROW_2).getBytes(StandardCharsets.UTF_8), "application/x-ndjson", Map.of()); // its event lost too
+
+        new CompletenessSweep(s3, ledger, ingest(), new UnitRouter(new ContractRegistry(Map.of(contract.dataset(), contract))), INBOX, LAKE,
+                clock, this::runId, receipts).sweep(contract, UNIT, UNIT);
+        assertEquals(2, item().publishCount(), "the orphan publish, then the newer rows");
+        assertEquals(1, item().restatements());
+        assertEquals(UnitStatus.RESTATED, status().status());
+    }
+
     @Test
     void aContractThatAcceptsEmptyUnits_needsNoOperator() {
         contract = TestContracts.progressEvents(c -> c.put("acceptEmptyUnits", true));
