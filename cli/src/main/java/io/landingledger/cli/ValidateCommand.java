@@ -249,7 +249,8 @@ final class ValidateCommand implements Callable<Integer> {
         if (result.refusal() != null) {
             line.append(" refusal=").append(result.refusal().code());
         }
-        line.append(" lines=").append(result.lines())
+        line.append(" records=").append(result.records())
+                .append(" lines=").append(result.lines())
                 .append(" accepted=").append(result.accepted())
                 .append(" duplicates=").append(result.duplicates())
                 .append(" rejected=").append(result.rejected())

@@ -244,7 +244,7 @@ public final class LocalCommand implements Callable<Integer> {
             if (!pipeline.failures().isEmpty()) {
                 out.println(pipeline.failures().size() + " record(s) failed; the run went on with the others (exit status 1).");
             }
-            out.println(complete ? "Complete: every unit is OK, pending or omitted." : "Not complete: the units above that are not OK need a look.");
+            out.println(complete ? "Complete: no unit fails completeness." : "Not complete: the units above that are not OK need a look.");
             htmlReports.forEach((dataset, path) -> out.println("HTML report (" + dataset + "): " + path));
             out.println("Exported published/, _quarantine/, _reports/, _status/, ledger.json and ledger-history.json to " + export);
         }

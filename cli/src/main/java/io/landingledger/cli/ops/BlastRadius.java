@@ -57,6 +57,12 @@ final class BlastRadius {
         } else if (expect.startsWith("omit")) {
             writes.add("ledger item " + contract.dataset() + "/" + planned.unit() + " (OMITTED)");
             writes.add("one history item (OMITTED, with the reason)");
+        } else if (expect.equals("accept-empty")) {
+            writes.add("ledger item " + contract.dataset() + "/" + planned.unit() + " (empty_accepted)");
+            writes.add("one history item (EMPTY_ACCEPTED, with the reason)");
+        } else if (expect.equals("revoke-accept-empty")) {
+            writes.add("ledger item " + contract.dataset() + "/" + planned.unit() + " (empty_accepted removed)");
+            writes.add("one history item (EMPTY_ACCEPTANCE_REVOKED, with the reason)");
         }
         radius.put("may_write", writes);
         boolean inputChanged = input != null && (before == null || before.input() == null

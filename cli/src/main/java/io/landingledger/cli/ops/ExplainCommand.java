@@ -208,13 +208,16 @@ public final class ExplainCommand extends UnitCommand {
         return published;
     }
 
-    /** The repair that would fix the unit, as an exact command, and its dry run (which writes nothing). */
+    /**
+     * The one action that closes the unit's status, as an exact command, and its dry run (which writes nothing); for a
+     * status that does not fail completeness, what (if anything) is left to do.
+     */
     private Map<String, Object> fix(UnitReport classified) {
         Map<String, Object> fix = new LinkedHashMap<>();
         UnitStatus status = classified.status();
         String why = status.name() + " " + (classified.reason() == null ? "" : classified.reason());
         String inputVersion = "recorded";
-        boolean omit = false;
+        String action = "repair";
         String advice;
         switch (status) {
             case OK, PENDING, OMITTED -> {
@@ -222,14 +225,26 @@ public final class ExplainCommand extends UnitCommand {
                         ? "no input yet and the deadline has not passed: wait" : "omitted by an operator: nothing to repair");
                 return fix;
             }
-            case EMPTY, RESTATED -> {
-                fix.put("advice", status == UnitStatus.EMPTY ? "published with 0 rows: if the producer sends the real file, "
-                        + "the ingest path publishes it; nothing to repair now" : "published more than once (each publish is in the history): "
-                        + "nothing to repair");
+            case RESTATED -> {
+                List<String> behind = classified.consumersBehind();
+                fix.put("advice", "complete: the rows changed and the new ones stand (each publish is in the history). "
+                        + (behind.isEmpty() ? "No consumer is behind." : "Consumers that read the older rows rerun, then acknowledge: "
+                        + String.join("; ", behind.stream().map(c -> "landing ack " + dataset + " " + unit + " --consumer " + c).toList())));
                 return fix;
             }
+            case EMPTY_ACCEPTED -> {
+                fix.put("advice", "complete: accepted as an empty unit. To take an operator's acceptance back: "
+                        + RepairCommand.repairCommand(dataset, List.of(unit), null, null, "REVOKE " + why.strip(), true, false, false,
+                        "recorded", "revoke-accept-empty"));
+                return fix;
+            }
+            case EMPTY -> {
+                action = "accept-empty";
+                advice = "published with 0 rows: if the day is legitimately empty, accept it (recorded with the reason, reversible with "
+                        + "--revoke); if rows are missing, the producer's real file publishes on arrival";
+            }
             case MISSING -> {
-                omit = true;
+                action = "omit";
                 advice = "no input arrived after the deadline: ask the producer for the file (it publishes on arrival); "
                         + "if the unit will never come, record the omission";
             }
@@ -249,7 +264,7 @@ public final class ExplainCommand extends UnitCommand {
             }
             default -> advice = "";
         }
-        String command = RepairCommand.repairCommand(dataset, List.of(unit), null, null, why.strip(), true, false, false, inputVersion, omit);
+        String command = RepairCommand.repairCommand(dataset, List.of(unit), null, null, why.strip(), true, false, false, inputVersion, action);
         fix.put("advice", advice);
         fix.put("command", command);
         Map<String, Object> payload = new LinkedHashMap<>();
@@ -258,7 +273,7 @@ public final class ExplainCommand extends UnitCommand {
         payload.put("dryRun", true);
         payload.put("reason", why.strip());
         payload.put("inputVersion", inputVersion);
-        payload.put("action", omit ? "omit" : "repair");
+        payload.put("action", action);
         fix.put("dry_run", repairJob(payload).pages());
         return fix;
     }

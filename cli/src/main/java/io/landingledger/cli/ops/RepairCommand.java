@@ -26,7 +26,8 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  * and shows the blast radius; it goes ahead only with {@code --yes} or a "yes" typed on a terminal.
  */
 @Command(name = "repair", mixinStandardHelpOptions = true,
-        description = {"Repair units (or record their omission) with the same job the repair function runs: each unit through the",
+        description = {"Repair units (or record their omission, or accept their empty publish) with the same job the repair function",
+                "runs: each unit through the",
                 "ingest path with run_kind=REPAIR, ordering kept (an older version than the standing publish is `stale`).",
                 "It first shows the plan (the dry run) with its blast radius: per unit what it reads, what it may write and,",
                 "for a unit whose input changed, how many rows a republish would add, remove and change. Without --yes it asks",
@@ -85,6 +86,13 @@ public final class RepairCommand extends OpsCommand {
     @Option(names = "--omit", description = "Record that the units are intentionally absent (only units with no publish).")
     boolean omit;
 
+    @Option(names = "--accept-empty", description = {"Accept the units' empty publishes (0 rows) as legitimately empty days: EMPTY",
+            "becomes EMPTY_ACCEPTED, which is complete. Recorded in the history with the reason; reversible with --revoke."})
+    boolean acceptEmpty;
+
+    @Option(names = "--revoke", description = "With --accept-empty: take the acceptance back (the units are EMPTY again).")
+    boolean revoke;
+
     @Option(names = "--json", description = "The plan, blast radius and result as one JSON document on stdout.")
     boolean json;
 
@@ -105,6 +113,13 @@ public final class RepairCommand extends OpsCommand {
         }
         if (units.isEmpty() && from == null) {
             throw new IllegalArgumentException("name the units (landing repair DATASET UNIT...) or a range (--from UNIT [--to UNIT])");
+        }
+        if (revoke && !acceptEmpty) {
+            throw new IllegalArgumentException("--revoke takes back an acceptance: use it with --accept-empty");
+        }
+        if ((omit || acceptEmpty) && (omit == acceptEmpty || force || forward || !"recorded".equals(inputVersion))) {
+            throw new IllegalArgumentException("--omit and --accept-empty record an operator's decision and read no input: use one, "
+                    + "without --force, --forward or --input-version");
         }
         RepairPages plan = repairJob(payload(true));
         List<Map<String, Object>> radius = blastRadius(contract, plan);
@@ -177,7 +192,7 @@ public final class RepairCommand extends OpsCommand {
         payload.put("force", force);
         payload.put("reason", reason);
         payload.put("inputVersion", inputVersion);
-        payload.put("action", omit ? "omit" : "repair");
+        payload.put("action", action());
         return payload;
     }
 
@@ -408,13 +423,25 @@ public final class RepairCommand extends OpsCommand {
         return text.toString();
     }
 
-    /** The command as typed (normalised), for the plan's header and the "go ahead" hint. */
-    String commandLine() {
-        return repairCommand(dataset, units, from, to, reason, dryRun, force, forward, inputVersion, omit);
+    /** The payload's action for the options given. */
+    private String action() {
+        if (omit) {
+            return "omit";
+        }
+        if (acceptEmpty) {
+            return revoke ? "revoke-accept-empty" : "accept-empty";
+        }
+        return "repair";
     }
 
+    /** The command as typed (normalised), for the plan's header and the "go ahead" hint. */
+    String commandLine() {
+        return repairCommand(dataset, units, from, to, reason, dryRun, force, forward, inputVersion, action());
+    }
+
+    /** @param action the payload's action: repair, omit, accept-empty or revoke-accept-empty */
     static String repairCommand(String dataset, List<String> units, String from, String to, String reason, boolean dryRun, boolean force,
-                                boolean forward, String inputVersion, boolean omit) {
+                                boolean forward, String inputVersion, String action) {
         StringBuilder text = new StringBuilder("landing repair ").append(dataset);
         units.forEach(u -> text.append(' ').append(u));
         if (from != null) {
@@ -432,8 +459,12 @@ public final class RepairCommand extends OpsCommand {
         if (forward) {
             text.append(" --forward");
         }
-        if (omit) {
-            text.append(" --omit");
+        switch (action) {
+            case "omit" -> text.append(" --omit");
+            case "accept-empty" -> text.append(" --accept-empty");
+            case "revoke-accept-empty" -> text.append(" --accept-empty --revoke");
+            default -> {
+            }
         }
         text.append(" --reason ").append(quote(reason));
         if (dryRun) {

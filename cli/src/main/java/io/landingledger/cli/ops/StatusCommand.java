@@ -27,10 +27,11 @@ import java.util.Map;
         description = {"Every unit's status, classified live and read-only (the sweep's classification: no re-drive, no report written),",
                 "with reason, publish count, input, age and lateness.",
                 "Range: --from/--to, by default the first to the last unit the stack knows (ledger, inbox or published/).",
-                "Filters answer seed 000's questions: --missing (no input after the deadline), --restated (published more than once),",
+                "Filters answer seed 000's questions: --missing (no input after the deadline), --restated (the published rows changed),",
                 "--drift (present but EMPTY, LEDGER_DRIFT or UNPROCESSED, or built under another contract version than the dataset's other units)."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:every unit is OK, PENDING or OMITTED (the set is complete)", "1:some unit is not (the set is not complete)",
+        exitCodeList = {"0:no unit fails completeness (OK, PENDING, OMITTED, RESTATED, EMPTY_ACCEPTED)",
+                "1:some unit does (MISSING, UNPROCESSED, REFUSED, EMPTY, LEDGER_DRIFT)",
                 "2:usage error, no stack found, or an internal error"})
 public final class StatusCommand extends OpsCommand {
     @Parameters(index = "0", arity = "0..1", paramLabel = "DATASET", description = "One dataset (default: every contract).")
@@ -45,7 +46,7 @@ public final class StatusCommand extends OpsCommand {
     @Option(names = "--missing", description = "Only units with no input after their deadline (MISSING).")
     boolean missing;
 
-    @Option(names = "--restated", description = "Only units published more than once.")
+    @Option(names = "--restated", description = "Only units whose published rows changed (a republish of the same rows is not one).")
     boolean restated;
 
     @Option(names = "--drift", description = "Only units present but empty, drifted from the ledger, unprocessed, or built under another contract version than their neighbours.")
@@ -100,7 +101,7 @@ public final class StatusCommand extends OpsCommand {
                         consumers.add(new String[] {consumer, name, String.join(" ", units)})));
                 out.print(table(consumers));
             }
-            out.println(complete ? "Complete: every unit is OK, pending or omitted." : "Not complete: `landing explain DATASET UNIT` says why and how to repair.");
+            out.println(complete ? "Complete: no unit fails completeness." : "Not complete: `landing explain DATASET UNIT` says why and how to repair.");
         }
         return complete ? 0 : 1;
     }
@@ -110,7 +111,7 @@ public final class StatusCommand extends OpsCommand {
             return true;
         }
         boolean isMissing = unit.status() == UnitStatus.MISSING;
-        boolean isRestated = unit.item() != null && unit.item().publishCount() > 1;
+        boolean isRestated = unit.item() != null && unit.item().restated();
         boolean isDrift = unit.flags().contains(UnitStatus.EMPTY) || unit.flags().contains(UnitStatus.LEDGER_DRIFT)
                 || unit.flags().contains(UnitStatus.UNPROCESSED) || Boolean.TRUE.equals(row.get("contract_version_differs"));
         return (missing && isMissing) || (restated && isRestated) || (drift && isDrift);

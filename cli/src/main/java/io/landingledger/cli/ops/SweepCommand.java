@@ -82,7 +82,7 @@ public final class SweepCommand extends OpsCommand {
             }
         }
         out.print(table(lines));
-        out.println(complete ? "Complete: every unit is OK, pending or omitted." : "Not complete: the units above need a look.");
+        out.println(complete ? "Complete: no unit fails completeness." : "Not complete: the units above need a look.");
         reports.forEach(r -> out.println("Report " + r));
         return complete ? 0 : 1;
     }

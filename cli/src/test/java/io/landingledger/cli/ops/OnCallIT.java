@@ -214,7 +214,10 @@ class OnCallIT {
         assertEquals(0, repair.exit(), repair.stdout() + repair.stderr());
         assertEquals(etag, s3.headObject(r -> r.bucket(record.lakeBucket()).key(key)).eTag(), "the same rows are published again");
         Map<String, Map<String, Object>> after = byUnit(landing("status", DATASET, "--json").json());
-        assertEquals("RESTATED", after.get("2026-03-01").get("status"), "a republish is a new publish");
+        assertEquals("OK", after.get("2026-03-01").get("status"), "a republish of the same rows closes the drift: OK, not RESTATED");
+        assertEquals(((Number) units.get("2026-03-01").get("publish_count")).intValue() + 1,
+                ((Number) after.get("2026-03-01").get("publish_count")).intValue(), "the republish is counted");
+        assertEquals(0, landing("status", DATASET, "--from", "2026-03-01", "--to", "2026-03-01").exit(), "the unit is complete");
         for (String other : List.of("2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05")) {
             assertEquals(units.get(other).get("publish_count"), after.get(other).get("publish_count"), other + " is not touched");
             assertEquals(units.get(other).get("ledger_input_version"), after.get(other).get("ledger_input_version"), other);

@@ -20,6 +20,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.reader.ReaderTables;
+import io.landingledger.core.sweep.UnitStatus;
 import io.landingledger.lambda.handlers.CompletenessSweepHandler;
 import io.landingledger.lambda.handlers.ConsumerReceiptHandler;
 import io.landingledger.lambda.handlers.RepairHandler;
@@ -41,6 +42,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -799,6 +801,39 @@ public class TemplateIT {
                 assertEquals(List.of(), values(m.get("Dimensions")), alarm.get("AlarmName") + ": a LandingLedger alarm names a dimension");
             }
         }
+    }
+
+    /**
+     * The fleet's alarm on units that fail completeness follows the sweep's own rule: UnitsExpected minus the count of
+     * every status that does not fail ({@link UnitStatus#failsCompleteness()}), and nothing else, so a status that is
+     * closed (OMITTED, RESTATED, EMPTY_ACCEPTED) can never keep it in alarm and a failing one always raises it.
+     */
+    @Test
+    void unitsAlarm_subtractsExactlyTheStatusesThatDoNotFailCompleteness() {
+        Set<String> complete = Arrays.stream(UnitStatus.values()).filter(s -> !s.failsCompleteness()).map(UnitStatus::metricName)
+                .collect(Collectors.toCollection(TreeSet::new));
+        List<Map<String, Object>> alarms = model.resourcesOfType("AWS::CloudWatch::Alarm").stream().map(model::properties)
+                .filter(alarm -> alarm.get("Metrics") != null && values(alarm.get("Metrics")).stream()
+                        .anyMatch(q -> map(q).get("MetricStat") != null
+                                && "UnitsExpected".equals(map(map(map(q).get("MetricStat")).get("Metric")).get("MetricName"))))
+                .toList();
+        assertEquals(1, alarms.size(), "one units alarm for the fleet");
+        Map<String, String> idToMetric = new LinkedHashMap<>();
+        String expression = null;
+        for (Object query : values(alarms.get(0).get("Metrics"))) {
+            Map<String, Object> q = map(query);
+            if (q.get("Expression") != null) {
+                expression = (String) q.get("Expression");
+            } else {
+                idToMetric.put((String) q.get("Id"), (String) map(map(q.get("MetricStat")).get("Metric")).get("MetricName"));
+            }
+        }
+        assertNotNull(expression);
+        List<String> terms = Arrays.stream(expression.split("-")).map(String::strip).toList();
+        assertEquals("UnitsExpected", idToMetric.get(terms.get(0)), expression);
+        Set<String> subtracted = terms.subList(1, terms.size()).stream().map(idToMetric::get)
+                .collect(Collectors.toCollection(TreeSet::new));
+        assertEquals(complete, subtracted, expression);
     }
 
     private static List<Map<String, Object>> alarmMetrics(Map<String, Object> alarm) {

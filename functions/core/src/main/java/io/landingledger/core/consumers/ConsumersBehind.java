@@ -10,10 +10,13 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Which consumers have not read a unit's latest publish: a consumer is behind on a unit when its receipt for the unit
- * names another publish (run id or ETag) than the one the ledger holds now, e.g. a mart built before a repair or a
- * restatement landed. A consumer with no receipt for a unit is not behind on it (nothing says it reads the unit); a
- * unit with no current publish (never published) has nobody behind.
+ * Which consumers have not read a unit's current rows: a consumer is behind on a unit when its receipt names neither
+ * the publish the ledger holds now (run id or ETag) nor the publish that first held these rows, and it was recorded
+ * before these rows were first published, e.g. a mart built before a restatement landed. Rows, not publishes: a repair
+ * that republishes the same rows (same content hash) moves nobody behind, because published/ has served those rows
+ * since they first appeared, and a receipt recorded since then read them whichever of their publishes it names. A
+ * consumer with no receipt for a unit is not behind on it (nothing says it reads the unit); a unit with no current
+ * publish (never published) has nobody behind.
  */
 public final class ConsumersBehind {
     private ConsumersBehind() {
@@ -31,13 +34,24 @@ public final class ConsumersBehind {
             if (item == null || item.published() == null) {
                 continue;
             }
-            if (!receipt.reads(item.runId(), item.publishedEtag())) {
+            if (!readsCurrentRows(receipt, item)) {
                 behind.computeIfAbsent(receipt.unit(), u -> new TreeSet<>()).add(receipt.consumer());
             }
         }
         Map<String, List<String>> result = new TreeMap<>();
         behind.forEach((unit, consumers) -> result.put(unit, List.copyOf(consumers)));
         return result;
+    }
+
+    /** True when {@code receipt} names the current publish, or read the unit after its current rows appeared. */
+    static boolean readsCurrentRows(ConsumerReceipt receipt, LedgerItem item) {
+        if (receipt.reads(item.runId(), item.publishedEtag())) {
+            return true;
+        }
+        if (item.contentRunId() == null || item.contentPublishedAt() == null) {
+            return false; // recorded before the ledger knew when its rows appeared: only the current publish counts
+        }
+        return receipt.reads(item.contentRunId(), null) || !receipt.consumedAt().isBefore(item.contentPublishedAt());
     }
 
     /** Per consumer (name order), the units it is behind on (unit order). */

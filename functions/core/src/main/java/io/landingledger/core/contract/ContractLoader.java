@@ -125,7 +125,7 @@ public final class ContractLoader {
         DatasetContract contract(Object root) {
             Map<String, Object> top = object(root, "$");
             allowOnly(top, "$", "dataset", "version", "format", "unit", "key", "fields", "prohibited",
-                    "unknownFields", "maxRejectedLines", "allowEmpty", "description");
+                    "unknownFields", "maxRejectedLines", "allowEmpty", "acceptEmptyUnits", "description");
             String dataset = string(top, "$", "dataset", true);
             if (!DATASET_NAME.matcher(dataset).matches()) {
                 throw error("$.dataset", "\"" + dataset + "\" is not a dataset name (lower case letters, digits, _ and -; it is the inbox prefix)");
@@ -148,7 +148,12 @@ public final class ContractLoader {
             UnknownFieldPolicy unknown = policy(top);
             long cap = integer(top, "$", "maxRejectedLines", false, 0, 0, Long.MAX_VALUE);
             boolean allowEmpty = bool(top, "$", "allowEmpty", true);
-            return new DatasetContract(dataset, version, format, unit, key, fields, prohibited, unknown, cap, allowEmpty, source);
+            boolean acceptEmptyUnits = bool(top, "$", "acceptEmptyUnits", false);
+            if (acceptEmptyUnits && !allowEmpty) {
+                throw error("$.acceptEmptyUnits", "an empty unit cannot be accepted when \"allowEmpty\" is false (such a file is refused, never published)");
+            }
+            return new DatasetContract(dataset, version, format, unit, key, fields, prohibited, unknown, cap, allowEmpty, source,
+                    acceptEmptyUnits);
         }
 
         private UnknownFieldPolicy policy(Map<String, Object> top) {

@@ -18,14 +18,23 @@ import java.util.Optional;
  * @param maxRejectedLines more rejected lines than this refuses the file
  * @param allowEmpty       whether a file with no accepted row may publish (an empty unit)
  * @param source           where the contract was loaded from, for messages
+ * @param acceptEmptyUnits whether an empty published unit is complete without an operator accepting it (the sweep
+ *                         shows EMPTY_ACCEPTED, not EMPTY)
  */
 public record DatasetContract(String dataset, int version, DataFormat format, UnitSpec unit, String key,
                               List<FieldSpec> fields, List<String> prohibited, UnknownFieldPolicy unknownFields,
-                              long maxRejectedLines, boolean allowEmpty, String source) {
+                              long maxRejectedLines, boolean allowEmpty, String source, boolean acceptEmptyUnits) {
 
     public DatasetContract {
         fields = List.copyOf(fields);
         prohibited = List.copyOf(prohibited);
+    }
+
+    /** A contract whose empty units need an operator's acceptance (the default). */
+    public DatasetContract(String dataset, int version, DataFormat format, UnitSpec unit, String key,
+                           List<FieldSpec> fields, List<String> prohibited, UnknownFieldPolicy unknownFields,
+                           long maxRejectedLines, boolean allowEmpty, String source) {
+        this(dataset, version, format, unit, key, fields, prohibited, unknownFields, maxRejectedLines, allowEmpty, source, false);
     }
 
     public Optional<FieldSpec> field(String name) {

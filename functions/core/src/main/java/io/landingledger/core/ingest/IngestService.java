@@ -333,9 +333,10 @@ public final class IngestService implements IngestPath {
                     ByteArrayOutputStream rejects = new ByteArrayOutputStream();
                     ValidationResult result;
                     StoredObject read;
+                    HashingOutputStream content = new HashingOutputStream(upload.stream());
                     try (ObjectStore.OpenedObject opened = store.open(input.bucket(), input.key(), input.versionId())) {
                         read = opened.object();
-                        result = new StreamingValidator(contract, limits).validate(opened.body(), read.size(), upload.stream(), rejects, dropRows);
+                        result = new StreamingValidator(contract, limits).validate(opened.body(), read.size(), content, rejects, dropRows);
                     } catch (ObjectNotFoundException e) {
                         // deleted before it was read, or a version id that no longer exists: nothing to publish or
                         // refuse, and retrying cannot bring it back; the sweep reports the unit from the inbox
@@ -357,7 +358,7 @@ public final class IngestService implements IngestPath {
                     if (!result.publishable()) {
                         abortStaging();
                     }
-                    validated = new Validated(result, identity, rejects.toByteArray());
+                    validated = new Validated(result, identity, rejects.toByteArray(), content.sha256Hex());
                     return true;
                 }
             } catch (IOException e) {
@@ -385,7 +386,7 @@ public final class IngestService implements IngestPath {
             InputIdentity identity = validated.identity();
             PublishMetadata metadata = new PublishMetadata(identity.sha256(), identity.versionId(), identity.etag(), identity.key(),
                     identity.size(), identity.sequencer(), identity.lastModified(), request.runId(), request.runKind(), contract.version(),
-                    result.accepted(), result.rejected(), result.duplicates());
+                    result.accepted(), result.rejected(), result.duplicates(), validated.contentSha256());
             requireTimeFor("the promote", "the staging object is deleted (or expired by the _staging/ lifecycle rule)");
             try {
                 String etag = store.promote(lakeBucket, stagingKey, publishedKey, metadata.toMap(), precondition);
@@ -405,7 +406,14 @@ public final class IngestService implements IngestPath {
             InputIdentity builtFrom = built.identity(input.bucket());
             Instant now = clock.instant();
             PublishedRef ref = new PublishedRef(publishedKey, object.etag(), built.accepted(), built.rejected(), built.duplicates(),
-                    built.rejected() > 0 ? LakeLayout.quarantineKey(dataset, unit, built.inputSha256(), built.contractVersion()) : null);
+                    built.rejected() > 0 ? LakeLayout.quarantineKey(dataset, unit, built.inputSha256(), built.contractVersion()) : null,
+                    built.contentSha256());
+            // a restatement is a change of the rows a reader sees, judged by content hash against the publish the
+            // ledger records (also when that object was deleted out of band): a repair that restores the same rows
+            // is counted as a publish, not as a restatement, and readers who read those rows are not behind
+            PublishedRef standing = item == null ? null : item.published();
+            boolean sameRows = ref.sameContentAs(standing);
+            long restatements = (item == null ? 0 : item.restatements()) + (standing != null && !sameRows ? 1 : 0);
             LastAttempt refusal = newerRefusal(builtFrom);
             LastAttempt last = refusal != null ? refusal
                     : LastAttempt.of(now, built.runId(), built.runKind(), AttemptOutcome.PUBLISHED, null, builtFrom);
@@ -423,6 +431,10 @@ public final class IngestService implements IngestPath {
                     .publishCount((item == null ? 0 : item.publishCount()) + 1)
                     .publishedAt(item == null || item.firstPublishedAt() == null ? now : item.firstPublishedAt(), now)
                     .lastAttempt(last)
+                    .restatements(restatements)
+                    .contentSince(sameRows ? contentRun(item) : built.runId(), sameRows ? contentPublishedAt(item) : now)
+                    // an operator accepted these very rows as an empty unit; other rows are judged afresh
+                    .emptyAccepted(sameRows ? item.emptyAccepted() : null)
                     .build();
             HistoryEntry history = new HistoryEntry(dataset, unit, now, built.runId(), built.runKind(), "PUBLISHED",
                     ours || ofThisInput ? request.reason() : null, builtFrom, ref, built.contractVersion());
@@ -437,6 +449,15 @@ public final class IngestService implements IngestPath {
                 return true;
             }
             return false;
+        }
+
+        /** The run that first published the standing rows (its own run, for an item that does not say). */
+        private static String contentRun(LedgerItem standing) {
+            return standing.contentRunId() != null ? standing.contentRunId() : standing.runId();
+        }
+
+        private static Instant contentPublishedAt(LedgerItem standing) {
+            return standing.contentPublishedAt() != null ? standing.contentPublishedAt() : standing.publishedAt();
         }
 
         /** The ledger's refusal of an input newer than {@code publish}'s, which a newly recorded publish must keep. */
@@ -577,7 +598,8 @@ public final class IngestService implements IngestPath {
     }
 
     /** A read of the candidate: the validation, the identity of the version read, and its rejected lines. */
-    private record Validated(ValidationResult result, InputIdentity identity, byte[] rejects) {
+    /** @param contentSha256 SHA-256 of the staged rows, the bytes a promote publishes */
+    private record Validated(ValidationResult result, InputIdentity identity, byte[] rejects, String contentSha256) {
         PublishDecision.Validation validation() {
             return result.publishable() ? new PublishDecision.Publishable(result.sha256())
                     : new PublishDecision.Refused(result.sha256(), result.refusal().code().name());

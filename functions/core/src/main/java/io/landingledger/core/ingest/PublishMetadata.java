@@ -11,11 +11,13 @@ import java.util.Map;
  * The user metadata every published object carries: which run built it (a publish's identity: two publishes of the
  * same rows have the same bytes and so the same ETag, never the same run id) and from what, so any later run can
  * record a publish the ledger does not know yet (a run that died between its promote and its ledger write) and order
- * itself against it.
+ * itself against it. {@code content-sha256} is the SHA-256 of the published bytes themselves, so the run that records
+ * a publish can tell a restatement (other rows) from a republish of the rows already standing (docs/design.md
+ * section 4); null on an object promoted before publishes carried it.
  */
 record PublishMetadata(String inputSha256, String inputVersionId, String inputEtag, String inputKey, long inputSize,
                        String inputSequencer, Instant inputLastModified, String runId, RunKind runKind, int contractVersion,
-                       long accepted, long rejected, long duplicates) {
+                       long accepted, long rejected, long duplicates, String contentSha256) {
 
     static final String INPUT_SHA256 = "input-sha256";
     static final String INPUT_VERSION_ID = "input-version-id";
@@ -30,6 +32,7 @@ record PublishMetadata(String inputSha256, String inputVersionId, String inputEt
     static final String ACCEPTED = "accepted";
     static final String REJECTED = "rejected";
     static final String DUPLICATES = "duplicates";
+    static final String CONTENT_SHA256 = "content-sha256";
 
     Map<String, String> toMap() {
         Map<String, String> map = new LinkedHashMap<>();
@@ -46,6 +49,9 @@ record PublishMetadata(String inputSha256, String inputVersionId, String inputEt
         map.put(ACCEPTED, Long.toString(accepted));
         map.put(REJECTED, Long.toString(rejected));
         map.put(DUPLICATES, Long.toString(duplicates));
+        if (contentSha256 != null) {
+            map.put(CONTENT_SHA256, contentSha256);
+        }
         return map;
     }
 
@@ -61,7 +67,8 @@ record PublishMetadata(String inputSha256, String inputVersionId, String inputEt
                     parseInstant(map.get(INPUT_LAST_MODIFIED)), map.get(RUN_ID),
                     map.get(RUN_KIND) == null || map.get(RUN_KIND).isEmpty() ? RunKind.INGEST : RunKind.valueOf(map.get(RUN_KIND)),
                     (int) parseLong(map.get(CONTRACT_VERSION)),
-                    parseLong(map.get(ACCEPTED)), parseLong(map.get(REJECTED)), parseLong(map.get(DUPLICATES)));
+                    parseLong(map.get(ACCEPTED)), parseLong(map.get(REJECTED)), parseLong(map.get(DUPLICATES)),
+                    emptyToNull(map.get(CONTENT_SHA256)));
         } catch (RuntimeException e) {
             return null;
         }

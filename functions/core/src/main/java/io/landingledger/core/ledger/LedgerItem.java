@@ -9,16 +9,32 @@ import java.time.Instant;
  *
  * @param input            the input of the current publish (or of the refusal, when never published)
  * @param published        the published object, or null when none
- * @param publishCount     distinct publishes so far (above 1 means the unit was restated)
+ * @param publishCount     distinct publishes so far, a republish of the same rows (a repair) included
  * @param firstPublishedAt the first publish, or null
  * @param publishedAt      the current publish, or null
  * @param reason           the refusal code (REFUSED) or the operator's reason (OMITTED), else null
  * @param revision         how many times the item was written (1 after its first write; 0 for an item built to be
  *                         written): every write is conditioned on the revision its writer read
+ * @param restatements     publishes whose rows differed from the publish they replaced (by content hash): above 0 the
+ *                         unit is RESTATED. A republish of the same rows counts in publishCount only
+ * @param contentRunId     the run whose publish first held the standing rows (the same as runId unless later
+ *                         publishes repeated them), or null when not known
+ * @param contentPublishedAt when the standing rows were first published, or null when not known: a reader who read
+ *                         the unit since then read these rows
+ * @param emptyAccepted    an operator's acceptance of the standing empty publish, or null
  */
 public record LedgerItem(String dataset, String unit, LedgerStatus status, InputIdentity input, PublishedRef published,
                          String runId, RunKind runKind, int contractVersion, long publishCount, Instant firstPublishedAt,
-                         Instant publishedAt, LastAttempt lastAttempt, String reason, long revision) {
+                         Instant publishedAt, LastAttempt lastAttempt, String reason, long revision, long restatements,
+                         String contentRunId, Instant contentPublishedAt, EmptyAcceptance emptyAccepted) {
+
+    /** An item without the content attributes (written before publishes carried a content hash). */
+    public LedgerItem(String dataset, String unit, LedgerStatus status, InputIdentity input, PublishedRef published,
+                      String runId, RunKind runKind, int contractVersion, long publishCount, Instant firstPublishedAt,
+                      Instant publishedAt, LastAttempt lastAttempt, String reason, long revision) {
+        this(dataset, unit, status, input, published, runId, runKind, contractVersion, publishCount, firstPublishedAt,
+                publishedAt, lastAttempt, reason, revision, 0, null, null, null);
+    }
 
     /** An item not read from the ledger (revision 0): one to be written, as test fixtures build them. */
     public LedgerItem(String dataset, String unit, LedgerStatus status, InputIdentity input, PublishedRef published,
@@ -48,6 +64,10 @@ public record LedgerItem(String dataset, String unit, LedgerStatus status, Input
         builder.lastAttempt = lastAttempt;
         builder.reason = reason;
         builder.revision = revision;
+        builder.restatements = restatements;
+        builder.contentRunId = contentRunId;
+        builder.contentPublishedAt = contentPublishedAt;
+        builder.emptyAccepted = emptyAccepted;
         return builder;
     }
 
@@ -59,6 +79,11 @@ public record LedgerItem(String dataset, String unit, LedgerStatus status, Input
     /** This item with {@code attempt} as its last attempt, everything else kept. */
     public LedgerItem withLastAttempt(LastAttempt attempt) {
         return toBuilder().lastAttempt(attempt).build();
+    }
+
+    /** True when some publish changed the rows a reader sees (not merely republished them). */
+    public boolean restated() {
+        return restatements > 0;
     }
 
     /** The ETag the ledger vouches for, or null when nothing is published. */
@@ -82,6 +107,10 @@ public record LedgerItem(String dataset, String unit, LedgerStatus status, Input
         private LastAttempt lastAttempt;
         private String reason;
         private long revision;
+        private long restatements;
+        private String contentRunId;
+        private Instant contentPublishedAt;
+        private EmptyAcceptance emptyAccepted;
 
         private Builder(String dataset, String unit) {
             this.dataset = dataset;
@@ -142,9 +171,27 @@ public record LedgerItem(String dataset, String unit, LedgerStatus status, Input
             return this;
         }
 
+        public Builder restatements(long value) {
+            this.restatements = value;
+            return this;
+        }
+
+        /** The run whose publish first held the standing rows, and when. */
+        public Builder contentSince(String run, Instant at) {
+            this.contentRunId = run;
+            this.contentPublishedAt = at;
+            return this;
+        }
+
+        public Builder emptyAccepted(EmptyAcceptance value) {
+            this.emptyAccepted = value;
+            return this;
+        }
+
         public LedgerItem build() {
             return new LedgerItem(dataset, unit, status, input, published, runId, runKind, contractVersion, publishCount,
-                    firstPublishedAt, publishedAt, lastAttempt, reason, revision);
+                    firstPublishedAt, publishedAt, lastAttempt, reason, revision, restatements, contentRunId,
+                    contentPublishedAt, emptyAccepted);
         }
     }
 }

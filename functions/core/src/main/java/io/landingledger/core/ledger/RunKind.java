@@ -4,5 +4,7 @@ package io.landingledger.core.ledger;
 public enum RunKind {
     INGEST,
     REPAIR,
-    OMIT
+    OMIT,
+    /** An operator accepted (or revoked the acceptance of) an empty publish; only its history item carries it. */
+    ACCEPT_EMPTY
 }

@@ -11,7 +11,7 @@ import java.util.TreeSet;
  * An operator's repair or omission request (docs/design.md section 6), parsed from the invocation payload:
  * <pre>{"dataset": "progress_events", "units": ["2026-03-02"] | "from": "...", "to": "...",
  *  "mode": "targeted" | "forward", "dryRun": true, "force": false, "reason": "INC-4711 producer resent",
- *  "inputVersion": "recorded" | "latest", "action": "repair" | "omit"}</pre>
+ *  "inputVersion": "recorded" | "latest", "action": "repair" | "omit" | "accept-empty" | "revoke-accept-empty"}</pre>
  */
 public record RepairRequest(String dataset, List<String> units, String from, String to, Mode mode, boolean dryRun,
                             boolean force, String reason, InputVersion inputVersion, Action action) {
@@ -20,7 +20,24 @@ public record RepairRequest(String dataset, List<String> units, String from, Str
 
     public enum InputVersion { RECORDED, LATEST }
 
-    public enum Action { REPAIR, OMIT }
+    /**
+     * What the request does to each unit: run the ingest path (REPAIR), record an omission (OMIT), accept the unit's
+     * empty publish as a legitimately empty day (ACCEPT_EMPTY) or take that acceptance back (REVOKE_ACCEPT_EMPTY).
+     * On the wire in lower case with hyphens: {@code accept-empty}.
+     */
+    public enum Action {
+        REPAIR, OMIT, ACCEPT_EMPTY, REVOKE_ACCEPT_EMPTY;
+
+        /** The payload's spelling. */
+        public String wireName() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+
+        /** True for the actions that only record an operator's decision in the ledger and read no input. */
+        public boolean recordsDecision() {
+            return this != REPAIR;
+        }
+    }
 
     private static final Set<String> FIELDS = Set.of("dataset", "units", "from", "to", "mode", "dryRun", "force", "reason",
             "inputVersion", "action");
@@ -76,6 +93,10 @@ public record RepairRequest(String dataset, List<String> units, String from, Str
                 choice(payload, "inputVersion", InputVersion.class, InputVersion.RECORDED), choice(payload, "action", Action.class, Action.REPAIR));
     }
 
+    private static String wire(Enum<?> constant) {
+        return constant.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
     private static String text(Map<String, Object> payload, String name) {
         Object value = payload.get(name);
         if (value == null) {
@@ -104,13 +125,13 @@ public record RepairRequest(String dataset, List<String> units, String from, Str
             return fallback;
         }
         for (E constant : type.getEnumConstants()) {
-            if (constant.name().toLowerCase(Locale.ROOT).equals(value)) {
+            if (wire(constant).equals(value)) {
                 return constant;
             }
         }
         List<String> allowed = new ArrayList<>();
         for (E constant : type.getEnumConstants()) {
-            allowed.add(constant.name().toLowerCase(Locale.ROOT));
+            allowed.add(wire(constant));
         }
         throw new IllegalArgumentException("\"" + name + "\" must be one of " + String.join(", ", allowed) + ", not \"" + value + "\"");
     }

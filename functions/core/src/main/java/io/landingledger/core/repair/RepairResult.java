@@ -17,7 +17,8 @@ import java.util.Set;
  */
 public record RepairResult(RepairRequest request, boolean forward, List<UnitResult> units, List<String> notReached) {
 
-    private static final Set<String> SUCCESS = Set.of("published", "skipped", "finished", "unchanged", "omitted", "planned");
+    private static final Set<String> SUCCESS = Set.of("published", "skipped", "finished", "unchanged", "omitted", "accepted_empty", "revoked",
+            "planned");
 
     public RepairResult {
         units = List.copyOf(units);
@@ -125,7 +126,7 @@ public record RepairResult(RepairRequest request, boolean forward, List<UnitResu
         next.put("force", request.force());
         next.put("reason", request.reason());
         next.put("inputVersion", request.inputVersion().name().toLowerCase(Locale.ROOT));
-        next.put("action", request.action().name().toLowerCase(Locale.ROOT));
+        next.put("action", request.action().wireName());
         next.put("dryRun", request.dryRun()); // a dry run's next page is a dry run too, never a repair
         return next;
     }

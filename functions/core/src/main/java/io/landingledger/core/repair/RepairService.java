@@ -14,6 +14,7 @@ import io.landingledger.core.ingest.OutOfTimeException;
 import io.landingledger.core.ingest.UnitInputs;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.ledger.AttemptOutcome;
+import io.landingledger.core.ledger.EmptyAcceptance;
 import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.InputIdentity;
 import io.landingledger.core.ledger.LastAttempt;
@@ -106,9 +107,11 @@ public final class RepairService {
             LedgerItem before = ledger.get(contract.dataset(), unit).orElse(null);
             RepairResult.UnitResult result;
             try {
-                result = request.action() == RepairRequest.Action.OMIT
-                        ? omit(request, contract, unit, before, runIds)
-                        : repair(request, contract, unit, before, inbox.get(unit), deadline, runIds);
+                result = switch (request.action()) {
+                    case OMIT -> omit(request, contract, unit, before, runIds);
+                    case ACCEPT_EMPTY, REVOKE_ACCEPT_EMPTY -> emptyAcceptance(request, contract, unit, before, runIds);
+                    case REPAIR -> repair(request, contract, unit, before, inbox.get(unit), deadline, runIds);
+                };
             } catch (OutOfTimeException e) {
                 // the unit's ingest stopped between steps for lack of time: it and the rest go to the continuation
                 notReached.addAll(units.subList(i, units.size()));
@@ -142,7 +145,7 @@ public final class RepairService {
             }
         }
         boolean forward = request.mode() == RepairRequest.Mode.FORWARD || contract.unit().dependsOnPrevious();
-        if (!forward || named.isEmpty() || request.action() == RepairRequest.Action.OMIT) {
+        if (!forward || named.isEmpty() || request.action().recordsDecision()) {
             return List.copyOf(new LinkedHashSet<>(named));
         }
         // forward: the earliest named unit through the latest known one, in order
@@ -286,6 +289,61 @@ public final class RepairService {
                 + "rerun the omission", null, null);
     }
 
+    /**
+     * Records (or revokes) an operator's acceptance of the unit's empty publish: a legitimately empty day, so the unit
+     * is EMPTY_ACCEPTED and complete. Only a unit the ledger records as published with 0 rows can be accepted; the
+     * acceptance stays while the standing rows do (a publish of other rows drops it). Like an omission it reads no
+     * input, goes to LedgerHistory ({@code EMPTY_ACCEPTED}, {@code EMPTY_ACCEPTANCE_REVOKED}) with the reason, and is
+     * conditioned on the item read: when another run changes the unit first, it is decided again on what won.
+     */
+    private RepairResult.UnitResult emptyAcceptance(RepairRequest request, DatasetContract contract, String unit, LedgerItem before,
+                                                    Supplier<String> runIds) {
+        boolean accept = request.action() == RepairRequest.Action.ACCEPT_EMPTY;
+        LedgerItem current = before;
+        for (int round = 0; round < OMIT_ROUNDS; round++) {
+            if (accept && (current == null || current.status() != LedgerStatus.PUBLISHED || current.published() == null
+                    || current.published().accepted() != 0)) {
+                return RepairResult.UnitResult.of(unit, before, current, "rejected", "only a unit published with 0 rows can be accepted "
+                        + "as empty; this one is " + describe(current), null, null);
+            }
+            if (accept && current.emptyAccepted() != null) {
+                return RepairResult.UnitResult.of(unit, before, current, "skipped", "already accepted as empty: "
+                        + current.emptyAccepted().reason(), null, null);
+            }
+            if (!accept && (current == null || current.emptyAccepted() == null)) {
+                return RepairResult.UnitResult.of(unit, before, current, "skipped", "no acceptance of an empty publish to revoke", null, null);
+            }
+            if (request.dryRun()) {
+                return RepairResult.UnitResult.planned(unit, before, accept ? "accept-empty" : "revoke-accept-empty", null, null, null);
+            }
+            String runId = runIds.get();
+            Instant now = clock.instant();
+            LedgerItem next = current.toBuilder().emptyAccepted(accept ? new EmptyAcceptance(now, runId, request.reason()) : null).build();
+            HistoryEntry history = new HistoryEntry(contract.dataset(), unit, now, runId, RunKind.ACCEPT_EMPTY,
+                    accept ? "EMPTY_ACCEPTED" : "EMPTY_ACCEPTANCE_REVOKED", request.reason(), current.input(), current.published(),
+                    current.contractVersion());
+            try {
+                ledger.write(next, current.revision(), history);
+                return RepairResult.UnitResult.of(unit, before, next.withRevision(current.revision() + 1),
+                        accept ? "accepted_empty" : "revoked", request.reason(), null, null);
+            } catch (LedgerConflictException e) {
+                current = e.current().orElse(null); // decide again on the item that won
+            }
+        }
+        return RepairResult.UnitResult.of(unit, before, current, "failed", "the unit kept changing while its empty publish was being "
+                + (accept ? "accepted" : "revoked") + "; rerun it", null, null);
+    }
+
+    private static String describe(LedgerItem item) {
+        if (item == null) {
+            return "not in the ledger";
+        }
+        if (item.published() == null) {
+            return item.status().name() + " without a publish";
+        }
+        return "published with " + item.published().accepted() + " rows";
+    }
+
     /** Keeps the JSON view in one place for the handler. */
     static Map<String, Object> ledgerView(LedgerItem item) {
         Map<String, Object> view = new LinkedHashMap<>();
@@ -299,6 +357,10 @@ public final class RepairService {
             view.put("accepted", item.published().accepted());
         }
         view.put("publish_count", item.publishCount());
+        view.put("restatements", item.restatements());
+        if (item.emptyAccepted() != null) {
+            view.put("empty_accepted", item.emptyAccepted().reason());
+        }
         if (item.input() != null) {
             view.put("input_version", item.input().versionId());
         }

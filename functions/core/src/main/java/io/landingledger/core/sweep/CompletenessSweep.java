@@ -248,7 +248,7 @@ public final class CompletenessSweep {
                 LedgerItem item = items.get(unit);
                 InboxObject current = inbox.get(unit);
                 UnitClassifier.Evidence evidence = new UnitClassifier.Evidence(unit, calendar.deadline(unit).orElse(null), now,
-                        item, current, published.get(unit));
+                        item, current, published.get(unit), contract.acceptEmptyUnits());
                 units.add(UnitReport.of(evidence, UnitClassifier.classify(evidence)).withConsumersBehind(behind.get(unit)));
             }
         }
@@ -328,7 +328,7 @@ public final class CompletenessSweep {
         ObjectStore.ListedObject published = store.head(lakeBucket, key)
                 .map(o -> new ObjectStore.ListedObject(key, o.etag(), o.size(), o.lastModified())).orElse(null);
         UnitClassifier.Evidence evidence = new UnitClassifier.Evidence(unit, calendar.deadline(unit).orElse(null), now, item,
-                current, published);
+                current, published, contract.acceptEmptyUnits());
         // the re-drive may have published anew: the unit's receipts again (one Query, re-driven units only)
         List<ConsumerReceipt> receipts = consumers.forUnits(contract.dataset(), unit, unit);
         List<String> behind = item == null || receipts.isEmpty() ? List.of()

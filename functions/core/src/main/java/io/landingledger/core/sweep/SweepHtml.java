@@ -27,7 +27,7 @@ public final class SweepHtml {
     /** The order a person reads statuses in: OK, then the failures, worst first, then the ones that do not fail. */
     static final List<UnitStatus> DISPLAY_ORDER = List.of(UnitStatus.OK, UnitStatus.MISSING, UnitStatus.REFUSED,
             UnitStatus.UNPROCESSED, UnitStatus.LEDGER_DRIFT, UnitStatus.EMPTY, UnitStatus.RESTATED,
-            UnitStatus.PENDING, UnitStatus.OMITTED);
+            UnitStatus.EMPTY_ACCEPTED, UnitStatus.PENDING, UnitStatus.OMITTED);
 
     /** Short labels for grid cells, so a status is readable without colour. */
     static String abbreviation(UnitStatus status) {
@@ -38,6 +38,7 @@ public final class SweepHtml {
             case UNPROCESSED -> "UNP";
             case REFUSED -> "REF";
             case EMPTY -> "EMP";
+            case EMPTY_ACCEPTED -> "EMA";
             case RESTATED -> "RST";
             case LEDGER_DRIFT -> "LDR";
             case OMITTED -> "OMT";
@@ -98,6 +99,7 @@ public final class SweepHtml {
             .s-unprocessed { background: #e16f24; color: #fff; }
             .s-refused { background: #8250df; color: #fff; }
             .s-empty { background: #f2cc00; color: #1f2328; }
+            .s-empty_accepted { background: #fff8c5; color: #1f2328; }
             .s-restated { background: #0969da; color: #fff; }
             .s-input_drift { background: #8a5a33; color: #fff; }
             .s-ledger_drift { background: #1f2328; color: #fff; }

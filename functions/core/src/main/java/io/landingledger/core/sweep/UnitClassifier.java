@@ -1,5 +1,6 @@
 package io.landingledger.core.sweep;
 
+import io.landingledger.core.ledger.EmptyAcceptance;
 import io.landingledger.core.ledger.InputIdentity;
 import io.landingledger.core.ledger.LastAttempt;
 import io.landingledger.core.ledger.LedgerItem;
@@ -32,7 +33,10 @@ import java.util.Objects;
  *   <li>REFUSED: the ledger item is REFUSED (never published); or it is PUBLISHED and its last attempt was the
  *       refusal of the inbox's newest input (or of the last input before the inbox emptied): the older publish
  *       stands, the producer must send a clean file.</li>
- *   <li>EMPTY: published with zero accepted rows. RESTATED: publish_count above 1.</li>
+ *   <li>EMPTY: published with zero accepted rows; EMPTY_ACCEPTED instead when the contract says empty units are
+ *       complete ({@code acceptEmptyUnits}) or an operator accepted the unit's empty publish with a reason.</li>
+ *   <li>RESTATED: a publish changed the rows a reader sees (the ledger's {@code restatements}, counted by content
+ *       hash); a republish of the same rows, as a repair after an out-of-band deletion makes, is not one.</li>
  *   <li>PENDING / MISSING: no ledger item, no inbox object, no published object: PENDING while now is before the
  *       unit's deadline, MISSING after it (or at once for a list cadence, whose units have no deadline).</li>
  * </ul>
@@ -50,12 +54,19 @@ public final class UnitClassifier {
      * @param item      the ledger item, or null
      * @param inbox     the inbox's current object for the unit, or null
      * @param published the listing entry of the unit's published object, or null
+     * @param emptyUnitsAccepted the dataset's contract says an empty unit is complete ({@code acceptEmptyUnits})
      */
     public record Evidence(String unit, Instant deadline, Instant now, LedgerItem item, InboxObject inbox,
-                           ObjectStore.ListedObject published) {
+                           ObjectStore.ListedObject published, boolean emptyUnitsAccepted) {
         public Evidence {
             Objects.requireNonNull(unit);
             Objects.requireNonNull(now);
+        }
+
+        /** A dataset whose contract does not accept empty units. */
+        public Evidence(String unit, Instant deadline, Instant now, LedgerItem item, InboxObject inbox,
+                        ObjectStore.ListedObject published) {
+            this(unit, deadline, now, item, inbox, published, false);
         }
     }
 
@@ -118,13 +129,24 @@ public final class UnitClassifier {
                                     + at(last.at()) + "; the publish of " + at(item.publishedAt()) + " still stands"));
                 }
                 if (item.published() != null && item.published().accepted() == 0) {
-                    findings.put(UnitStatus.EMPTY, of("NO_ROWS", "published with 0 rows (" + item.published().rejected()
-                            + " lines rejected)"));
+                    String rejected = " (" + item.published().rejected() + " lines rejected)";
+                    EmptyAcceptance accepted = item.emptyAccepted();
+                    if (accepted != null) {
+                        findings.put(UnitStatus.EMPTY_ACCEPTED, of("ACCEPTED_BY_OPERATOR", "published with 0 rows" + rejected
+                                + "; accepted by an operator at " + at(accepted.at()) + ": " + accepted.reason()));
+                    } else if (evidence.emptyUnitsAccepted()) {
+                        findings.put(UnitStatus.EMPTY_ACCEPTED, of("ACCEPTED_BY_CONTRACT", "published with 0 rows" + rejected
+                                + "; the contract accepts empty units (acceptEmptyUnits)"));
+                    } else {
+                        findings.put(UnitStatus.EMPTY, of("NO_ROWS", "published with 0 rows" + rejected
+                                + "; not accepted as an empty day"));
+                    }
                 }
-                if (item.publishCount() > 1) {
-                    findings.put(UnitStatus.RESTATED, of("PUBLISHED_" + item.publishCount() + "_TIMES", "published "
-                            + item.publishCount() + " times: first at " + at(item.firstPublishedAt()) + ", now from "
-                            + describe(item.input()) + " at " + at(item.publishedAt())));
+                if (item.restated()) {
+                    findings.put(UnitStatus.RESTATED, of("ROWS_CHANGED_" + item.restatements() + "_TIMES", "the published rows changed "
+                            + item.restatements() + (item.restatements() == 1 ? " time" : " times") + " in " + item.publishCount()
+                            + " publishes: first at " + at(item.firstPublishedAt()) + ", these rows since " + at(item.contentPublishedAt())
+                            + ", now from " + describe(item.input())));
                 }
             }
         }

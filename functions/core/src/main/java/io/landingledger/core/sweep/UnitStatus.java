@@ -12,11 +12,15 @@ import java.util.Locale;
  *   <li>{@link #LEDGER_DRIFT}: the ledger and {@code published/} disagree, so every other finding rests on a lie.</li>
  *   <li>{@link #UNPROCESSED}: the inbox holds a newer input than the ledger recorded; the sweep can act on it.</li>
  *   <li>{@link #REFUSED}: the newest input was refused; the producer must act.</li>
- *   <li>{@link #EMPTY}, then {@link #RESTATED}: published, but worth a look.</li>
+ *   <li>{@link #EMPTY} (an operator must accept it), {@link #EMPTY_ACCEPTED}, then {@link #RESTATED}: published, shown
+ *       for what a reader should know.</li>
  *   <li>{@link #OK}: none of the above.</li>
  * </ol>
  * {@link #PENDING} and {@link #MISSING} apply only when there is no ledger item, no inbox input and no published
  * object for the unit, so they never combine with another finding.
+ *
+ * <p>A status that fails completeness is one an operator can close, each by one action (docs/operations.md, "What each
+ * status means"): otherwise the sweep's alarm could never go quiet and a real failure would hide among old ones.
  */
 public enum UnitStatus {
     /** An operator recorded an omission (RunKind OMIT) with a reason. Does not fail completeness. */
@@ -27,10 +31,18 @@ public enum UnitStatus {
     UNPROCESSED("UnitsUnprocessed", true),
     /** Every input was refused, or the newest input was refused while an older publish still stands. */
     REFUSED("UnitsRefused", true),
-    /** Published with zero rows. */
+    /**
+     * Published with zero rows, and neither the contract ({@code acceptEmptyUnits}) nor an operator
+     * ({@code landing repair ... --accept-empty}) says an empty unit is what the day holds.
+     */
     EMPTY("UnitsEmpty", true),
-    /** Published more than once (publish_count above 1). */
-    RESTATED("UnitsRestated", true),
+    /** Published with zero rows, accepted by the contract or by an operator with a reason. Complete. */
+    EMPTY_ACCEPTED("UnitsEmptyAccepted", false),
+    /**
+     * A publish changed the rows a reader sees (by content hash; a republish of the same rows is not one). Complete:
+     * the new rows are the unit's; readers who read the older rows are named as behind until they acknowledge.
+     */
+    RESTATED("UnitsRestated", false),
     /** Published from the inbox's current input, present in published/ with the ledger's ETag. */
     OK("UnitsOk", false),
     /** No input yet, and the unit's deadline (its end plus graceHours) has not passed. Not a failure. */
@@ -52,9 +64,9 @@ public enum UnitStatus {
     }
 
     /**
-     * True when a unit with this status makes the dataset incomplete: every status but OK, PENDING and OMITTED.
-     * OMITTED is an operator's explicit, recorded decision that the unit will never come, so it is shown (and
-     * counted) but does not fail the sweep; otherwise an omission could never be closed.
+     * True when a unit with this status makes the dataset incomplete: LEDGER_DRIFT, UNPROCESSED, REFUSED, EMPTY and
+     * MISSING. OMITTED and EMPTY_ACCEPTED are an operator's explicit, recorded decisions, and RESTATED is new rows
+     * that stand: shown and counted, but complete; otherwise they could never be closed.
      */
     public boolean failsCompleteness() {
         return failsCompleteness;

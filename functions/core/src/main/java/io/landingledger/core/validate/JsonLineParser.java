@@ -124,7 +124,7 @@ final class JsonLineParser implements LineParser {
             }
         } catch (RuntimeException e) {
             if (e == SYNTAX) {
-                out.reject(ReasonCode.INVALID_JSON, null);
+                out.syntaxError();
             } else if (e != PROHIBITED) {
                 throw e;
             }
@@ -180,7 +180,8 @@ final class JsonLineParser implements LineParser {
     }
 
     /**
-     * Content after the line's first value makes the line INVALID_JSON. Two records run together on one line ("}{")
+     * Content after the line's first value makes the line INVALID_JSON, over any reason its members gave. Two records
+     * run together on one line ("}{")
      * are walked on, so a prohibited key in the second one still refuses the file; the first byte that is not JSON
      * ends the walk.
      */
@@ -189,7 +190,7 @@ final class JsonLineParser implements LineParser {
         if (pos == end) {
             return;
         }
-        out.reject(ReasonCode.INVALID_JSON, null);
+        out.syntaxError(); // a second value, or garbage, after the first: not one JSON text
         while (pos < end) {
             walkValue(1);
             skipWhitespace();

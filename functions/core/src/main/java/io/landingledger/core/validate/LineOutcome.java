@@ -17,6 +17,18 @@ final class LineOutcome {
         unknownField = false;
     }
 
+    /**
+     * The line is not one JSON value (RFC 8259): INVALID_JSON, whatever field-level reason an earlier member gave. A
+     * member read before the syntax error is a guess at what the producer meant (an unknown field may be a key whose
+     * colon is missing), so the syntax error is the exact reason. A prohibited key found on the way still refuses the
+     * file: that rule holds for any bytes.
+     */
+    void syntaxError() {
+        reason = ReasonCode.INVALID_JSON;
+        field = null;
+        unknownField = false;
+    }
+
     void reject(ReasonCode code, String fieldName) {
         if (reason == null) {
             reason = code;

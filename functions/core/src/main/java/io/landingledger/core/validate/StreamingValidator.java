@@ -124,6 +124,8 @@ public final class StreamingValidator {
         private final long[] pendingLo = new long[PENDING_ROWS];
         private final long[] pendingPayload = new long[PENDING_ROWS];
         private final long[] pendingLine = new long[PENDING_ROWS];
+        /** The number of each pending row's record, so that a conflict can put {@link #records} back to it. */
+        private final long[] pendingRecord = new long[PENDING_ROWS];
         private final byte[][] pendingRows = new byte[PENDING_ROWS][];
         private final int[] pendingStart = new int[PENDING_ROWS];
         private final int[] pendingEnd = new int[PENDING_ROWS];
@@ -140,6 +142,8 @@ public final class StreamingValidator {
         private LineChunk chunk;
         private int at;
         private long lines;
+        /** Data records read: not the header, not blank lines, and a quoted CSV record over several lines once. */
+        private long records;
         private long blankLines;
         private long acceptedRows;
         private long duplicates;
@@ -209,7 +213,7 @@ public final class StreamingValidator {
             // where reading stopped: the last read this pass took, not how far the read-ahead went
             long decoded = chunk != null ? chunk.decodedAfterRead : input.decodedBytes();
             return new ValidationResult(contract.dataset(), contract.version(), source.sha256Hex(), source.count(),
-                    input.gzip() ? decoded : source.count(), input.gzip(), lines, blankLines, acceptedRows, duplicates, rejected,
+                    input.gzip() ? decoded : source.count(), input.gzip(), lines, records, blankLines, acceptedRows, duplicates, rejected,
                     reasons, acceptedBytes, distinctKeys, index.bytes(), runs.count(), runs.diskBytes(), rowsToDrop, refusal);
         }
 
@@ -299,6 +303,11 @@ public final class StreamingValidator {
                     reserveKeyIndex(chunk.storedAtEstimateLine, line);
                 }
                 ParsedLines verdicts = chunk.parsed;
+                switch (verdicts.kind[at]) {
+                    case TOO_LONG, INVALID_UTF8, UNTERMINATED, RECORD -> records++;
+                    default -> {
+                    }
+                }
                 switch (verdicts.kind[at]) {
                     case TOO_LONG -> reject(line, ReasonCode.LINE_TOO_LONG, null, "line is " + chunk.tooLongBytes(at)
                             + " bytes, above maxLineBytes (" + limits.maxLineBytes() + ")");
@@ -395,6 +404,7 @@ public final class StreamingValidator {
             pendingLo[pending] = verdict.keyLo[i];
             pendingPayload[pending] = verdict.payloadHash[i];
             pendingLine[pending] = line;
+            pendingRecord[pending] = records;
             pendingRows[pending] = verdict.rows.bytes;
             pendingStart[pending] = verdict.rowStart[i];
             pendingEnd[pending] = verdict.rowEnd[i];
@@ -443,6 +453,7 @@ public final class StreamingValidator {
                 }
                 if (offered == DuplicateKeyIndex.Offered.CONFLICT || offered == DuplicateKeyIndex.Offered.FULL) {
                     lines = line; // this refusal replaces any the stream gave after this line
+                    records = pendingRecord[k];
                     break;
                 }
             }

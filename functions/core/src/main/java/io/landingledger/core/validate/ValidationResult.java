@@ -14,7 +14,10 @@ import java.util.Map;
  * @param storedBytes      bytes read from the source
  * @param decodedBytes     bytes after decompression (equal to storedBytes for plain input)
  * @param gzip             the input was gzip, detected by its magic bytes
- * @param lines            physical lines (CSV: including the header), counting blank ones
+ * @param lines            physical lines (CSV: including the header and every line of a quoted record), counting blank
+ *                         ones: what a line number in a reason or refusal counts
+ * @param records          data records read: rows of the file, so neither the header nor a blank line, and a CSV
+ *                         record whose quoted cell holds line breaks once (its reasons name its first line)
  * @param blankLines       blank lines, ignored
  * @param accepted         rows the published unit holds: rows written to the accepted stream, less
  *                         {@code rowsToDrop}
@@ -33,7 +36,7 @@ import java.util.Map;
  * @param refusal          why the file is refused, or null when it may be published
  */
 public record ValidationResult(String dataset, int contractVersion, String sha256, long storedBytes, long decodedBytes,
-                               boolean gzip, long lines, long blankLines, long accepted, long duplicates, long rejected,
+                               boolean gzip, long lines, long records, long blankLines, long accepted, long duplicates, long rejected,
                                Map<ReasonCode, Long> reasons, long acceptedBytes, long distinctKeys, long keyIndexBytes,
                                int keyIndexRuns, long keyIndexDiskBytes, LineSet rowsToDrop, Refusal refusal) {
 
@@ -88,6 +91,7 @@ public record ValidationResult(String dataset, int contractVersion, String sha25
         map.put("storedBytes", storedBytes);
         map.put("decodedBytes", decodedBytes);
         map.put("gzip", gzip);
+        map.put("records", records);
         map.put("lines", lines);
         map.put("blankLines", blankLines);
         map.put("accepted", accepted);

@@ -53,6 +53,22 @@ class ConsumersBehindTest {
     }
 
     @Test
+    void aRepublishOfTheSameRows_movesNobodyBehind_aRestatementMovesThoseWhoReadTheOlderRows() {
+        Instant rowsSince = T0.plusSeconds(600);
+        // run-1 published the rows at T0+10min; run-2 (a repair after a deletion) and run-3 republished the same rows
+        LedgerItem sameRows = published("2026-03-01", "run-3", "etag-3", 3).toBuilder().contentSince("run-1", rowsSince).build();
+        List<ConsumerReceipt> receipts = List.of(
+                receipt("2026-03-01", "mart", "run-1", 11),       // the publish that first held these rows
+                receipt("2026-03-01", "ml", "run-2", 20),         // an intermediate republish of the same rows
+                receipt("2026-03-01", "finance", "run-0", 5));    // read the rows before these appeared
+        assertEquals(Map.of("2026-03-01", List.of("finance")), ConsumersBehind.byUnit(List.of(sameRows), receipts));
+
+        // an item that does not know when its rows appeared: only the current publish counts
+        LedgerItem unknown = published("2026-03-01", "run-3", "etag-3", 3);
+        assertEquals(Map.of("2026-03-01", List.of("finance", "mart", "ml")), ConsumersBehind.byUnit(List.of(unknown), receipts));
+    }
+
+    @Test
     void aLateOlderReceipt_neverReplacesANewerOne() {
         InMemoryConsumerReceipts receipts = new InMemoryConsumerReceipts();
         assertTrue(receipts.record(receipt("2026-03-01", "mart", "run-2", 5)));

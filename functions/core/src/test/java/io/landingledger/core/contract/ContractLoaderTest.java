@@ -1,6 +1,7 @@
 package io.landingledger.core.contract;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -88,6 +89,18 @@ class ContractLoaderTest {
         assertEquals(FieldType.DATE, contract.field("business_date").orElseThrow().type());
         assertEquals(0, contract.maxRejectedLines());
         assertEquals(Optional.of("2026-10-02"), contract.unit().unitOf("transactions-2026-10-02.csv.gz"));
+    }
+
+    @Test
+    void acceptEmptyUnits_isOffByDefault_canBeTurnedOn_andNeedsEmptyFilesToPublish() {
+        assertFalse(load(VALID).acceptEmptyUnits(), "an empty unit needs an operator's acceptance unless the contract says so");
+        assertTrue(load(replaced("\"maxRejectedLines\": 5", "\"maxRejectedLines\": 5, \"acceptEmptyUnits\": true")).acceptEmptyUnits());
+        InvalidContractException contradiction = assertThrows(InvalidContractException.class, () -> load(replaced("\"maxRejectedLines\": 5",
+                "\"maxRejectedLines\": 5, \"allowEmpty\": false, \"acceptEmptyUnits\": true")));
+        assertTrue(contradiction.getMessage().contains("$.acceptEmptyUnits"), contradiction.getMessage());
+        InvalidContractException misspelt = assertThrows(InvalidContractException.class, () -> load(replaced("\"maxRejectedLines\": 5",
+                "\"maxRejectedLines\": 5, \"allowEmptyUnits\": true")));
+        assertTrue(misspelt.getMessage().contains("allowEmptyUnits"), "unknown settings stay errors: " + misspelt.getMessage());
     }
 
     @Test

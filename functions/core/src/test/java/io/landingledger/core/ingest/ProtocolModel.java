@@ -108,9 +108,14 @@ final class ProtocolModel implements Model {
     }
 
     /** How the rows are written. Every encoding of one Rows value canonicalises to the same published rows. */
-    enum Encoding { PLAIN, REORDERED, GZIP, WITH_REJECTED_LINE, PROHIBITED_FIELD, KEY_CONFLICT }
+    enum Encoding { PLAIN, REORDERED, GZIP, WITH_REJECTED_LINE, PROHIBITED_FIELD, KEY_CONFLICT, EMPTY_DAY }
 
     static byte[] file(Rows rows, Encoding encoding) {
+        if (encoding == Encoding.EMPTY_DAY) {
+            // one rejected line and no row: published empty under v1 (one reject allowed), refused under v2
+            return (Events.event("bad").text("learner_id", "PLANTED-LX").text("lesson_id", "les").text("attempt_number", "one")
+                    .text("event_time", "2026-03-01T09:00:00Z").raw("checkpoint", "1").line() + "\n").getBytes(StandardCharsets.UTF_8);
+        }
         List<String> lines = new ArrayList<>(rows.lines(encoding == Encoding.REORDERED));
         switch (encoding) {
             case WITH_REJECTED_LINE -> lines.add(1, Events.event("bad").text("learner_id", "PLANTED-LX").text("lesson_id", "les")
@@ -163,6 +168,14 @@ final class ProtocolModel implements Model {
 
     // what the checks remember between steps
     private final Set<String> everPublished = new HashSet<>(); // "etag|run-id" of every published object seen
+    /** SHA-256 of the bytes of every published object seen, by "etag|run-id": the rows a reader saw. */
+    private final Map<String, String> contentOf = new HashMap<>();
+    /** Recorded publishes whose rows differ from the recorded publish before them, counted from the bytes seen. */
+    private long restatements;
+    /** The ledger item after the last write that took effect. */
+    private LedgerItem recorded;
+    /** The item before L3's forced repair, when it held an empty acceptance. */
+    private LedgerItem lastAccepted;
     private byte[] lastPublishedBytes;
     private PublishMetadata lastPublishedMeta;
     private LedgerItem lastItem;
@@ -188,6 +201,16 @@ final class ProtocolModel implements Model {
         // (and its check) and only if it is performed
         this.store = new SteppedObjectStore(sim, new CountingStore(s3, this));
         this.ledger = new SteppedLedger(sim, new CountingLedger(dynamo, this));
+        // restatements are counted write by write: the drain at quiescence runs unstepped, so several ledger writes
+        // can happen between two checks
+        dynamo.faults(new InMemoryLedger.Faults() {
+            @Override
+            public void after(InMemoryLedger.Call call) {
+                if (call.operation() == InMemoryLedger.Operation.WRITE) {
+                    ledgerWritten();
+                }
+            }
+        });
         script.accept(this);
     }
 
@@ -280,7 +303,11 @@ final class ProtocolModel implements Model {
             case 0 -> put(KEY, file(Rows.A, Encoding.PLAIN));
             case 1 -> put(KEY, file(Rows.B, Encoding.PLAIN));
             case 2 -> put(GZ, file(Rows.A, Encoding.GZIP));
-            case 3 -> put(KEY, file(Rows.A, sim.chooseBoolean() ? Encoding.WITH_REJECTED_LINE : Encoding.REORDERED));
+            case 3 -> put(KEY, file(Rows.A, switch (sim.choose(3)) {
+                case 0 -> Encoding.WITH_REJECTED_LINE;
+                case 1 -> Encoding.REORDERED;
+                default -> Encoding.EMPTY_DAY;
+            }));
             case 4 -> put(KEY, file(Rows.A, sim.chooseBoolean() ? Encoding.KEY_CONFLICT : Encoding.PROHIBITED_FIELD));
             case 5 -> {
                 InMemoryObjectStore.Version last = s3.current(INBOX, KEY).filter(v -> !v.deleteMarker()).orElse(null);
@@ -315,8 +342,12 @@ final class ProtocolModel implements Model {
         payload.put("dataset", DATASET);
         payload.put("units", List.of(UNIT));
         payload.put("reason", "simulated");
-        if (sim.choose(4) == 3) {
+        int action = sim.choose(6);
+        if (action == 3) {
             payload.put("action", "omit");
+        } else if (action >= 4) {
+            payload.put("action", action == 4 ? "accept-empty" : "revoke-accept-empty");
+            payload.put("dryRun", sim.choose(4) == 3);
         } else {
             payload.put("force", sim.chooseBoolean());
             payload.put("inputVersion", sim.chooseBoolean() ? "latest" : "recorded");
@@ -560,7 +591,13 @@ final class ProtocolModel implements Model {
             throw new AssertionError("S4: published/'s rows of " + lastPublishedMeta.inputVersionId() + " were replaced by the rows of the older "
                     + meta.inputVersionId());
         }
+        String content = sha256(bytes);
+        if (!content.equals(meta.contentSha256())) {
+            throw new AssertionError("S1: the publish of " + meta.inputVersionId() + " says content-sha256 " + meta.contentSha256()
+                    + " but its bytes hash to " + content);
+        }
         everPublished.add(object.etag() + "|" + meta.runId());
+        contentOf.put(object.etag() + "|" + meta.runId(), content);
         publishedChanged = true;
         lastPublishedBytes = bytes;
         lastPublishedMeta = meta;
@@ -586,6 +623,18 @@ final class ProtocolModel implements Model {
         if (item.publishCount() != published || published != distinct) {
             throw new AssertionError("S3: publish_count " + item.publishCount() + ", PUBLISHED history items " + published
                     + ", distinct publishes " + distinct);
+        }
+        if (item.restatements() != restatements) {
+            throw new AssertionError("S3: restatements " + item.restatements() + ", but the recorded publishes changed the rows "
+                    + restatements + " times");
+        }
+        if (item.emptyAccepted() != null && (item.published() == null || item.published().accepted() != 0)) {
+            throw new AssertionError("S3: an empty acceptance stands on a unit that is not published empty: " + item);
+        }
+        if (lastItem != null && item.emptyAccepted() != null && lastItem.published() != null && item.published() != null
+                && !Objects.equals(contentOf.get(item.publishedEtag() + "|" + item.runId()),
+                contentOf.get(lastItem.publishedEtag() + "|" + lastItem.runId()))) {
+            throw new AssertionError("S3: an empty acceptance survived a change of rows");
         }
         // S4 by the order the writing run decided on: the inbox can change between a run's listing and its write (a
         // producer's new version, a delete), and no S3 condition fences a ledger write against that; the newer
@@ -618,6 +667,43 @@ final class ProtocolModel implements Model {
         lastItem = item;
     }
 
+    /**
+     * After every ledger write that took effect: S3 on content. The recorded publish's content hash is the hash of the
+     * bytes published/ held for it, and a restatement is a newly recorded publish whose bytes differ from those of the
+     * publish recorded before it.
+     */
+    private void ledgerWritten() {
+        LedgerItem item = dynamo.items(DATASET, UNIT, UNIT).stream().findFirst().orElse(null);
+        LedgerItem before = recorded;
+        recorded = item;
+        if (item == null || item.published() == null || (before != null && item.publishCount() == before.publishCount())) {
+            return;
+        }
+        String now = contentOfRecorded(item);
+        if (!Objects.equals(now, item.published().contentSha256())) {
+            throw new AssertionError("S3: the ledger records content " + item.published().contentSha256() + " for a publish whose bytes"
+                    + " hash to " + now);
+        }
+        if (before != null && before.published() != null && !Objects.equals(now, contentOfRecorded(before))) {
+            restatements++;
+        }
+    }
+
+    /** The hash of the bytes of the publish {@code item} records (published/ may hold it still, unseen by a check). */
+    private String contentOfRecorded(LedgerItem item) {
+        String key = item.publishedEtag() + "|" + item.runId();
+        String seen = contentOf.get(key);
+        if (seen == null) {
+            InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).filter(v -> !v.deleteMarker()).orElse(null);
+            PublishMetadata meta = object == null ? null : PublishMetadata.from(object.metadata());
+            if (meta != null && object.etag().equals(item.publishedEtag()) && meta.runId().equals(item.runId())) {
+                seen = sha256(object.body());
+                contentOf.put(key, seen);
+            }
+        }
+        return seen;
+    }
+
     /** The key and version whose refusal the item records, or null. */
     private static String[] refusal(LedgerItem item) {
         if (item.status() == LedgerStatus.REFUSED && item.input() != null) {
@@ -638,6 +724,14 @@ final class ProtocolModel implements Model {
             if (text.contains(planted)) {
                 throw new AssertionError("S6: a planted row value reached " + where);
             }
+        }
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 
@@ -701,7 +795,36 @@ final class ProtocolModel implements Model {
         LedgerItem item = dynamo.get(DATASET, UNIT).orElse(null);
         UnitReport unit = report.units().get(0);
         checkNewestIsRecorded(inputs, item, unit);
+        checkEmptyCloses(unit);
         checkForcedRepair(inputs);
+        checkEmptyAcceptanceSurvivesTheSameRows();
+    }
+
+    /** L2: an EMPTY unit closes by an operator's acceptance, and the acceptance is reversible. */
+    private void checkEmptyCloses(UnitReport unit) {
+        if (unit.status() != UnitStatus.EMPTY) {
+            return;
+        }
+        RepairResult accepted = repair(s3, dynamo).run(RepairRequest.fromPayload(Map.of("dataset", DATASET, "units", List.of(UNIT),
+                "action", "accept-empty", "reason", "L2")), io.landingledger.core.ingest.Deadline.NONE, this::runId);
+        check();
+        UnitStatus after = sweep(s3, dynamo).sweep(current, UNIT, UNIT).units().get(0).status();
+        if (!"accepted_empty".equals(accepted.units().get(0).action()) || after != UnitStatus.EMPTY_ACCEPTED || after.failsCompleteness()) {
+            throw new AssertionError("L2: accepting an EMPTY unit did not close it: " + accepted.units().get(0).action() + ", then " + after);
+        }
+    }
+
+    /** A republish of the same rows (the forced repair L3 made) keeps an acceptance; other rows drop it. */
+    private void checkEmptyAcceptanceSurvivesTheSameRows() {
+        LedgerItem item = dynamo.get(DATASET, UNIT).orElse(null);
+        if (item == null || item.published() == null || item.published().accepted() != 0 || lastAccepted == null) {
+            return;
+        }
+        boolean sameRows = Objects.equals(item.published().contentSha256(), lastAccepted.published().contentSha256());
+        if (sameRows != (item.emptyAccepted() != null)) {
+            throw new AssertionError("L2: after a republish of " + (sameRows ? "the same" : "other") + " rows the empty acceptance is "
+                    + item.emptyAccepted());
+        }
     }
 
     /** L1 and L2. */
@@ -744,8 +867,9 @@ final class ProtocolModel implements Model {
                     throw new AssertionError("L1: the quarantine the ledger names does not describe the newest input");
                 }
             }
-            UnitStatus want = expected.result().accepted() == 0 ? UnitStatus.EMPTY
-                    : item.publishCount() > 1 ? UnitStatus.RESTATED : UnitStatus.OK;
+            // RESTATED only when the rows changed; an empty unit fails until accepted
+            UnitStatus want = expected.result().accepted() == 0 ? (item.emptyAccepted() != null ? UnitStatus.EMPTY_ACCEPTED : UnitStatus.EMPTY)
+                    : restatements > 0 ? UnitStatus.RESTATED : UnitStatus.OK;
             if (unit.status() != want) {
                 throw new AssertionError("L2: the sweep says " + unit.status() + " " + unit.reason() + ", expected " + want);
             }
@@ -769,6 +893,7 @@ final class ProtocolModel implements Model {
     /** L3: a forced repair of the recorded input republishes under the current contract, or says why not. */
     private void checkForcedRepair(UnitInputs inputs) {
         LedgerItem before = dynamo.get(DATASET, UNIT).orElse(null);
+        lastAccepted = before != null && before.emptyAccepted() != null ? before : null;
         if (before == null || before.status() == LedgerStatus.OMITTED) {
             return;
         }

@@ -47,7 +47,7 @@ class PublishDecisionTest {
     }
 
     private static PublishMetadata built(String version, String sha, String runId) {
-        return new PublishMetadata(sha, version, "etag-" + version, KEY, 100, null, T0, runId, RunKind.INGEST, 1, 10, 0, 0);
+        return new PublishMetadata(sha, version, "etag-" + version, KEY, 100, null, T0, runId, RunKind.INGEST, 1, 10, 0, 0, "content-" + sha);
     }
 
     private static PublishDecision.Published object(String etag, String version, String sha, String runId) {

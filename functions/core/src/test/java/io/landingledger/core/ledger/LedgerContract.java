@@ -301,6 +301,21 @@ public abstract class LedgerContract {
     }
 
     @Test
+    public void anEmptyAcceptance_isWrittenAndRemoved_underTheRevisionRead() throws Exception {
+        LedgerItem item = published(UNIT, "etag-1", "run-1");
+        ledger.write(item, 0, null);
+        LedgerItem accepted = item.toBuilder().emptyAccepted(new EmptyAcceptance(Instant.parse("2026-03-03T08:00:00Z"), "run-2", "why"))
+                .build();
+        ledger.write(accepted, 1, history(UNIT, "2026-03-03T08:00:00Z", "run-2", "EMPTY_ACCEPTED"));
+        assertEquals(accepted.withRevision(2), ledger.get(DATASET, UNIT).orElseThrow());
+        ledger.write(accepted.toBuilder().emptyAccepted(null).build(), 2, history(UNIT, "2026-03-03T09:00:00Z", "run-3",
+                "EMPTY_ACCEPTANCE_REVOKED"));
+        assertNull(ledger.get(DATASET, UNIT).orElseThrow().emptyAccepted());
+        assertEquals(List.of("EMPTY_ACCEPTED", "EMPTY_ACCEPTANCE_REVOKED"), ledger.history(DATASET, UNIT).stream()
+                .map(HistoryEntry::action).toList());
+    }
+
+    @Test
     public void aRefusedItem_withoutInputOrPublish_roundTrips() throws Exception {
         LedgerItem item = new LedgerItem(DATASET, UNIT, LedgerStatus.REFUSED, null, null, "run-1", RunKind.INGEST, 1, 0, null, null,
                 new LastAttempt(Instant.parse("2026-03-02T23:10:02Z"), "run-1", RunKind.INGEST, AttemptOutcome.REFUSED, "ENCODING", null, null),
@@ -318,11 +333,14 @@ public abstract class LedgerContract {
                 "5d41402abc4b2a76b9719d911017c592-2", "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
                 12_345_678_901L, "0066A1B2C3D4E5F6", Instant.parse("2026-03-02T23:10:00Z"));
         PublishedRef published = new PublishedRef("published/progress_events/unit=" + unit + "/part-00000.jsonl",
-                "0cc175b9c0f1b6a831c399e269772661-1", 1_000_000L, 12L, 3L, "_quarantine/progress_events/unit=" + unit + "/run-1.jsonl");
+                "0cc175b9c0f1b6a831c399e269772661-1", 1_000_000L, 12L, 3L, "_quarantine/progress_events/unit=" + unit + "/run-1.jsonl",
+                "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824");
         LastAttempt last = new LastAttempt(Instant.parse("2026-03-03T01:02:03.123456789Z"), "run-2", RunKind.REPAIR, AttemptOutcome.REFUSED,
                 "TOO_MANY_REJECTS", "version-2", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
         return new LedgerItem(DATASET, unit, LedgerStatus.PUBLISHED, input, published, "run-1", RunKind.INGEST, 3, 2,
-                Instant.parse("2026-03-02T23:10:02.000000001Z"), Instant.parse("2026-03-02T23:59:59.999Z"), last, "operator said so");
+                Instant.parse("2026-03-02T23:10:02.000000001Z"), Instant.parse("2026-03-02T23:59:59.999Z"), last, "operator said so", 0,
+                1, "run-0", Instant.parse("2026-03-02T23:30:00.5Z"),
+                new EmptyAcceptance(Instant.parse("2026-03-03T08:00:00.000000002Z"), "run-9", "INC-9 a holiday"));
     }
 
     protected static HistoryEntry fullHistory(String unit) {

@@ -1,6 +1,7 @@
 package io.landingledger.core.sweep;
 
 import io.landingledger.core.ledger.AttemptOutcome;
+import io.landingledger.core.ledger.EmptyAcceptance;
 import io.landingledger.core.ledger.InputIdentity;
 import io.landingledger.core.ledger.LastAttempt;
 import io.landingledger.core.ledger.LedgerItem;
@@ -38,6 +39,11 @@ class UnitClassifierTest {
                 new PublishedRef(PUBLISHED_KEY, "pub1-1", accepted, 0, 0, null), "run1", RunKind.INGEST, 1, publishCount,
                 PUBLISHED_AT, PUBLISHED_AT, last == null ? new LastAttempt(PUBLISHED_AT, "run1", RunKind.INGEST, AttemptOutcome.PUBLISHED, null, "v1", "sha1") : last,
                 null);
+    }
+
+    /** {@code item} whose rows changed {@code times} times. */
+    private static LedgerItem restated(LedgerItem item, long times) {
+        return item.toBuilder().restatements(times).build();
     }
 
     private static LedgerItem healthy() {
@@ -133,7 +139,8 @@ class UnitClassifierTest {
     @Test
     void classify_recordedInputDeletedAndAnotherVersionCurrent_isUnprocessed() {
         // the listing's newest (by UnitInputs' rule) is v0 because v1 is gone: the unit follows the inbox
-        Classification c = classify(published(10, 2, null), inbox("etag0", V1_TIME.minusSeconds(3600), "v0"), publishedObject("pub1-1"));
+        Classification c = classify(restated(published(10, 2, null), 1), inbox("etag0", V1_TIME.minusSeconds(3600), "v0"),
+                publishedObject("pub1-1"));
         assertEquals(List.of(UnitStatus.UNPROCESSED, UnitStatus.RESTATED), c.flags());
     }
 
@@ -172,9 +179,62 @@ class UnitClassifierTest {
 
     @Test
     void classify_emptyAndRestated_areFlagsInThatOrder() {
-        Classification c = classify(published(0, 3, null), inboxV1(), publishedObject("pub1-1"));
+        Classification c = classify(restated(published(0, 3, null), 2), inboxV1(), publishedObject("pub1-1"));
         assertEquals(List.of(UnitStatus.EMPTY, UnitStatus.RESTATED), c.flags());
         assertEquals("NO_ROWS", c.reason());
+    }
+
+    @Test
+    void classify_republishedWithTheSameRows_isOk_whateverThePublishCount() {
+        // a repair after the published object was deleted out of band: two publishes, one content
+        Classification c = classify(published(10, 2, null), inboxV1(), publishedObject("pub1-1"));
+        assertEquals(UnitStatus.OK, c.status());
+        assertEquals(List.of(), c.flags());
+    }
+
+    @Test
+    void classify_rowsChanged_isRestated_andComplete() {
+        Classification c = classify(restated(published(10, 3, null), 1), inboxV1(), publishedObject("pub1-1"));
+        assertEquals(List.of(UnitStatus.RESTATED), c.flags());
+        assertEquals("ROWS_CHANGED_1_TIMES", c.reason());
+        assertTrue(c.detail().contains("changed 1 time in 3 publishes"), c.detail());
+        assertFalse(c.status().failsCompleteness(), "new rows that stand are the unit's: shown, counted, complete");
+    }
+
+    @Test
+    void classify_empty_failsCompleteness_untilAnOperatorAcceptsIt() {
+        LedgerItem empty = published(0, 1, null);
+        Classification before = classify(empty, inboxV1(), publishedObject("pub1-1"));
+        assertEquals(UnitStatus.EMPTY, before.status());
+        assertTrue(before.status().failsCompleteness());
+
+        LedgerItem accepted = empty.toBuilder().emptyAccepted(new EmptyAcceptance(NOW, "run-op", "INC-9 bank holiday")).build();
+        Classification after = classify(accepted, inboxV1(), publishedObject("pub1-1"));
+        assertEquals(List.of(UnitStatus.EMPTY_ACCEPTED), after.flags());
+        assertEquals("ACCEPTED_BY_OPERATOR", after.reason());
+        assertTrue(after.detail().endsWith(": INC-9 bank holiday"), after.detail());
+        assertFalse(after.status().failsCompleteness());
+    }
+
+    @Test
+    void classify_empty_isAccepted_whenTheContractAcceptsEmptyUnits() {
+        Classification c = UnitClassifier.classify(new UnitClassifier.Evidence(UNIT, DEADLINE, NOW, published(0, 1, null), inboxV1(),
+                publishedObject("pub1-1"), true));
+        assertEquals(UnitStatus.EMPTY_ACCEPTED, c.status());
+        assertEquals("ACCEPTED_BY_CONTRACT", c.reason());
+    }
+
+    @Test
+    void classify_anAcceptanceOfRowsThatAreNotEmpty_changesNothing() {
+        LedgerItem item = published(10, 1, null).toBuilder().emptyAccepted(new EmptyAcceptance(NOW, "run-op", "stale")).build();
+        assertEquals(UnitStatus.OK, classify(item, inboxV1(), publishedObject("pub1-1")).status());
+    }
+
+    @Test
+    void failsCompleteness_exactlyTheStatusesAnOperatorMustClose() {
+        List<UnitStatus> failing = java.util.Arrays.stream(UnitStatus.values()).filter(UnitStatus::failsCompleteness).toList();
+        assertEquals(List.of(UnitStatus.LEDGER_DRIFT, UnitStatus.UNPROCESSED, UnitStatus.REFUSED, UnitStatus.EMPTY, UnitStatus.MISSING),
+                failing);
     }
 
     @Test

@@ -79,6 +79,36 @@ class CsvTest {
     }
 
     @Test
+    void validate_countsRecordsApartFromLines_andEveryReasonNamesItsRecordsFirstLine() {
+        String input = csv(HEADER,
+                "T1,\"first",                         // line 2: record 1 starts
+                "second\",2026-10-01,x,2026-10-02",   // line 3: record 1 ends, its amount mistyped
+                "",                                     // line 4: blank
+                "T2,\"a",                              // line 5: record 2 starts
+                "b",                                    // line 6
+                "c\",2026-10-01,1,2026-10-02,extra",  // line 7: record 2 ends, one cell too many
+                "T3,A1,2026-10-01,2,2026-10-02");      // line 8: record 3
+        Outcome outcome = Validation.validate(TRANSACTIONS_CAP, input);
+        assertEquals(3, outcome.result().records(), "the header, the blank line and the quoted line breaks are not records");
+        assertEquals(8, outcome.result().lines(), "physical lines, which line numbers count");
+        assertEquals(1, outcome.result().blankLines());
+        assertEquals(List.of("{\"line\":2,\"reason\":\"TYPE_MISMATCH\",\"field\":\"amount\"}",
+                "{\"line\":5,\"reason\":\"CSV_COLUMN_COUNT\"}"), outcome.rejectLines(), "each reason names its record's first line");
+        assertEquals(3L, outcome.result().toMap().get("records"));
+    }
+
+    @Test
+    void validate_records_stopAtARefusal_withTheLines() {
+        Outcome outcome = Validation.validate(TRANSACTIONS, csv(HEADER,
+                "T1,A1,2026-10-01,1,2026-10-02",
+                "T1,A1,2026-10-01,2,2026-10-02",   // line 3: the same key, another payload
+                "T2,A1,2026-10-01,1,2026-10-02"));
+        assertEquals(RefusalCode.KEY_CONFLICT, outcome.refusalCode());
+        assertEquals(3, outcome.result().lines());
+        assertEquals(2, outcome.result().records(), "counts cover what was read before the refusal");
+    }
+
+    @Test
     void validate_whenTypedCells_publishesJsonTypes() {
         String header = "id,qty,price,ok,at,label";
         Outcome outcome = Validation.validate(TYPES, csv(header,

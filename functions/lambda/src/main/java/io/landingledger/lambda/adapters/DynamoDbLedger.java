@@ -1,6 +1,7 @@
 package io.landingledger.lambda.adapters;
 
 import io.landingledger.core.ledger.AttemptOutcome;
+import io.landingledger.core.ledger.EmptyAcceptance;
 import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.InputIdentity;
 import io.landingledger.core.ledger.LastAttempt;
@@ -193,7 +194,8 @@ public final class DynamoDbLedger implements Ledger {
     static final List<String> LEDGER_ATTRIBUTES = List.of("status", "input_bucket", "input_key", "input_version_id",
             "input_etag", "input_sha256", "input_size", "input_sequencer", "input_last_modified", "published_key",
             "published_etag", "accepted", "rejected", "duplicates", "quarantine_key", "run_id", "run_kind",
-            "contract_version", "publish_count", "first_published_at", "published_at", "last_attempt", "reason", "revision");
+            "contract_version", "publish_count", "first_published_at", "published_at", "last_attempt", "reason", "revision",
+            "content_sha256", "restatements", "content_run_id", "content_published_at", "empty_accepted");
 
     static Map<String, AttributeValue> ledgerAttributes(LedgerItem item) {
         Map<String, AttributeValue> a = new LinkedHashMap<>();
@@ -209,6 +211,7 @@ public final class DynamoDbLedger implements Ledger {
             a.put("rejected", n(p.rejected()));
             a.put("duplicates", n(p.duplicates()));
             putIfPresent(a, "quarantine_key", p.quarantineKey());
+            putIfPresent(a, "content_sha256", p.contentSha256());
         }
         putIfPresent(a, "run_id", item.runId());
         if (item.runKind() != null) {
@@ -235,6 +238,14 @@ public final class DynamoDbLedger implements Ledger {
         }
         putIfPresent(a, "reason", item.reason());
         a.put("revision", n(item.revision()));
+        a.put("restatements", n(item.restatements()));
+        putIfPresent(a, "content_run_id", item.contentRunId());
+        putIfPresent(a, "content_published_at", str(item.contentPublishedAt()));
+        EmptyAcceptance accepted = item.emptyAccepted();
+        if (accepted != null) {
+            a.put("empty_accepted", AttributeValue.fromM(Map.of("at", s(accepted.at().toString()), "run_id", s(accepted.runId()),
+                    "reason", s(accepted.reason()))));
+        }
         return a;
     }
 
@@ -253,18 +264,32 @@ public final class DynamoDbLedger implements Ledger {
     }
 
     static LedgerItem toItem(Map<String, AttributeValue> a) {
-        PublishedRef published = a.containsKey("published_etag") ? new PublishedRef(text(a, "published_key"), text(a, "published_etag"),
-                number(a, "accepted"), number(a, "rejected"), number(a, "duplicates"), text(a, "quarantine_key")) : null;
+        PublishedRef published = published(a);
         LastAttempt last = null;
         if (a.containsKey("last_attempt")) {
             Map<String, AttributeValue> m = a.get("last_attempt").m();
             last = new LastAttempt(instant(m, "at"), text(m, "run_id"), runKind(text(m, "run_kind")), attemptOutcome(text(m, "outcome")),
                     text(m, "reason"), text(m, "input_version_id"), text(m, "input_sha256"), text(m, "input_key"));
         }
+        EmptyAcceptance accepted = null;
+        if (a.containsKey("empty_accepted")) {
+            Map<String, AttributeValue> m = a.get("empty_accepted").m();
+            accepted = new EmptyAcceptance(instant(m, "at"), text(m, "run_id"), text(m, "reason"));
+        }
+        long publishCount = number(a, "publish_count");
+        // an item written before restatements were counted by content: every publish after the first may have changed
+        // the rows, so it reads as restated that often (conservative; its next publish starts counting by content)
+        long restatements = a.containsKey("restatements") ? number(a, "restatements") : Math.max(0, publishCount - 1);
         return new LedgerItem(text(a, "dataset"), text(a, "unit"), LedgerStatus.valueOf(text(a, "status")), input(a),
                 published, text(a, "run_id"), runKind(text(a, "run_kind")), (int) number(a, "contract_version"),
-                number(a, "publish_count"), instant(a, "first_published_at"), instant(a, "published_at"), last, text(a, "reason"),
-                number(a, "revision"));
+                publishCount, instant(a, "first_published_at"), instant(a, "published_at"), last, text(a, "reason"),
+                number(a, "revision"), restatements, text(a, "content_run_id"), instant(a, "content_published_at"), accepted);
+    }
+
+    private static PublishedRef published(Map<String, AttributeValue> a) {
+        return a.containsKey("published_etag") ? new PublishedRef(text(a, "published_key"), text(a, "published_etag"),
+                number(a, "accepted"), number(a, "rejected"), number(a, "duplicates"), text(a, "quarantine_key"),
+                text(a, "content_sha256")) : null;
     }
 
     private static InputIdentity input(Map<String, AttributeValue> a) {
@@ -294,14 +319,14 @@ public final class DynamoDbLedger implements Ledger {
             a.put("rejected", n(h.published().rejected()));
             a.put("duplicates", n(h.published().duplicates()));
             putIfPresent(a, "quarantine_key", h.published().quarantineKey());
+            putIfPresent(a, "content_sha256", h.published().contentSha256());
         }
         a.put("contract_version", n(h.contractVersion()));
         return a;
     }
 
     static HistoryEntry toHistory(Map<String, AttributeValue> a) {
-        PublishedRef published = a.containsKey("published_etag") ? new PublishedRef(text(a, "published_key"), text(a, "published_etag"),
-                number(a, "accepted"), number(a, "rejected"), number(a, "duplicates"), text(a, "quarantine_key")) : null;
+        PublishedRef published = published(a);
         return new HistoryEntry(text(a, "dataset"), text(a, "unit"), instant(a, "at"), text(a, "run_id"), runKind(text(a, "run_kind")),
                 text(a, "action"), text(a, "reason"), input(a), published, (int) number(a, "contract_version"));
     }

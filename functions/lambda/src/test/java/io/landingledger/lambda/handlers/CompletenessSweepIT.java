@@ -123,7 +123,7 @@ class CompletenessSweepIT {
             "2026-05-11", "REFUSED PROHIBITED_FIELD",
             "2026-05-13", "REFUSED PROHIBITED_FIELD",
             "2026-05-16", "EMPTY NO_ROWS",
-            "2026-05-19", "RESTATED PUBLISHED_2_TIMES",
+            "2026-05-19", "RESTATED ROWS_CHANGED_1_TIMES",
             "2026-05-22", "OMITTED source system retired for the day",
             "2026-05-25", "UNPROCESSED NOT_IN_LEDGER",
             "2026-05-28", "MISSING NO_INPUT"));
@@ -227,9 +227,10 @@ class CompletenessSweepIT {
             assertNotNull(redrive.versionId(), "the re-drive reads the version the version listing named");
             assertEquals("INGEST", redrive.outcome().runKind());
         }
-        // a deleted published object (05-02) is republished and a withdrawn input (05-08) rebuilt from what the inbox
-        // serves again: the re-drive is the ingest path, whose decision repairs drift as it processes a lost event
-        assertEquals(Map.of("2026-05-02", "published LEDGER_DRIFT -> RESTATED", "2026-05-05", "published UNPROCESSED -> RESTATED",
+        // a deleted published object (05-02) is republished (the same rows: OK, not a restatement) and a withdrawn input
+        // (05-08) rebuilt from what the inbox serves again: the re-drive is the ingest path, whose decision repairs drift
+        // as it processes a lost event
+        assertEquals(Map.of("2026-05-02", "published LEDGER_DRIFT -> OK", "2026-05-05", "published UNPROCESSED -> RESTATED",
                 "2026-05-08", "published UNPROCESSED -> RESTATED", "2026-05-25", "published UNPROCESSED -> OK"), redrives);
         assertEquals(UnitStatus.RESTATED, unit(report, "2026-05-05").status());
         assertEquals(2, pipeline.ledgerItem(DATASET, "2026-05-05").publishCount());
@@ -242,9 +243,10 @@ class CompletenessSweepIT {
         }
         Map<String, String> rest = new TreeMap<>(EVERY_STATUS);
         rest.remove("2026-05-25");
-        rest.put("2026-05-02", "RESTATED PUBLISHED_2_TIMES");
-        rest.put("2026-05-05", "RESTATED PUBLISHED_2_TIMES");
-        rest.put("2026-05-08", "RESTATED PUBLISHED_3_TIMES");
+        rest.remove("2026-05-02");
+        assertEquals(2, pipeline.ledgerItem(DATASET, "2026-05-02").publishCount(), "the republish is counted");
+        rest.put("2026-05-05", "RESTATED ROWS_CHANGED_1_TIMES");
+        rest.put("2026-05-08", "RESTATED ROWS_CHANGED_2_TIMES"); // v1's rows, v2's, then v1's again
         assertEquals(rest, notOk(report), () -> evidence(report));
 
         pipeline.requests.clear();

@@ -238,6 +238,35 @@ class RepairHandlerIT {
         assertEquals(LedgerStatus.PUBLISHED, pipeline.ledgerItem("progress_events", "2026-03-01").status());
     }
 
+    @Test
+    void repair_acceptEmpty_recordsTheAcceptanceWithTheReason_conditionedOnTheItemRead_andRevokes() throws Exception {
+        String unit = "2026-03-08";
+        // one line, rejected: a publish of 0 rows
+        pipeline.deliver(pipeline.eventFor(pipeline.put("progress_events/progress-" + unit + ".jsonl",
+                "{\"event_id\":\"e1\",\"surprise\":1}\n".getBytes(StandardCharsets.UTF_8))));
+        LedgerItem empty = pipeline.ledgerItem("progress_events", unit);
+        assertEquals(0, empty.published().accepted());
+        pipeline.requests.clear();
+
+        Map<String, Object> result = repair(payload("repair-accept-empty.json"));
+        assertEquals("accepted_empty", units(result).get(0).get("action"), result.toString());
+        LedgerItem accepted = pipeline.ledgerItem("progress_events", unit);
+        assertTrue(accepted.emptyAccepted().reason().startsWith("No lessons were scheduled"));
+        assertEquals(empty.publishCount(), accepted.publishCount(), "nothing is republished");
+        assertEquals(empty.publishedEtag(), accepted.publishedEtag());
+        List<TransactWriteItemsRequest> writes = pipeline.requests.of(TransactWriteItemsRequest.class);
+        assertEquals(1, writes.size(), "one transaction: the item and its history");
+        assertEquals("revision = :expected_revision", writes.get(0).transactItems().get(0).update().conditionExpression());
+        assertEquals(List.of(), pipeline.requests.of(PutObjectRequest.class), "no S3 write");
+        assertEquals("EMPTY_ACCEPTED", pipeline.history("progress_events", unit).get(1).action());
+
+        Map<String, Object> revoked = repair(Map.of("dataset", "progress_events", "units", List.of(unit), "action", "revoke-accept-empty",
+                "reason", "CHG-2101 rolled back"));
+        assertEquals("revoked", units(revoked).get(0).get("action"));
+        assertEquals(null, pipeline.ledgerItem("progress_events", unit).emptyAccepted());
+        assertEquals("EMPTY_ACCEPTANCE_REVOKED", pipeline.history("progress_events", unit).get(2).action());
+    }
+
     /** A repair of three units whose time left drops to {@code left} when {@code trigger} ends the {@code n}th time. */
     private io.landingledger.core.repair.RepairResult repairRunningOutOfTime(IngestService.Step trigger, int n, Duration left) {
         for (String unit : List.of("2026-03-01", "2026-03-02", "2026-03-03")) {

@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
  */
 public final class NormalisedSnapshot {
     private static final Pattern UUID_PATTERN = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
-    private static final Pattern WALL_CLOCK = Pattern.compile("\\b(published_at|first_published_at|at|at_run)=AttributeValue\\(S=[^)]*\\)");
+    private static final Pattern WALL_CLOCK = Pattern.compile("\\b(published_at|first_published_at|content_published_at|at|at_run)=AttributeValue\\(S=[^)]*\\)");
     private static final Pattern HISTORY_KEY = Pattern.compile("(?m)^history (\\S+) \\S+ =");
 
     /**
