@@ -207,24 +207,7 @@ final class LocalEvents {
                 failed++;
                 continue;
             }
-            String bus = busName(String.valueOf(entry.getOrDefault("EventBusName", "default")));
-            for (Rule rule : rules) {
-                if (!rule.bus().equals(bus) || !EventPatterns.matches(rule.pattern(), event)) {
-                    continue;
-                }
-                for (Map<String, Object> target : rule.targets()) {
-                    String function = String.valueOf(target.get("Arn"));
-                    if (!stack.permissions().allows(function, "events.amazonaws.com", rule.arn(), stack.account())) {
-                        stack.undeliverable(rule.logicalId() + " -> " + function + ": no Lambda permission for events.amazonaws.com from " + rule.arn());
-                        continue;
-                    }
-                    try {
-                        stack.lambda().invokeAsync(function, null, JSON.std.asString(event));
-                    } catch (IOException io) {
-                        throw new IllegalStateException(io);
-                    }
-                }
-            }
+            emit(busName(String.valueOf(entry.getOrDefault("EventBusName", "default"))), event, stack);
             results.add(Map.of("EventId", id));
         }
         return Map.of("FailedEntryCount", failed, "Entries", results);

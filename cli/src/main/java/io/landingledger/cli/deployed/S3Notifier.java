@@ -70,17 +70,23 @@ final class S3Notifier implements AwsGateway.ObjectCreatedListener {
             if (versionId != null) {
                 object.put("version-id", versionId);
             }
-            object.put("sequencer", String.format(Locale.ROOT, "%016X", sequencer.incrementAndGet()));
-            Map<String, Object> detail = new LinkedHashMap<>();
-            detail.put("version", "0");
-            detail.put("bucket", Map.of("name", bucket));
-            detail.put("object", object);
-            detail.put("request-id", UUID.randomUUID().toString());
-            detail.put("requester", account);
-            detail.put("reason", "DeleteObject");
+            Map<String, Object> detail = detail(bucket, object, "DeleteObject");
             detail.put("deletion-type", deleteMarker ? "Delete Marker Created" : "Permanently Deleted");
             eventBridge.accept(s3Event("Object Deleted", bucket, detail));
         }
+    }
+
+    /** The detail of S3's EventBridge event: the bucket, the object (given a sequencer here), who and why. */
+    private Map<String, Object> detail(String bucket, Map<String, Object> object, String reason) {
+        object.put("sequencer", String.format(Locale.ROOT, "%016X", sequencer.incrementAndGet()));
+        Map<String, Object> detail = new LinkedHashMap<>();
+        detail.put("version", "0");
+        detail.put("bucket", Map.of("name", bucket));
+        detail.put("object", object);
+        detail.put("request-id", UUID.randomUUID().toString());
+        detail.put("requester", account);
+        detail.put("reason", reason);
+        return detail;
     }
 
     private Map<String, Object> s3Event(String detailType, String bucket, Map<String, Object> detail) {
@@ -108,15 +114,8 @@ final class S3Notifier implements AwsGateway.ObjectCreatedListener {
             if (head.versionId() != null) {
                 object.put("version-id", head.versionId());
             }
-            object.put("sequencer", String.format(Locale.ROOT, "%016X", sequencer.incrementAndGet()));
-            Map<String, Object> detail = new LinkedHashMap<>();
-            detail.put("version", "0");
-            detail.put("bucket", Map.of("name", bucket));
-            detail.put("object", object);
-            detail.put("request-id", UUID.randomUUID().toString());
-            detail.put("requester", account);
-            detail.put("reason", eventName.substring(eventName.indexOf(':') + 1) + "Object");
-            eventBridge.accept(s3Event("Object Created", bucket, detail));
+            eventBridge.accept(s3Event("Object Created", bucket, detail(bucket, object, eventName.substring(eventName.indexOf(':') + 1)
+                    + "Object")));
         }
         List<S3NotificationRules.Rule> matching = new ArrayList<>();
         for (S3NotificationRules.Rule rule : rules.of(bucket)) {
