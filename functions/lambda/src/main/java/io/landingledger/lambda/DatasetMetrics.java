@@ -47,15 +47,32 @@ public final class DatasetMetrics {
     public static final String UNROUTABLE = "unroutable";
 
     private final Environment environment;
+    /**
+     * Whether each metric also carries the dataset's dimension. Every distinct dimension value is a custom metric
+     * CloudWatch bills monthly: at 10,000 datasets about 200,000 of them (docs/performance.md), so a fleet that large
+     * emits the fleet's aggregate only (METRICS_PER_DATASET false) and names the dataset as a property of the document,
+     * which Logs Insights can still group by.
+     */
+    private final boolean perDataset;
 
     /** Metrics written to {@code out}, one EMF document per line. */
     DatasetMetrics(PrintStream out) {
+        this(out, true);
+    }
+
+    DatasetMetrics(PrintStream out, boolean perDataset) {
         this.environment = new PinnedLambdaEnvironment(new PrintStreamSink(Objects.requireNonNull(out, "out")));
+        this.perDataset = perDataset;
     }
 
     /** Metrics written to {@code out} (the local run sends them nowhere: they are CloudWatch's). */
     public static DatasetMetrics to(PrintStream out) {
         return new DatasetMetrics(out);
+    }
+
+    /** As {@link #to(PrintStream)}; {@code perDataset} false: the fleet's aggregate only, the dataset a property. */
+    public static DatasetMetrics to(PrintStream out, boolean perDataset) {
+        return new DatasetMetrics(out, perDataset);
     }
 
     /** Metrics written to this process's stdout, which Lambda forwards to the function's log group. */
@@ -78,7 +95,12 @@ public final class DatasetMetrics {
         // ServiceType), which would make each metric a different one per function. Two sets: per dataset (the
         // dashboard's graphs), and none, the fleet's aggregate that the alarms watch (datasets are registered at run
         // time, so no alarm in the template can name one)
-        logger.setDimensions(DimensionSet.of(DIMENSION, dataset), new DimensionSet());
+        if (perDataset) {
+            logger.setDimensions(DimensionSet.of(DIMENSION, dataset), new DimensionSet());
+        } else {
+            logger.setDimensions(new DimensionSet());
+            logger.putProperty(DIMENSION, dataset);
+        }
         metrics.forEach((name, metric) -> logger.putMetric(name, metric.value(), metric.unit()));
         logger.flush();
     }

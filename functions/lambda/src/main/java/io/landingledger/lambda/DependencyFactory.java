@@ -88,7 +88,7 @@ public final class DependencyFactory implements AutoCloseable {
         this.ledger = new DynamoDbLedger(dynamoDb, config.ledgerTable(), config.ledgerHistoryTable());
         this.ingestService = new IngestService(objectStore, ledger, config.lakeBucket(), Clock.systemUTC(),
                 config.validationLimits(), IngestService.StepListener.NONE);
-        this.reporter = LogAndMetricsReporter.to(stdout);
+        this.reporter = LogAndMetricsReporter.to(DatasetMetrics.to(stdout, config.perDatasetMetrics()));
         this.stdout = stdout;
         // the receipts the sweep reads; without a table no consumer is known
         this.consumers = config.consumersTable()
@@ -129,6 +129,11 @@ public final class DependencyFactory implements AutoCloseable {
                     Map.of("error", e.getClass().getSimpleName())));
         }
         return new DependencyFactory(config, Objects.requireNonNull(stdout, "stdout"));
+    }
+
+    /** The function's metrics: on its standard output, per dataset unless the configuration says the fleet's only. */
+    public DatasetMetrics metrics() {
+        return DatasetMetrics.to(stdout, config.perDatasetMetrics());
     }
 
     /** The function's standard output (its metrics documents go there). */

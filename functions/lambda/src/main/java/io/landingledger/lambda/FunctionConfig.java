@@ -71,12 +71,14 @@ import software.amazon.awssdk.regions.Region;
  * @param reads              how the inbox object is read: K concurrent ranges of a size
  * @param consumersTable     the {@code Consumers} table of consumer receipts ({@value #CONSUMERS_TABLE}); empty: no
  *                           consumer is known
+ * @param perDatasetMetrics  metrics carry the dataset's dimension ({@value #METRICS_PER_DATASET}, default true)
  * @param contractCache      how many contracts a function keeps and for how long ({@value #CONTRACT_CACHE_ENTRIES},
  *                           {@value #CONTRACT_CACHE_TTL_SECONDS})
  */
 public record FunctionConfig(String inboxBucket, String lakeBucket, String ledgerTable, String ledgerHistoryTable,
                              AwsConnection aws, ValidationLimits validationLimits, Optional<String> validatorFunction,
-                             RangedRead.Settings reads, Optional<String> consumersTable, ContractCache.Settings contractCache) {
+                             RangedRead.Settings reads, Optional<String> consumersTable, ContractCache.Settings contractCache,
+                             boolean perDatasetMetrics) {
 
     public static final String INBOX_BUCKET = "INBOX_BUCKET";
     public static final String LAKE_BUCKET = "LAKE_BUCKET";
@@ -95,6 +97,8 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
     public static final String LANDING_S3_ENDPOINT = "LANDING_S3_ENDPOINT";
     public static final String LANDING_DYNAMODB_ENDPOINT = "LANDING_DYNAMODB_ENDPOINT";
     public static final String LANDING_LAMBDA_ENDPOINT = "LANDING_LAMBDA_ENDPOINT";
+    /** "false": metrics carry no dataset dimension (a large fleet; DatasetMetrics). Default "true". */
+    public static final String METRICS_PER_DATASET = "METRICS_PER_DATASET";
     public static final String LANDING_AWS_ACCESS_KEY_ID = "LANDING_AWS_ACCESS_KEY_ID";
     public static final String LANDING_AWS_SECRET_ACCESS_KEY = "LANDING_AWS_SECRET_ACCESS_KEY";
     public static final String KEY_INDEX_MEMORY_MB = "KEY_INDEX_MEMORY_MB";
@@ -173,7 +177,19 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
                 new AwsConnection(region, s3, dynamoDb, credentials, lambda), limits.build(), optional(environment, VALIDATOR_FUNCTION),
                 new RangedRead.Settings(ranges, rangeBytes), optional(environment, CONSUMERS_TABLE),
                 new ContractCache.Settings(wholeNumber(environment, CONTRACT_CACHE_ENTRIES, 1, 100_000).orElse(ContractCache.DEFAULT_MAX_ENTRIES),
-                        wholeNumber(environment, CONTRACT_CACHE_TTL_SECONDS, 0, 3600).map(Duration::ofSeconds).orElse(ContractCache.DEFAULT_TTL)));
+                        wholeNumber(environment, CONTRACT_CACHE_TTL_SECONDS, 0, 3600).map(Duration::ofSeconds).orElse(ContractCache.DEFAULT_TTL)),
+                perDatasetMetrics(environment));
+    }
+
+    private static boolean perDatasetMetrics(Map<String, String> environment) {
+        Optional<String> value = optional(environment, METRICS_PER_DATASET);
+        if (value.isEmpty() || value.get().equals("true")) {
+            return true;
+        }
+        if (value.get().equals("false")) {
+            return false;
+        }
+        throw new IllegalStateException(METRICS_PER_DATASET + " is '" + value.get() + "', not true or false");
     }
 
     private static Optional<Integer> wholeNumber(Map<String, String> environment, String name, int min, int max) {
@@ -239,6 +255,9 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
             environment.put(S3_READ_RANGE_MB, Long.toString(reads.rangeBytes() >> 20));
         }
         consumersTable.ifPresent(table -> environment.put(CONSUMERS_TABLE, table));
+        if (!perDatasetMetrics) {
+            environment.put(METRICS_PER_DATASET, "false");
+        }
         if (contractCache.maxEntries() != ContractCache.DEFAULT_MAX_ENTRIES) {
             environment.put(CONTRACT_CACHE_ENTRIES, Integer.toString(contractCache.maxEntries()));
         }
@@ -256,7 +275,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         return new Builder().inboxBucket(inboxBucket).lakeBucket(lakeBucket).ledgerTable(ledgerTable)
                 .ledgerHistoryTable(ledgerHistoryTable).aws(aws).validationLimits(validationLimits)
                 .validatorFunction(validatorFunction.orElse(null)).reads(reads)
-                .consumersTable(consumersTable.orElse(null)).contractCache(contractCache);
+                .consumersTable(consumersTable.orElse(null)).contractCache(contractCache).perDatasetMetrics(perDatasetMetrics);
     }
 
     private static String required(Map<String, String> environment, String name, String source) {
@@ -305,6 +324,12 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         private RangedRead.Settings reads = RangedRead.Settings.DEFAULT;
         private String consumersTable;
         private ContractCache.Settings contractCache = ContractCache.Settings.DEFAULT;
+        private boolean perDatasetMetrics = true;
+
+        public Builder perDatasetMetrics(boolean value) {
+            this.perDatasetMetrics = value;
+            return this;
+        }
 
         private Builder() {
         }
@@ -364,7 +389,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
 
         public FunctionConfig build() {
             return new FunctionConfig(inboxBucket, lakeBucket, ledgerTable, ledgerHistoryTable, aws, validationLimits,
-                    nonBlank(validatorFunction), reads, nonBlank(consumersTable), contractCache);
+                    nonBlank(validatorFunction), reads, nonBlank(consumersTable), contractCache, perDatasetMetrics);
         }
 
         private static Optional<String> nonBlank(String value) {

@@ -48,7 +48,12 @@ public final class LogAndMetricsReporter implements OutcomeReporter {
 
     /** As {@link #LogAndMetricsReporter()}, the metrics documents on {@code stdout} (the function's log stream). */
     public static LogAndMetricsReporter to(PrintStream stdout) {
-        return new LogAndMetricsReporter(LogManager.getLogger(LogAndMetricsReporter.class), DatasetMetrics.to(stdout));
+        return to(DatasetMetrics.to(stdout));
+    }
+
+    /** The functions' log lines, and metrics through {@code metrics}. */
+    public static LogAndMetricsReporter to(DatasetMetrics metrics) {
+        return new LogAndMetricsReporter(LogManager.getLogger(LogAndMetricsReporter.class), metrics);
     }
 
     LogAndMetricsReporter(Logger log, DatasetMetrics metrics) {

@@ -24,6 +24,32 @@ class DatasetMetricsTest {
     private final DatasetMetrics metrics = new DatasetMetrics(new PrintStream(out, true, UTF_8));
 
     @Test
+    void aFleetWithoutPerDatasetMetrics_emitsTheAggregateOnly_theDatasetAPropertyNotADimension() throws IOException {
+        ByteArrayOutputStream fleetOut = new ByteArrayOutputStream();
+        DatasetMetrics fleet = DatasetMetrics.to(new PrintStream(fleetOut, true, UTF_8), false);
+        fleet.emit("progress_events", Map.of("UnitsExpected", Metric.count(31)));
+        Map<String, Object> document = JSON.std.mapFrom(fleetOut.toString(UTF_8).lines().findFirst().orElseThrow());
+        Map<String, Object> directive = MetricDirectives.directive(document);
+        // one dimension set, the empty one: one custom metric per name for the whole fleet, whatever its size
+        assertEquals(List.of(List.of()), directive.get("Dimensions"));
+        assertEquals("progress_events", document.get("dataset"));
+        assertEquals(31.0, document.get("UnitsExpected"));
+    }
+
+    @Test
+    void aConfigurationReadsTheSwitch_andRefusesAnythingButTrueOrFalse() {
+        Map<String, String> environment = new java.util.HashMap<>(Map.of("INBOX_BUCKET", "i", "LAKE_BUCKET", "l", "LEDGER_TABLE", "t",
+                "LEDGER_HISTORY_TABLE", "h", "AWS_REGION", "us-east-1"));
+        org.junit.jupiter.api.Assertions.assertTrue(FunctionConfig.fromEnvironment(environment).perDatasetMetrics());
+        environment.put(FunctionConfig.METRICS_PER_DATASET, "false");
+        org.junit.jupiter.api.Assertions.assertFalse(FunctionConfig.fromEnvironment(environment).perDatasetMetrics());
+        environment.put(FunctionConfig.METRICS_PER_DATASET, "no");
+        IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> FunctionConfig.fromEnvironment(environment));
+        org.junit.jupiter.api.Assertions.assertTrue(refused.getMessage().contains("METRICS_PER_DATASET"), refused.getMessage());
+    }
+
+    @Test
     void emit_writesOneEmfDocumentWithTheNamespaceTheDatasetDimensionAndEachUnit() throws IOException {
         Map<String, Metric> sweep = new LinkedHashMap<>();
         sweep.put("UnitsExpected", Metric.count(31));

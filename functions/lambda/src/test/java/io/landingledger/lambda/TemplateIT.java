@@ -307,6 +307,11 @@ public class TemplateIT {
         String contract = lake.object(S3ContractStore.key("registered_later", 3));
         Map<String, List<Statement>> roles = model.roles();
         for (String function : model.functions()) {
+            if (function.equals("SweepChangeFunction")) {
+                // the change recorder routes nothing: a key's first segment names the dataset whose marker it writes
+                assertFalse(allows(roles.get(function), "s3:GetObject", contract), function + " reads contracts it never uses");
+                continue;
+            }
             assertTrue(allows(roles.get(function), "s3:GetObject", contract), function + " cannot read the contract store");
         }
         for (Map.Entry<String, List<Statement>> role : roles.entrySet()) {

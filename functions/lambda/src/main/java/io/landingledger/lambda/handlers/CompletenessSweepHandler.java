@@ -74,7 +74,7 @@ public final class CompletenessSweepHandler implements RequestHandler<Map<String
     }
 
     private CompletenessSweepHandler(DependencyFactory dependencies) {
-        this(dependencies.contracts(), dependencies.deployedSweep(), DatasetMetrics.to(dependencies.stdout()), dependencies.reporter());
+        this(dependencies.contracts(), dependencies.deployedSweep(), dependencies.metrics(), dependencies.reporter());
     }
 
     /** For tests and the local run. */

@@ -9,7 +9,6 @@ import io.landingledger.core.sweep.ShardedSweep;
 import io.landingledger.core.sweep.SweepMode;
 import io.landingledger.core.sweep.SweepPlan;
 import io.landingledger.core.sweep.SweepRequest;
-import io.landingledger.lambda.DatasetMetrics;
 import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.JsonLine;
 import io.landingledger.lambda.adapters.SqsShardQueue;
@@ -53,7 +52,7 @@ public final class SweepPlannerHandler implements RequestHandler<Map<String, Obj
     private SweepPlannerHandler(DependencyFactory dependencies, Map<String, String> environment) {
         this(dependencies.contracts(), dependencies.shardedSweep(), new SqsShardQueue(dependencies.sqsClient(),
                 Objects.requireNonNull(environment.get(SHARD_QUEUE), SHARD_QUEUE + " is not set (infra/template.yaml)"))::submit,
-                new SweepMetrics(DatasetMetrics.to(dependencies.stdout())));
+                new SweepMetrics(dependencies.metrics()));
     }
 
     /** For tests and the local stack: {@code queue} takes the shards (the lead's SQS emulator, or a list). */

@@ -10,7 +10,6 @@ import io.landingledger.core.sweep.DatasetReport;
 import io.landingledger.core.sweep.ShardTask;
 import io.landingledger.core.sweep.ShardedSweep;
 import io.landingledger.core.sweep.SweepShardRunner;
-import io.landingledger.lambda.DatasetMetrics;
 import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.JsonLine;
 import io.landingledger.lambda.LambdaDeadline;
@@ -57,7 +56,7 @@ public final class SweepShardHandler implements RequestHandler<Map<String, Objec
     }
 
     private SweepShardHandler(DependencyFactory dependencies) {
-        this(dependencies.shardedSweep(), dependencies.reporter(), new SweepMetrics(DatasetMetrics.to(dependencies.stdout())));
+        this(dependencies.shardedSweep(), dependencies.reporter(), new SweepMetrics(dependencies.metrics()));
     }
 
     /** For tests and the local stack. */
