@@ -1,7 +1,6 @@
 package io.landingledger.cli.deployed;
 
 import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -67,24 +66,22 @@ public final class AwsGateway implements AutoCloseable {
     private final Map<String, LocalService> localServices = new ConcurrentHashMap<>();
     private final URI s3;
     private final URI moto;
-    private final String region;
     private volatile AccessPolicy policy = AccessPolicy.ALLOW_ALL;
     private volatile Fault fault = (principal, request) -> null;
     private volatile java.util.function.BiConsumer<Principal, String> denials = (principal, message) -> { };
     private volatile ObjectCreatedListener objectCreated = (principal, bucket, key, version, event) -> { };
 
-    private AwsGateway(ServerSocket server, URI s3, URI moto, String region) {
+    private AwsGateway(ServerSocket server, URI s3, URI moto) {
         this.server = server;
         this.s3 = s3;
         this.moto = moto;
-        this.region = region;
     }
 
     /** Listens on a free loopback port; requests for S3 go to {@code s3}, for DynamoDB and SQS to {@code moto}. */
-    public static AwsGateway start(URI s3, URI moto, String region) throws IOException {
+    public static AwsGateway start(URI s3, URI moto) throws IOException {
         ServerSocket socket = new ServerSocket();
         socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
-        AwsGateway gateway = new AwsGateway(socket, s3, moto, region);
+        AwsGateway gateway = new AwsGateway(socket, s3, moto);
         Thread acceptor = new Thread(gateway::accept, "aws-gateway");
         acceptor.setDaemon(true);
         acceptor.start();
@@ -176,7 +173,7 @@ public final class AwsGateway implements AutoCloseable {
             if (local != null) {
                 write(out, local.handle(principal, head, body));
             } else if (service.equals("dynamodb") || service.equals("sqs")) {
-                forward(moto, head, body, in, out);
+                forward(moto, head, body, out);
             } else {
                 write(out, error(service, 400, "UnsupportedService", "the local stack does not serve " + service));
             }
@@ -298,7 +295,7 @@ public final class AwsGateway implements AutoCloseable {
         return new String[] {trimmed.substring(0, slash), trimmed.substring(slash + 1)};
     }
 
-    private static void forward(URI backendUri, HttpHead head, byte[] body, InputStream ignored, OutputStream out) throws IOException {
+    private static void forward(URI backendUri, HttpHead head, byte[] body, OutputStream out) throws IOException {
         try (Socket backend = new Socket(backendUri.getHost(), backendUri.getPort())) {
             OutputStream toBackend = backend.getOutputStream();
             StringBuilder text = new StringBuilder(head.startLine).append("\r\n");
@@ -409,10 +406,6 @@ public final class AwsGateway implements AutoCloseable {
         return out.toString();
     }
 
-    String region() {
-        return region;
-    }
-
     @Override
     public void close() {
         try {
@@ -421,12 +414,5 @@ public final class AwsGateway implements AutoCloseable {
             // closing
         }
         connections.shutdownNow();
-    }
-
-    /** Reads everything left on a stream (tests). */
-    static byte[] drain(InputStream in) throws IOException {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        in.transferTo(out);
-        return out.toByteArray();
     }
 }

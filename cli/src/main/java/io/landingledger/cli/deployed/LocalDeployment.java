@@ -100,7 +100,7 @@ public final class LocalDeployment implements AutoCloseable {
         this.stackId = "arn:aws:cloudformation:" + region + ":" + ACCOUNT + ":stack/" + stackName + "/" + UUID.randomUUID();
         this.emulators = emulators;
         this.ownsEmulators = ownsEmulators;
-        this.gateway = AwsGateway.start(emulators.s3Endpoint(), emulators.dynamoDbEndpoint(), region);
+        this.gateway = AwsGateway.start(emulators.s3Endpoint(), emulators.dynamoDbEndpoint());
         this.gateway.principal(new Principal(EmbeddedAws.ACCESS_KEY, "arn:aws:iam::" + ACCOUNT + ":user/operator", null));
         this.lambda = new LocalLambda(options.workDirectory().resolve("logs"), this::runtimeVariables);
         this.access = new StackAccess(iam, lambda, ACCOUNT, region);

@@ -28,12 +28,11 @@ final class MotoApi {
     /** One call of {@code target} (e.g. DynamoDB_20120810.CreateTable), the answer as a map. */
     Map<String, Object> call(String service, String target, Map<String, Object> body) {
         try {
-            String signingName = service;
             HttpRequest request = HttpRequest.newBuilder(endpoint.resolve("/"))
                     .timeout(Duration.ofSeconds(30))
-                    .header("Content-Type", service.equals("sqs") ? "application/x-amz-json-1.0" : "application/x-amz-json-1.0")
+                    .header("Content-Type", "application/x-amz-json-1.0")
                     .header("X-Amz-Target", target)
-                    .header("Authorization", "AWS4-HMAC-SHA256 Credential=cloudformation/20260101/" + region + "/" + signingName
+                    .header("Authorization", "AWS4-HMAC-SHA256 Credential=cloudformation/20260101/" + region + "/" + service
                             + "/aws4_request, SignedHeaders=host, Signature=0")
                     .POST(HttpRequest.BodyPublishers.ofString(JSON.std.asString(body)))
                     .build();

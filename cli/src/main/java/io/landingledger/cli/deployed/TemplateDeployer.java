@@ -41,8 +41,7 @@ final class TemplateDeployer {
     private final Map<String, Object> parameters = new LinkedHashMap<>();
     private final Map<String, Boolean> conditions = new LinkedHashMap<>();
     private final Intrinsics intrinsics;
-    private final MotoApi dynamoDb;
-    private final MotoApi sqs;
+    private final MotoApi moto;
     private final S3Client s3;
     private final SecureRandom random = new SecureRandom();
 
@@ -52,8 +51,7 @@ final class TemplateDeployer {
         this.template = template;
         this.resourcesJson = (Map<String, Object>) template.getOrDefault("Resources", Map.of());
         this.intrinsics = new Intrinsics(new Scope());
-        this.dynamoDb = new MotoApi(stack.motoEndpoint(), stack.region());
-        this.sqs = new MotoApi(stack.motoEndpoint(), stack.region());
+        this.moto = new MotoApi(stack.motoEndpoint(), stack.region());
         this.s3 = stack.adminS3();
         parameters(parameterValues);
     }
@@ -336,15 +334,15 @@ final class TemplateDeployer {
         if (properties.get("StreamSpecification") instanceof Map<?, ?> stream) {
             request.put("StreamSpecification", Map.of("StreamEnabled", true, "StreamViewType", stream.get("StreamViewType")));
         }
-        Map<String, Object> answer = dynamoDb.call("dynamodb", "DynamoDB_20120810.CreateTable", request);
+        Map<String, Object> answer = moto.call("dynamodb", "DynamoDB_20120810.CreateTable", request);
         Map<String, Object> description = (Map<String, Object>) answer.get("TableDescription");
         if (properties.get("TimeToLiveSpecification") instanceof Map<?, ?> ttl && Boolean.TRUE.equals(asBoolean(ttl.get("Enabled")))) {
-            dynamoDb.call("dynamodb", "DynamoDB_20120810.UpdateTimeToLive", Map.of("TableName", name, "TimeToLiveSpecification",
+            moto.call("dynamodb", "DynamoDB_20120810.UpdateTimeToLive", Map.of("TableName", name, "TimeToLiveSpecification",
                     Map.of("Enabled", true, "AttributeName", ttl.get("AttributeName"))));
         }
         if (properties.get("PointInTimeRecoverySpecification") instanceof Map<?, ?> pitr
                 && Boolean.TRUE.equals(asBoolean(pitr.get("PointInTimeRecoveryEnabled")))) {
-            dynamoDb.call("dynamodb", "DynamoDB_20120810.UpdateContinuousBackups", Map.of("TableName", name,
+            moto.call("dynamodb", "DynamoDB_20120810.UpdateContinuousBackups", Map.of("TableName", name,
                     "PointInTimeRecoverySpecification", Map.of("PointInTimeRecoveryEnabled", true)));
         }
         Map<String, String> attributes = new LinkedHashMap<>();
@@ -369,7 +367,7 @@ final class TemplateDeployer {
             Object value = property.getValue();
             attributes.put(key, value instanceof Map<?, ?> || value instanceof List<?> ? json(value) : scalarText(value));
         }
-        Map<String, Object> answer = sqs.call("sqs", "AmazonSQS.CreateQueue", Map.of("QueueName", name, "Attributes", attributes));
+        Map<String, Object> answer = moto.call("sqs", "AmazonSQS.CreateQueue", Map.of("QueueName", name, "Attributes", attributes));
         String url = String.valueOf(answer.get("QueueUrl"));
         String arn = arn("sqs", name);
         stack.queue(arn, url);

@@ -7,18 +7,9 @@ import io.landingledger.cli.deployed.FunctionSpec;
 import io.landingledger.cli.deployed.InvokeResult;
 import io.landingledger.cli.deployed.LocalDeployment;
 import io.landingledger.core.ingest.IngestOutcome;
-import io.landingledger.core.ingest.LakeLayout;
-import io.landingledger.lambda.AwsConnection;
 import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.FunctionConfig;
-import io.landingledger.lambda.adapters.DynamoDbLedger;
-import io.landingledger.lambda.adapters.S3ObjectStore;
-import io.landingledger.core.ledger.HistoryEntry;
-import io.landingledger.core.ledger.LedgerItem;
 
-import software.amazon.awssdk.core.sync.ResponseTransformer;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.s3.S3Client;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -37,7 +28,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 
 /**
  * The examples on the stack as the template deploys it ({@link LocalDeployment}): each file is put into the inbox
@@ -51,9 +41,8 @@ final class DeployedPipeline implements Pipeline {
 
     private final LocalDeployment stack;
     private final PrintStream progress;
-    private final S3Client s3;
-    private final DynamoDbClient dynamoDb;
-    private final DynamoDbLedger ledger;
+    /** The operator's clients on the stack's endpoint: a producer's puts and the export's reads. */
+    private final DependencyFactory operator;
     private final String inbox;
     private final String lake;
     private final String validator;
@@ -72,21 +61,14 @@ final class DeployedPipeline implements Pipeline {
     DeployedPipeline(LocalDeployment stack, PrintStream progress) {
         this.stack = stack;
         this.progress = progress;
-        AwsConnection operator = stack.operatorConnection();
-        this.s3 = DependencyFactory.s3Client(operator);
-        this.dynamoDb = DependencyFactory.dynamoDbClient(operator);
         this.inbox = stack.physicalId("InboxBucket");
         this.lake = stack.physicalId("LakeBucket");
-        this.ledger = new DynamoDbLedger(dynamoDb, stack.physicalId("LedgerTable"), stack.physicalId("LedgerHistoryTable"));
+        this.operator = DependencyFactory.create(FunctionConfig.builder().inboxBucket(inbox).lakeBucket(lake)
+                .ledgerTable(stack.physicalId("LedgerTable")).ledgerHistoryTable(stack.physicalId("LedgerHistoryTable"))
+                .aws(stack.operatorConnection()).build());
         this.validator = stack.physicalId("ValidatorFunction");
         this.sweepFunction = stack.physicalId("CompletenessSweepFunction");
         stack.lambda().addListener(this::completed);
-        // the shipped example contracts, registered in the stack's contract store as an operator registers a dataset
-        FunctionConfig config = FunctionConfig.builder().inboxBucket(inbox).lakeBucket(lake).ledgerTable(stack.physicalId("LedgerTable"))
-                .ledgerHistoryTable(stack.physicalId("LedgerHistoryTable")).aws(operator).build();
-        try (DependencyFactory registration = DependencyFactory.create(config)) {
-            registration.registerBundledContracts("landing local: the shipped example contracts");
-        }
     }
 
     /** The validator's answers, as they come: progress lines, outcomes, failures (after Lambda's last retry). */
@@ -180,7 +162,7 @@ final class DeployedPipeline implements Pipeline {
             ownPuts.add(inbox + "/" + key);
             InboxUpload.Uploaded put;
             try {
-                put = InboxUpload.put(s3, inbox, key, file, meter);
+                put = InboxUpload.put(operator.s3(), inbox, key, file, meter);
             } finally {
                 ownPuts.remove(inbox + "/" + key);
             }
@@ -268,33 +250,7 @@ final class DeployedPipeline implements Pipeline {
 
     @Override
     public void export(Path directory) throws IOException {
-        S3ObjectStore store = new S3ObjectStore(s3, Executors.newSingleThreadExecutor(), io.landingledger.lambda.adapters.MultipartStreamingUpload.Settings.DEFAULT,
-                io.landingledger.lambda.adapters.RangedRead.Settings.DEFAULT);
-        for (String prefix : List.of(LakeLayout.PUBLISHED_PREFIX, LakeLayout.QUARANTINE_PREFIX, LakeLayout.REPORTS_PREFIX,
-                LakeLayout.STATUS_PREFIX)) {
-            for (var object : store.list(lake, prefix)) {
-                Path target = directory.resolve(object.key()).normalize();
-                if (!target.startsWith(directory)) {
-                    continue; // never write outside the export directory, whatever a key says
-                }
-                Files.createDirectories(target.getParent());
-                Files.deleteIfExists(target);
-                s3.getObject(r -> r.bucket(lake).key(object.key()), ResponseTransformer.toFile(target));
-            }
-        }
-        List<Object> items = new ArrayList<>();
-        List<Object> history = new ArrayList<>();
-        for (String dataset : unitsSeen.keySet()) {
-            for (LedgerItem item : ledger.items(dataset, null, null)) {
-                items.add(item);
-                for (HistoryEntry entry : ledger.history(dataset, item.unit())) {
-                    history.add(entry);
-                }
-            }
-        }
-        Files.createDirectories(directory);
-        Files.writeString(directory.resolve("ledger.json"), Json.pretty(items));
-        Files.writeString(directory.resolve("ledger-history.json"), Json.pretty(history));
+        LakeExport.write(operator, lake, unitsSeen.keySet(), directory);
     }
 
     @Override
@@ -349,7 +305,6 @@ final class DeployedPipeline implements Pipeline {
 
     @Override
     public void close() {
-        s3.close();
-        dynamoDb.close();
+        operator.close();
     }
 }

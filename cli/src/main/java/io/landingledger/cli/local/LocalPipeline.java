@@ -7,8 +7,6 @@ import io.landingledger.cli.ops.TargetOptions;
 import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.ingest.IngestService;
-import io.landingledger.core.ingest.LakeLayout;
-import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.store.ForwardingObjectStore;
 import io.landingledger.core.store.ObjectNotFoundException;
@@ -23,7 +21,6 @@ import io.landingledger.lambda.OutcomeReporter;
 import io.landingledger.lambda.handlers.CompletenessSweepHandler;
 import io.landingledger.lambda.handlers.ValidateObjectHandler;
 
-import software.amazon.awssdk.core.sync.ResponseTransformer;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -31,7 +28,6 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -314,32 +310,7 @@ final class LocalPipeline implements Pipeline {
     /** Copies published/, _quarantine/, _reports/ and _status/ out, with a JSON dump of both tables. */
     @Override
     public void export(Path directory) throws IOException {
-        S3Client s3 = dependencies.s3();
-        for (String prefix : List.of(LakeLayout.PUBLISHED_PREFIX, LakeLayout.QUARANTINE_PREFIX, LakeLayout.REPORTS_PREFIX,
-                LakeLayout.STATUS_PREFIX)) {
-            for (var object : dependencies.objectStore().list(LAKE_BUCKET, prefix)) {
-                Path target = directory.resolve(object.key()).normalize();
-                if (!target.startsWith(directory)) {
-                    continue; // never write outside the export directory, whatever a key says
-                }
-                Files.createDirectories(target.getParent());
-                Files.deleteIfExists(target);
-                s3.getObject(r -> r.bucket(LAKE_BUCKET).key(object.key()), ResponseTransformer.toFile(target));
-            }
-        }
-        List<Object> ledger = new ArrayList<>();
-        List<Object> history = new ArrayList<>();
-        for (String dataset : unitsSeen.keySet()) {
-            for (LedgerItem item : dependencies.ledger().items(dataset, null, null)) {
-                ledger.add(item);
-                for (HistoryEntry entry : dependencies.ledger().history(dataset, item.unit())) {
-                    history.add(entry);
-                }
-            }
-        }
-        Files.createDirectories(directory);
-        Files.writeString(directory.resolve("ledger.json"), Json.pretty(ledger));
-        Files.writeString(directory.resolve("ledger-history.json"), Json.pretty(history));
+        LakeExport.write(dependencies, LAKE_BUCKET, unitsSeen.keySet(), directory);
     }
 
     private final class Recorder implements OutcomeReporter {

@@ -2,7 +2,6 @@ package io.landingledger.cli.deployed;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 
-import io.landingledger.lambda.FunctionConfig;
 import io.landingledger.lambda.DependencyFactory;
 
 import org.junit.jupiter.api.AfterAll;
@@ -54,7 +53,6 @@ class LocalDeploymentIT {
         System.out.println("[local-deploy] stack up in " + stack.startupTime().toMillis() + " ms");
         stack.summary().forEach(line -> System.out.println("[local-deploy] " + line));
         operator = DependencyFactory.s3Client(stack.operatorConnection());
-        registerExampleContracts(stack);
         stack.lambda().addListener((function, payload, result, attempt, async) -> {
             if (function.logicalId().equals("ValidatorFunction")) {
                 validatorRuns.add(result.payloadText());
@@ -295,15 +293,5 @@ class LocalDeploymentIT {
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, process.waitFor(), output);
         return output;
-    }
-
-    /** The shipped example contracts registered in the stack's contract store, as an operator registers a dataset. */
-    static void registerExampleContracts(LocalDeployment deployed) {
-        FunctionConfig config = FunctionConfig.builder().inboxBucket(deployed.physicalId("InboxBucket"))
-                .lakeBucket(deployed.physicalId("LakeBucket")).ledgerTable(deployed.physicalId("LedgerTable"))
-                .ledgerHistoryTable(deployed.physicalId("LedgerHistoryTable")).aws(deployed.operatorConnection()).build();
-        try (DependencyFactory registration = DependencyFactory.create(config)) {
-            registration.registerBundledContracts("LocalDeploymentIT");
-        }
     }
 }

@@ -74,7 +74,6 @@ class TemplateFaultsIT {
         });
         try (LocalDeployment stack = LocalDeployment.start(options(dir, template));
              S3Client operator = DependencyFactory.s3Client(stack.operatorConnection())) {
-            LocalDeploymentIT.registerExampleContracts(stack);
             String inbox = stack.physicalId("InboxBucket");
             String lake = stack.physicalId("LakeBucket");
             operator.putObject(r -> r.bucket(inbox).key("progress_events/progress-2026-03-03.jsonl"),
