@@ -22,7 +22,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -99,15 +98,13 @@ final class DeployedPipeline implements Pipeline {
                     IngestOutcome outcome = IngestOutcome.fromMap(record);
                     outcomes.add(outcome);
                     unitsSeen.computeIfAbsent(outcome.dataset(), d -> new TreeSet<>()).add(outcome.unit());
-                    progress.printf("  %-9s %s/%s  %s%n", outcome.action().name().toLowerCase(Locale.ROOT), outcome.dataset(), outcome.unit(),
-                            outcome.refusalCode() != null ? outcome.refusalCode() + ": " + outcome.detail()
-                                    : outcome.accepted() + " rows, " + outcome.rejected() + " rejected, " + outcome.duplicates() + " duplicates");
+                    progress.println(Pipeline.progressLine(outcome));
                 }
                 return;
             }
             Map<String, Object> error = JSON.std.mapFrom(result.payloadText());
             String type = String.valueOf(error.get("errorType"));
-            String reason = type.substring(type.lastIndexOf('.') + 1) + ": " + firstLine(String.valueOf(error.get("errorMessage")));
+            String reason = type.substring(type.lastIndexOf('.') + 1) + ": " + LocalPipeline.firstLine(String.valueOf(error.get("errorMessage")));
             int attempts = 1 + 2; // the validator's EventInvokeConfig: MaximumRetryAttempts 2
             if (async && attempt < attempts) {
                 progress.printf("  %-9s %s  %s (attempt %d; Lambda retries it)%n", "retried", object == null ? "?" : object[0], reason, attempt);
@@ -128,12 +125,6 @@ final class DeployedPipeline implements Pipeline {
         }
     }
 
-    private static String firstLine(String message) {
-        String text = message.strip();
-        int newline = text.indexOf('\n');
-        text = newline < 0 ? text : text.substring(0, newline).strip();
-        return text.length() > 300 ? text.substring(0, 300) + "..." : text;
-    }
 
     /** {key (decoded), version} of the first record of an S3 event, or null. */
     @SuppressWarnings("unchecked")
@@ -229,10 +220,7 @@ final class DeployedPipeline implements Pipeline {
     public Map<String, Object> sweep() {
         Map<String, Object> results = new LinkedHashMap<>();
         for (Map.Entry<String, TreeSet<String>> units : unitsSeen.entrySet()) {
-            Map<String, Object> payload = new LinkedHashMap<>();
-            payload.put("datasets", List.of(units.getKey()));
-            payload.put("from", units.getValue().first());
-            payload.put("to", units.getValue().last());
+            Map<String, Object> payload = Pipeline.sweepPayload(units.getKey(), units.getValue());
             InvokeResult result;
             try {
                 result = stack.lambda().invoke(sweepFunction, "live", JSON.std.asString(payload));

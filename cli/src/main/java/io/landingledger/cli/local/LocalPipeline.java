@@ -35,7 +35,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -264,15 +263,16 @@ final class LocalPipeline implements Pipeline {
 
     /** The exception's class and the first line of its message, at most 300 characters (faults name no row content). */
     static String reason(Throwable fault) {
-        String message = fault.getMessage() == null ? "" : fault.getMessage().strip();
-        int newline = message.indexOf('\n');
-        if (newline >= 0) {
-            message = message.substring(0, newline).strip();
-        }
-        if (message.length() > 300) {
-            message = message.substring(0, 300) + "...";
-        }
+        String message = firstLine(fault.getMessage() == null ? "" : fault.getMessage());
         return fault.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
+    }
+
+    /** The first line of a fault's message, at most 300 characters (the deployed pipeline's function errors too). */
+    static String firstLine(String message) {
+        String text = message.strip();
+        int newline = text.indexOf('\n');
+        text = newline < 0 ? text : text.substring(0, newline).strip();
+        return text.length() > 300 ? text.substring(0, 300) + "..." : text;
     }
 
     /** Runs the sweep over the range of units seen per dataset, and returns its result. */
@@ -280,11 +280,7 @@ final class LocalPipeline implements Pipeline {
     public Map<String, Object> sweep() {
         Map<String, Object> results = new LinkedHashMap<>();
         for (Map.Entry<String, TreeSet<String>> seen : unitsSeen.entrySet()) {
-            Map<String, Object> payload = new LinkedHashMap<>();
-            payload.put("datasets", List.of(seen.getKey()));
-            payload.put("from", seen.getValue().first());
-            payload.put("to", seen.getValue().last());
-            results.put(seen.getKey(), sweep.handleRequest(payload, null));
+            results.put(seen.getKey(), sweep.handleRequest(Pipeline.sweepPayload(seen.getKey(), seen.getValue()), null));
         }
         return results;
     }
@@ -318,9 +314,7 @@ final class LocalPipeline implements Pipeline {
         public void outcome(IngestOutcome outcome) {
             outcomes.add(outcome);
             unitsSeen.computeIfAbsent(outcome.dataset(), d -> new TreeSet<>()).add(outcome.unit());
-            progress.printf("  %-9s %s/%s  %s%n", outcome.action().name().toLowerCase(Locale.ROOT), outcome.dataset(), outcome.unit(),
-                    outcome.refusalCode() != null ? outcome.refusalCode() + ": " + outcome.detail()
-                            : outcome.accepted() + " rows, " + outcome.rejected() + " rejected, " + outcome.duplicates() + " duplicates");
+            progress.println(Pipeline.progressLine(outcome));
         }
 
         @Override

@@ -47,4 +47,20 @@ interface Pipeline extends AutoCloseable {
 
     @Override
     void close();
+
+    /** One outcome's progress line: the action, the unit, and the refusal or the counts. */
+    static String progressLine(IngestOutcome outcome) {
+        return String.format(java.util.Locale.ROOT, "  %-9s %s/%s  %s", outcome.action().name().toLowerCase(java.util.Locale.ROOT),
+                outcome.dataset(), outcome.unit(), outcome.refusalCode() != null ? outcome.refusalCode() + ": " + outcome.detail()
+                        : outcome.accepted() + " rows, " + outcome.rejected() + " rejected, " + outcome.duplicates() + " duplicates");
+    }
+
+    /** The sweep's payload for the units seen of one dataset: first to last, so a gap shows as MISSING. */
+    static Map<String, Object> sweepPayload(String dataset, java.util.SortedSet<String> unitsSeen) {
+        Map<String, Object> payload = new java.util.LinkedHashMap<>();
+        payload.put("datasets", List.of(dataset));
+        payload.put("from", unitsSeen.first());
+        payload.put("to", unitsSeen.last());
+        return payload;
+    }
 }
