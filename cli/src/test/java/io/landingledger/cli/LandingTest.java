@@ -20,7 +20,7 @@ class LandingTest {
         for (Map.Entry<String, Class<?>> subcommand : Landing.SUBCOMMANDS.entrySet()) {
             assertEquals(subcommand.getKey(), subcommand.getValue().getAnnotation(Command.class).name(), subcommand.getValue().getName());
             if (!"help".equals(subcommand.getKey())) {
-                assertEquals(Set.of(subcommand.getKey()), Landing.commandLine(subcommand.getKey(), "--help").getSubcommands().keySet());
+                assertEquals(Set.of(subcommand.getKey()), Landing.commandLine(Landing.SUBCOMMANDS, subcommand.getKey(), "--help").getSubcommands().keySet());
             }
         }
     }
@@ -28,7 +28,7 @@ class LandingTest {
     @Test
     void helpAndNoSubcommandListEveryOne() {
         for (String[] args : new String[][] {{}, {"--help"}, {"help"}, {"help", "validate"}}) {
-            assertEquals(Landing.SUBCOMMANDS.keySet(), Landing.commandLine(args).getSubcommands().keySet(), String.join(" ", args));
+            assertEquals(Landing.SUBCOMMANDS.keySet(), Landing.commandLine(Landing.SUBCOMMANDS, args).getSubcommands().keySet(), String.join(" ", args));
         }
         Output help = run("--help");
         assertEquals(0, help.code);
@@ -39,7 +39,7 @@ class LandingTest {
 
     @Test
     void version_needsNoSubcommand_andPrintsTheVersion() {
-        assertEquals(Set.of(), Landing.commandLine("--version").getSubcommands().keySet());
+        assertEquals(Set.of(), Landing.commandLine(Landing.SUBCOMMANDS, "--version").getSubcommands().keySet());
         for (String flag : new String[] {"--version", "-V"}) {
             Output version = run(flag);
             assertEquals(0, version.code);

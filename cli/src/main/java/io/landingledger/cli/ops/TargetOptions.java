@@ -1,6 +1,6 @@
 package io.landingledger.cli.ops;
 
-import io.landingledger.cli.local.LocalStackRecord;
+import io.landingledger.cli.stack.LocalStackRecord;
 import io.landingledger.cli.stack.CloudFormationQuery;
 import io.landingledger.cli.stack.DeployedStack;
 import io.landingledger.cli.stack.RemoteFunction;

@@ -65,11 +65,14 @@ public final class CompletenessSweepHandler implements RequestHandler<Map<String
 
     /** Used by the Lambda runtime: clients, contracts and services are built once, at init. */
     public CompletenessSweepHandler() {
-        this(DependencyFactory.forFunction());
+        this(System.getenv(), System.out);
     }
 
-    /** The locally deployed stack's runtime: the template's environment and the function's log stream. */
-    public CompletenessSweepHandler(Map<String, String> environment, PrintStream stdout) {
+    /**
+     * The function's init from its environment and its log stream: Lambda's runtime passes the process's, and the
+     * local cloud the function's own through {@link FunctionHandlers} (one JVM runs every function there).
+     */
+    CompletenessSweepHandler(Map<String, String> environment, PrintStream stdout) {
         this(DependencyFactory.forFunction(environment, stdout));
     }
 

@@ -43,18 +43,21 @@ public final class ConsumerReceiptHandler implements RequestHandler<Map<String, 
 
     /** Used by the Lambda runtime: the DynamoDB client is built once, at init. */
     public ConsumerReceiptHandler() {
-        this(FunctionConfig.fromEnvironment(System.getenv()));
+        this(System.getenv(), System.out);
+    }
+
+    /**
+     * The function's init from its environment and its log stream: Lambda's runtime passes the process's, and the
+     * local cloud the function's own through {@link FunctionHandlers} (one JVM runs every function there).
+     */
+    ConsumerReceiptHandler(Map<String, String> environment, PrintStream stdout) {
+        this(FunctionConfig.fromEnvironment(environment));
     }
 
     private ConsumerReceiptHandler(FunctionConfig config) {
         // the datasets registered at run time (the lake's _contracts/), through the same bounded cache as the others
         this(ContractRegistry.fromStore(new ContractCache(new S3ContractStore(DependencyFactory.s3Client(config.aws()), config.lakeBucket()),
                 config.contractCache(), Clock.systemUTC())), receipts(config));
-    }
-
-    /** The locally deployed stack's runtime: the template's environment (its standard output is not used). */
-    public ConsumerReceiptHandler(Map<String, String> environment, PrintStream stdout) {
-        this(ContractRegistry.fromClasspath(ConsumerReceiptHandler.class), receipts(FunctionConfig.fromEnvironment(environment)));
     }
 
     private static ConsumerReceipts receipts(FunctionConfig config) {

@@ -26,11 +26,14 @@ public final class RepairHandler implements RequestHandler<Map<String, Object>, 
     private final Supplier<String> runIds;
 
     public RepairHandler() {
-        this(DependencyFactory.forFunction().repairService(), () -> UUID.randomUUID().toString());
+        this(System.getenv(), System.out);
     }
 
-    /** The locally deployed stack's runtime: the template's environment and the function's log stream. */
-    public RepairHandler(Map<String, String> environment, PrintStream stdout) {
+    /**
+     * The function's init from its environment and its log stream: Lambda's runtime passes the process's, and the
+     * local cloud the function's own through {@link FunctionHandlers} (one JVM runs every function there).
+     */
+    RepairHandler(Map<String, String> environment, PrintStream stdout) {
         this(DependencyFactory.forFunction(environment, stdout).repairService(), () -> UUID.randomUUID().toString());
     }
 

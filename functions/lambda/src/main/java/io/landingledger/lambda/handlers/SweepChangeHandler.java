@@ -33,11 +33,14 @@ public final class SweepChangeHandler implements RequestHandler<Map<String, Obje
 
     /** Used by the Lambda runtime. */
     public SweepChangeHandler() {
-        this(DependencyFactory.forFunction());
+        this(System.getenv(), System.out);
     }
 
-    /** The locally deployed stack's runtime: the template's environment and the function's log stream. */
-    public SweepChangeHandler(Map<String, String> environment, PrintStream stdout) {
+    /**
+     * The function's init from its environment and its log stream: Lambda's runtime passes the process's, and the
+     * local cloud the function's own through {@link FunctionHandlers} (one JVM runs every function there).
+     */
+    SweepChangeHandler(Map<String, String> environment, PrintStream stdout) {
         this(DependencyFactory.forFunction(environment, stdout));
     }
 

@@ -44,8 +44,11 @@ public final class SweepPlannerHandler implements RequestHandler<Map<String, Obj
         this(System.getenv(), System.out);
     }
 
-    /** The locally deployed stack's runtime: the template's environment and the function's log stream. */
-    public SweepPlannerHandler(Map<String, String> environment, PrintStream stdout) {
+    /**
+     * The function's init from its environment and its log stream: Lambda's runtime passes the process's, and the
+     * local cloud the function's own through {@link FunctionHandlers} (one JVM runs every function there).
+     */
+    SweepPlannerHandler(Map<String, String> environment, PrintStream stdout) {
         this(DependencyFactory.forFunction(environment, stdout), environment);
     }
 

@@ -42,14 +42,14 @@ public final class ValidateObjectHandler implements RequestHandler<S3Event, Map<
 
     /** Used by the Lambda runtime: clients, contracts and the service are built once, at init. */
     public ValidateObjectHandler() {
-        this(DependencyFactory.forFunction());
+        this(System.getenv(), System.out);
     }
 
     /**
-     * The locally deployed stack's runtime: the environment the template gives the function and its log stream (in
-     * one JVM neither can be the process's); otherwise exactly what the runtime's no-argument constructor builds.
+     * The function's init from its environment and its log stream: Lambda's runtime passes the process's, and the
+     * local cloud the function's own through {@link FunctionHandlers} (one JVM runs every function there).
      */
-    public ValidateObjectHandler(Map<String, String> environment, PrintStream stdout) {
+    ValidateObjectHandler(Map<String, String> environment, PrintStream stdout) {
         this(DependencyFactory.forFunction(environment, stdout));
     }
 

@@ -1,0 +1,7 @@
+package io.landingledger.localcloud.iam;
+
+/** A statement's Effect. */
+public enum Effect {
+    ALLOW,
+    DENY
+}
