@@ -6,7 +6,7 @@ Usage: scripts/moto-iam-probe.py [--port 5599]
 Starts `moto_server -H 127.0.0.1 -p PORT` with INITIAL_NO_AUTH_ACTION_COUNT=3 (moto has no root credentials: the
 first three requests, unauthenticated, create an administrator user and its access key; every later request is
 signed and authorized), probes DynamoDB, SQS and STS as IAM users and assumed roles, and stops the server.
-Exit 0 always: the table is the result (emulators/IAM-MEASURED.md).
+Exit 0 always: the table is the result (docs/iam-measured.md).
 """
 import argparse
 import json

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Runs the README's {@code ./landing local} as a user would: the whole pipeline on the embedded emulators over the
- * example inbox (and its re-delivery round).
+ * example inbox (and its re-delivery round), each day as the README's table and docs/local.md's examples say.
  */
 class LandingLocalIT {
 

@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The README's "On call" section, command for command (keep the two in step): `landing local --watch
+ * docs/operations.md's "On call" section, command for command (keep the two in step): `landing local --watch
  * --no-bucket-events` runs in this JVM as a user starts it, and status, explain, repair, sweep and history find it
  * through its record and walk a refused day, a lost event and a deleted publish. Every command's output is kept and
  * checked at the end for values planted in a refused file and in quarantined lines: none may appear.
@@ -156,7 +156,7 @@ class OnCallIT {
     @Order(3)
     @SuppressWarnings("unchecked")
     void aLostEvent_isUnprocessed_theDryRunWritesNothing_theRepairPublishesIt_andHistoryShowsTheReason() throws Exception {
-        // the producer's corrected file lands with its S3 event lost (README: aws s3 cp ... with --no-bucket-events)
+        // the producer's corrected file lands with its S3 event lost (docs/operations.md, On call: aws s3 cp ... with --no-bucket-events)
         s3.putObject(r -> r.bucket(record.inboxBucket()).key("progress_events/progress-2026-03-05.jsonl"),
                 RequestBody.fromFile(ROOT.resolve("examples/redelivery/progress_events/progress-2026-03-05.jsonl")));
         LandingRun status = landing("status", DATASET, "--drift", "--json");

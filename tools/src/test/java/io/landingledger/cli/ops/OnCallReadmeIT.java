@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * The README's "On call" section run as written: every line of its fenced {@code sh} blocks, in order. The first
+ * The "On call" section of docs/operations.md (the README's on call in full, moved there) run as written: every line
+ * of its fenced {@code sh} blocks, in order. The first
  * ({@code ./landing local --watch --no-bucket-events}) starts the local stack in this JVM (its record under a
  * temporary folder), {@code export} lines are the AWS CLI's environment, {@code sed Nd SRC > DST} and
  * {@code aws --endpoint-url $S3 s3 cp|rm} are done with the JDK and the SDK against the stack's S3 endpoint, and every
@@ -36,7 +37,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 class OnCallReadmeIT {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
-    /** Each README {@code ./landing} command line after the first, as written (without its comment), in order, with its exit status. */
+    /** The document whose "On call" section this runs (the README links it). */
+    static final Path DOC = ROOT.resolve("docs/operations.md");
+
+    /** Each {@code ./landing} command line of the section after the first, as written (without its comment), in order, with its exit status. */
     static final List<Map.Entry<String, Integer>> EXITS = new ArrayList<>();
 
     static {
@@ -53,13 +57,13 @@ class OnCallReadmeIT {
         EXITS.add(Map.entry("./landing sweep progress_events", 1));
     }
 
-    /** The fenced sh lines of the README's "On call" section, in order (comment-only lines left out). */
+    /** The fenced sh lines of docs/operations.md's "On call" section, in order (comment-only lines left out). */
     static List<String> sectionLines() throws Exception {
-        String readme = Files.readString(ROOT.resolve("README.md"));
-        int start = readme.indexOf("\n## On call\n");
-        assertTrue(start >= 0, "README has an On call section");
-        int end = readme.indexOf("\n## ", start + 5);
-        String section = readme.substring(start, end < 0 ? readme.length() : end);
+        String doc = Files.readString(DOC);
+        int start = doc.indexOf("\n## On call\n");
+        assertTrue(start >= 0, DOC + " has an On call section");
+        int end = doc.indexOf("\n## ", start + 5);
+        String section = doc.substring(start, end < 0 ? doc.length() : end);
         List<String> lines = new ArrayList<>();
         boolean inFence = false;
         for (String line : section.split("\n")) {
@@ -132,9 +136,9 @@ class OnCallReadmeIT {
                             continue;
                         }
                         if (ran.size() >= EXITS.size()) {
-                            fail("no expected exit status for the README's line: " + command + " (add it to EXITS)");
+                            fail("no expected exit status for the section's line: " + command + " (add it to EXITS)");
                         }
-                        assertEquals(EXITS.get(ran.size()).getKey(), command, "the README's next command line (keep EXITS in step)");
+                        assertEquals(EXITS.get(ran.size()).getKey(), command, "the section's next command line (keep EXITS in step)");
                         int expected = EXITS.get(ran.size()).getValue();
                         LandingRun run = LandingRun.inProcess(words.subList(1, words.size()).toArray(String[]::new));
                         transcript.append(run.stdout()).append(run.stderr());
@@ -168,10 +172,10 @@ class OnCallReadmeIT {
                             stack.s3.deleteObject(r -> r.bucket(bucket).key(key));
                         }
                     }
-                    default -> fail("the README's On call section has a line this test cannot run: " + line);
+                    default -> fail("the On call section of " + DOC + " has a line this test cannot run: " + line);
                 }
             }
-            assertEquals(EXITS.stream().map(Map.Entry::getKey).toList(), ran, "every expected command ran, in the README's order");
+            assertEquals(EXITS.stream().map(Map.Entry::getKey).toList(), ran, "every expected command ran, in the section's order");
         } finally {
             if (stack != null) {
                 stack.close();
