@@ -210,7 +210,7 @@ final class DeployedPipeline implements Pipeline {
         return lastSeen != before;
     }
 
-    private int lastSeen;
+    private volatile int lastSeen;
 
     /** Objects other clients put into the inbox arrive with their S3 event lost (landing local --no-bucket-events). */
     void loseOtherClientsEvents() {
@@ -219,6 +219,11 @@ final class DeployedPipeline implements Pipeline {
 
     @Override
     public Map<String, Object> sweep() {
+        // what this sweep covers is what --watch's next poll need not sweep again: without this its first poll swept
+        // round 1's objects a second time, and re-drove whatever an operator had changed since (a publish deleted
+        // to practise LEDGER_DRIFT was restored behind the operator's back, and DeployedTargetIT's repair found
+        // nothing to repair when the machine was slow enough for that poll to come after the deletion)
+        lastSeen = seen.size();
         Map<String, Object> results = new LinkedHashMap<>();
         for (Map.Entry<String, TreeSet<String>> units : unitsSeen.entrySet()) {
             Map<String, Object> payload = Pipeline.sweepPayload(units.getKey(), units.getValue());
