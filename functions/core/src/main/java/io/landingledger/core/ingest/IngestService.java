@@ -384,9 +384,16 @@ public final class IngestService implements IngestPath {
                 quarantineWritten = true;
             }
             InputIdentity identity = validated.identity();
-            PublishMetadata metadata = new PublishMetadata(identity.sha256(), identity.versionId(), identity.etag(), identity.key(),
-                    identity.size(), identity.sequencer(), identity.lastModified(), request.runId(), request.runKind(), contract.version(),
-                    result.accepted(), result.rejected(), result.duplicates(), validated.contentSha256());
+            PublishMetadata metadata = PublishMetadata.builder()
+                    .input(identity)
+                    .runId(request.runId())
+                    .runKind(request.runKind())
+                    .contractVersion(contract.version())
+                    .accepted(result.accepted())
+                    .rejected(result.rejected())
+                    .duplicates(result.duplicates())
+                    .contentSha256(validated.contentSha256())
+                    .build();
             requireTimeFor("the promote", "the staging object is deleted (or expired by the _staging/ lifecycle rule)");
             try {
                 String etag = store.promote(lakeBucket, stagingKey, publishedKey, metadata.toMap(), precondition);

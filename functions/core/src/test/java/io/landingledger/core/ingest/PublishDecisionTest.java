@@ -47,7 +47,14 @@ class PublishDecisionTest {
     }
 
     private static PublishMetadata built(String version, String sha, String runId) {
-        return new PublishMetadata(sha, version, "etag-" + version, KEY, 100, null, T0, runId, RunKind.INGEST, 1, 10, 0, 0, "content-" + sha);
+        return PublishMetadata.builder()
+                .input(input(version, sha))
+                .runId(runId)
+                .runKind(RunKind.INGEST)
+                .contractVersion(1)
+                .accepted(10)
+                .contentSha256("content-" + sha)
+                .build();
     }
 
     private static PublishDecision.Published object(String etag, String version, String sha, String runId) {
