@@ -443,8 +443,18 @@ public final class IngestService implements IngestPath {
                     // an operator accepted these very rows as an empty unit; other rows are judged afresh
                     .emptyAccepted(sameRows ? item.emptyAccepted() : null)
                     .build();
-            HistoryEntry history = new HistoryEntry(dataset, unit, now, built.runId(), built.runKind(), "PUBLISHED",
-                    ours || ofThisInput ? request.reason() : null, builtFrom, ref, built.contractVersion());
+            HistoryEntry history = HistoryEntry.builder()
+                    .dataset(dataset)
+                    .unit(unit)
+                    .at(now)
+                    .runId(built.runId())
+                    .runKind(built.runKind())
+                    .action("PUBLISHED")
+                    .reason(ours || ofThisInput ? request.reason() : null)
+                    .input(builtFrom)
+                    .published(ref)
+                    .contractVersion(built.contractVersion())
+                    .build();
             requireTimeFor("the ledger write", "the promoted object names its run and input, so the next run records it");
             if (write(next, history)) {
                 steps.after(Step.LEDGER_WRITTEN, unit);
@@ -514,8 +524,17 @@ public final class IngestService implements IngestPath {
                         .reason(code)
                         .build();
             }
-            HistoryEntry history = new HistoryEntry(dataset, unit, now, request.runId(), request.runKind(), "REFUSED", code, identity,
-                    null, contract.version());
+            HistoryEntry history = HistoryEntry.builder()
+                    .dataset(dataset)
+                    .unit(unit)
+                    .at(now)
+                    .runId(request.runId())
+                    .runKind(request.runKind())
+                    .action("REFUSED")
+                    .reason(code)
+                    .input(identity)
+                    .contractVersion(contract.version())
+                    .build();
             requireTimeFor("the ledger write of the refusal", "nothing is recorded; the retry refuses the file again");
             if (write(next, history)) {
                 steps.after(Step.LEDGER_WRITTEN, unit);
@@ -535,8 +554,18 @@ public final class IngestService implements IngestPath {
             LastAttempt attempt = newer != null ? newer
                     : LastAttempt.of(now, request.runId(), request.runKind(), AttemptOutcome.UNCHANGED, null, identity);
             LedgerItem next = item.toBuilder().input(identity).lastAttempt(attempt).build();
-            HistoryEntry history = new HistoryEntry(dataset, unit, now, request.runId(), request.runKind(), "UNCHANGED", request.reason(),
-                    identity, item.published(), item.contractVersion());
+            HistoryEntry history = HistoryEntry.builder()
+                    .dataset(dataset)
+                    .unit(unit)
+                    .at(now)
+                    .runId(request.runId())
+                    .runKind(request.runKind())
+                    .action("UNCHANGED")
+                    .reason(request.reason())
+                    .input(identity)
+                    .published(item.published())
+                    .contractVersion(item.contractVersion())
+                    .build();
             requireTimeFor("the ledger write", "nothing is recorded; the retry reads the input again");
             if (write(next, history)) {
                 steps.after(Step.LEDGER_WRITTEN, unit);

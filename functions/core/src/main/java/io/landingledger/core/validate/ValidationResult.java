@@ -8,6 +8,10 @@ import java.util.Map;
 /**
  * What the validator found in one input. Counts, hashes, reason codes and line numbers only: no content.
  *
+ * <p>Build one with {@link #builder()} (or copy one with {@link #toBuilder()}): twenty positional components are too
+ * many to read at a call site. {@code dataset} and {@code sha256} are required; {@code reasons} defaults to none,
+ * {@code rowsToDrop} to {@link LineSet#empty()}, {@code refusal} to null and every figure to 0.
+ *
  * @param dataset          the contract's dataset
  * @param contractVersion  the contract's version
  * @param sha256           SHA-256 (hex) of the stored bytes, before any decompression: the input identity
@@ -34,10 +38,6 @@ import java.util.Map;
  *                         found only at the end; when not empty the accepted stream is not final: validate the same
  *                         input again with these lines as {@code dropRows} (see {@link #acceptedFinal()})
  * @param refusal          why the file is refused, or null when it may be published
- *
- * <p>Build one with {@link #builder()} (or copy one with {@link #toBuilder()}): twenty positional components are too
- * many to read at a call site. {@code dataset} and {@code sha256} are required; {@code reasons} defaults to none,
- * {@code rowsToDrop} to {@link LineSet#empty()}, {@code refusal} to null and every figure to 0.
  */
 public record ValidationResult(String dataset, int contractVersion, String sha256, long storedBytes, long decodedBytes,
                                boolean gzip, long lines, long records, long blankLines, long accepted, long duplicates, long rejected,

@@ -26,8 +26,13 @@ class SweepHtmlTest {
     }
 
     private static LedgerItem omitted(String unit, String reason) {
-        return new LedgerItem("tenants", unit, LedgerStatus.OMITTED, null, null, "r", RunKind.OMIT, 1, 0, null, null,
-                new LastAttempt(NOW, "r", RunKind.OMIT, AttemptOutcome.OMITTED, reason, null, null), reason);
+        return LedgerItem.builder("tenants", unit)
+                .status(LedgerStatus.OMITTED)
+                .run("r", RunKind.OMIT)
+                .contractVersion(1)
+                .lastAttempt(LastAttempt.omitted(NOW, "r", reason))
+                .reason(reason)
+                .build();
     }
 
     @Test
