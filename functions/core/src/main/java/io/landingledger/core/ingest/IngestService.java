@@ -353,8 +353,16 @@ public final class IngestService implements IngestPath {
                         firstPass = result;
                         continue;
                     }
-                    InputIdentity identity = new InputIdentity(input.bucket(), input.key(), read.versionId(), read.etag(),
-                            result.sha256(), result.storedBytes(), input.sequencer(), read.lastModified());
+                    InputIdentity identity = InputIdentity.builder()
+                            .bucket(input.bucket())
+                            .key(input.key())
+                            .versionId(read.versionId())
+                            .etag(read.etag())
+                            .sha256(result.sha256())
+                            .size(result.storedBytes())
+                            .sequencer(input.sequencer())
+                            .lastModified(read.lastModified())
+                            .build();
                     if (!result.publishable()) {
                         abortStaging();
                     }

@@ -103,7 +103,16 @@ record PublishMetadata(String inputSha256, String inputVersionId, String inputEt
     }
 
     InputIdentity identity(String bucket) {
-        return new InputIdentity(bucket, inputKey, inputVersionId, inputEtag, inputSha256, inputSize, inputSequencer, inputLastModified);
+        return InputIdentity.builder()
+                .bucket(bucket)
+                .key(inputKey)
+                .versionId(inputVersionId)
+                .etag(inputEtag)
+                .sha256(inputSha256)
+                .size(inputSize)
+                .sequencer(inputSequencer)
+                .lastModified(inputLastModified)
+                .build();
     }
 
     private static String emptyToNull(String value) {

@@ -43,7 +43,8 @@ class PublishDecisionTest {
     private static final UnitInputs V3_NEWEST = inbox(v(KEY, "V3", 2, true), v(KEY, "V2", 1, false), v(KEY, "V1", 0, false));
 
     private static InputIdentity input(String version, String sha) {
-        return new InputIdentity("inbox", KEY, version, "etag-" + version, sha, 100, null, T0);
+        return InputIdentity.builder().bucket("inbox").key(KEY).versionId(version).etag("etag-" + version).sha256(sha).size(100)
+                .lastModified(T0).build();
     }
 
     private static PublishMetadata built(String version, String sha, String runId) {

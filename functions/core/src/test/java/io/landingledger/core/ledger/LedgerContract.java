@@ -332,9 +332,16 @@ public abstract class LedgerContract {
 
     /** Every field set, the instants with nanoseconds. */
     protected static LedgerItem fullyPopulated(String unit) {
-        InputIdentity input = new InputIdentity("inbox-bucket", "progress_events/progress-" + unit + ".jsonl", "3HL4kqtJvjVBH40Nrjfkd",
-                "5d41402abc4b2a76b9719d911017c592-2", "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-                12_345_678_901L, "0066A1B2C3D4E5F6", Instant.parse("2026-03-02T23:10:00Z"));
+        InputIdentity input = InputIdentity.builder()
+                .bucket("inbox-bucket")
+                .key("progress_events/progress-" + unit + ".jsonl")
+                .versionId("3HL4kqtJvjVBH40Nrjfkd")
+                .etag("5d41402abc4b2a76b9719d911017c592-2")
+                .sha256("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")
+                .size(12_345_678_901L)
+                .sequencer("0066A1B2C3D4E5F6")
+                .lastModified(Instant.parse("2026-03-02T23:10:00Z"))
+                .build();
         PublishedRef published = new PublishedRef("published/progress_events/unit=" + unit + "/part-00000.jsonl",
                 "0cc175b9c0f1b6a831c399e269772661-1", 1_000_000L, 12L, 3L, "_quarantine/progress_events/unit=" + unit + "/run-1.jsonl",
                 "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824");
@@ -386,8 +393,16 @@ public abstract class LedgerContract {
 
     protected static LedgerItem published(String unit, String etag, String runId) {
         Instant at = Instant.parse("2026-03-02T23:10:02Z");
-        InputIdentity input = new InputIdentity("inbox", "progress_events/progress-" + unit + ".jsonl", "v-" + runId, "e-" + runId,
-                "sha-" + runId, 100, "0A", Instant.parse("2026-03-02T23:10:00Z"));
+        InputIdentity input = InputIdentity.builder()
+                .bucket("inbox")
+                .key("progress_events/progress-" + unit + ".jsonl")
+                .versionId("v-" + runId)
+                .etag("e-" + runId)
+                .sha256("sha-" + runId)
+                .size(100)
+                .sequencer("0A")
+                .lastModified(Instant.parse("2026-03-02T23:10:00Z"))
+                .build();
         return LedgerItem.builder(DATASET, unit)
                 .status(LedgerStatus.PUBLISHED)
                 .input(input)

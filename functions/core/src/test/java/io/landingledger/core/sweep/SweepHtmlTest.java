@@ -1,7 +1,6 @@
 package io.landingledger.core.sweep;
 
 import io.landingledger.core.contract.Cadence;
-import io.landingledger.core.ledger.AttemptOutcome;
 import io.landingledger.core.ledger.LastAttempt;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;

@@ -31,7 +31,8 @@ class UnitClassifierTest {
     private static final Instant PUBLISHED_AT = Instant.parse("2026-03-02T23:10:02Z");
 
     private static InputIdentity v1() {
-        return new InputIdentity("inbox", KEY, "v1", "etag1", "sha1", 100, "0A", V1_TIME);
+        return InputIdentity.builder().bucket("inbox").key(KEY).versionId("v1").etag("etag1").sha256("sha1").size(100).sequencer("0A")
+                .lastModified(V1_TIME).build();
     }
 
     private static LedgerItem published(long accepted, long publishCount, LastAttempt last) {
@@ -130,7 +131,7 @@ class UnitClassifierTest {
     void classify_byteIdenticalReuploadWithAnotherEtag_isUnprocessedUntilRecorded_thenOk() {
         InboxObject reupload = inbox("etag1b-3", NOW.minusSeconds(5), "v9");
         assertEquals("NEWER_INPUT", classify(healthy(), reupload, publishedObject("pub1-1")).reason());
-        InputIdentity seen = new InputIdentity("inbox", KEY, "v9", "etag1b-3", "sha1", 100, null, NOW.minusSeconds(5));
+        InputIdentity seen = v1().toBuilder().versionId("v9").etag("etag1b-3").sequencer(null).lastModified(NOW.minusSeconds(5)).build();
         LedgerItem recorded = LedgerItem.builder("progress_events", UNIT)
                 .status(LedgerStatus.PUBLISHED)
                 .input(seen)

@@ -315,8 +315,16 @@ public final class DynamoDbLedger implements Ledger {
         if (!a.containsKey("input_key")) {
             return null;
         }
-        return new InputIdentity(text(a, "input_bucket"), text(a, "input_key"), text(a, "input_version_id"), text(a, "input_etag"),
-                text(a, "input_sha256"), number(a, "input_size"), text(a, "input_sequencer"), instant(a, "input_last_modified"));
+        return InputIdentity.builder()
+                .bucket(text(a, "input_bucket"))
+                .key(text(a, "input_key"))
+                .versionId(text(a, "input_version_id"))
+                .etag(text(a, "input_etag"))
+                .sha256(text(a, "input_sha256"))
+                .size(number(a, "input_size"))
+                .sequencer(text(a, "input_sequencer"))
+                .lastModified(instant(a, "input_last_modified"))
+                .build();
     }
 
     static Map<String, AttributeValue> historyAttributes(HistoryEntry h) {

@@ -3,7 +3,6 @@ package io.landingledger.lambda.handlers;
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.core.contract.DatasetContract;
-import io.landingledger.core.contract.UnitSpec;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ingest.UnitRouter;
@@ -613,11 +612,7 @@ class CompletenessSweepIT {
     }
 
     private static DatasetContract withUnit(DatasetContract base, String first, boolean autoRedrive) {
-        UnitSpec u = base.unit();
-        UnitSpec unit = new UnitSpec(u.pattern(), u.cadence(), first, u.units(), u.graceHours(), u.lookbackDays(), u.dependsOnPrevious(),
-                autoRedrive);
-        return new DatasetContract(base.dataset(), base.version(), base.format(), unit, base.key(), base.fields(), base.prohibited(),
-                base.unknownFields(), base.maxRejectedLines(), base.allowEmpty(), base.source());
+        return base.withUnit(base.unit().toBuilder().first(first).autoRedrive(autoRedrive).build());
     }
 
     /** The bundled contracts, loaded once. */
