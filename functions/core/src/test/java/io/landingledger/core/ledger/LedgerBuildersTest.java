@@ -3,6 +3,8 @@ package io.landingledger.core.ledger;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -19,7 +21,9 @@ class LedgerBuildersTest {
     @Test
     void inputIdentity_namesEveryComponent_andCopiesKeepTheRest() {
         InputIdentity input = input();
-        assertEquals(new InputIdentity("inbox", "progress_events/progress-2026-03-02.jsonl", "v1", "e1", "sha1", 100, "0A", AT), input);
+        assertEquals(List.of("inbox", "progress_events/progress-2026-03-02.jsonl", "v1", "e1", "sha1", 100L, "0A", AT),
+                List.of(input.bucket(), input.key(), input.versionId(), input.etag(), input.sha256(), input.size(), input.sequencer(),
+                        input.lastModified()));
         assertEquals(input, input.toBuilder().build());
         assertEquals("v2", input.toBuilder().versionId("v2").build().versionId());
         assertEquals(input.etag(), input.toBuilder().versionId("v2").build().etag());
@@ -31,8 +35,9 @@ class LedgerBuildersTest {
     void lastAttempt_namesEveryComponent_andChecksAtAndOutcome() {
         LastAttempt attempt = LastAttempt.builder().at(AT).runId("run-1").runKind(RunKind.INGEST).outcome(AttemptOutcome.REFUSED)
                 .reason("SCHEMA").input(input()).build();
-        assertEquals(new LastAttempt(AT, "run-1", RunKind.INGEST, AttemptOutcome.REFUSED, "SCHEMA", "v1", "sha1",
-                "progress_events/progress-2026-03-02.jsonl"), attempt);
+        assertEquals(List.of(AT, "run-1", RunKind.INGEST, AttemptOutcome.REFUSED, "SCHEMA", "v1", "sha1",
+                "progress_events/progress-2026-03-02.jsonl"), List.of(attempt.at(), attempt.runId(), attempt.runKind(), attempt.outcome(),
+                attempt.reason(), attempt.inputVersionId(), attempt.inputSha256(), attempt.inputKey()));
         assertEquals(attempt, LastAttempt.of(AT, "run-1", RunKind.INGEST, AttemptOutcome.REFUSED, "SCHEMA", input()));
         assertEquals(attempt, attempt.toBuilder().build());
         assertEquals("LastAttempt: at is required", assertThrows(IllegalStateException.class,
@@ -45,8 +50,9 @@ class LedgerBuildersTest {
     void historyEntry_checksTheComponentsItsKeysNeed() {
         HistoryEntry entry = HistoryEntry.builder().dataset("progress_events").unit("2026-03-02").at(AT).runId("run-1")
                 .runKind(RunKind.INGEST).action("PUBLISHED").contractVersion(3).build();
-        assertEquals(new HistoryEntry("progress_events", "2026-03-02", AT, "run-1", RunKind.INGEST, "PUBLISHED", null, null, null, 3),
-                entry);
+        assertEquals(Arrays.asList("progress_events", "2026-03-02", AT, "run-1", RunKind.INGEST, "PUBLISHED", null, null, null, 3),
+                Arrays.asList(entry.dataset(), entry.unit(), entry.at(), entry.runId(), entry.runKind(), entry.action(), entry.reason(),
+                        entry.input(), entry.published(), entry.contractVersion()));
         assertEquals(entry, entry.toBuilder().build());
         assertEquals("REFUSED", entry.toBuilder().action("REFUSED").build().action());
         assertEquals("HistoryEntry: runId is required", assertThrows(IllegalStateException.class,

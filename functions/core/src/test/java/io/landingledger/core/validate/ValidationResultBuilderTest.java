@@ -2,6 +2,7 @@ package io.landingledger.core.validate;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -19,8 +20,12 @@ class ValidationResultBuilderTest {
                 .storedBytes(100).decodedBytes(300).gzip(true).lines(6).records(5).blankLines(1).accepted(3).duplicates(1).rejected(1)
                 .reasons(Map.of(ReasonCode.TYPE_MISMATCH, 1L)).acceptedBytes(90).distinctKeys(4).keyIndexBytes(64).keyIndexRuns(2)
                 .keyIndexDiskBytes(32).rowsToDrop(LineSet.of(4)).refusal(refusal).build();
-        assertEquals(new ValidationResult("progress_events", 3, "abc", 100, 300, true, 6, 5, 1, 3, 1, 1,
-                Map.of(ReasonCode.TYPE_MISMATCH, 1L), 90, 4, 64, 2, 32, result.rowsToDrop(), refusal), result);
+        assertEquals(List.of("progress_events", 3, "abc", 100L, 300L, true, 6L, 5L, 1L, 3L, 1L, 1L, Map.of(ReasonCode.TYPE_MISMATCH, 1L),
+                90L, 4L, 64L, 2, 32L, List.of(4L), refusal), List.of(result.dataset(), result.contractVersion(), result.sha256(),
+                result.storedBytes(), result.decodedBytes(), result.gzip(), result.lines(), result.records(), result.blankLines(),
+                result.accepted(), result.duplicates(), result.rejected(), result.reasons(), result.acceptedBytes(), result.distinctKeys(),
+                result.keyIndexBytes(), result.keyIndexRuns(), result.keyIndexDiskBytes(), Arrays.stream(result.rowsToDrop().toArray()).boxed().toList(),
+                result.refusal()));
         assertEquals(result, result.toBuilder().build());
         ValidationResult noIndex = result.toBuilder().keyIndexBytes(0).keyIndexRuns(0).keyIndexDiskBytes(0).build();
         assertEquals(0, noIndex.keyIndexRuns());
