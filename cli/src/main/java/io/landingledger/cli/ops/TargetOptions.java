@@ -19,6 +19,7 @@ import software.amazon.awssdk.services.lambda.LambdaClient;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -80,9 +81,17 @@ public final class TargetOptions {
             return resolveStack(stack, chosen);
         }
         if (endpoint != null) {
-            return new Resources("--endpoint " + endpoint, chosen, or(inboxBucket, DEFAULT_INBOX), or(lakeBucket, DEFAULT_LAKE),
-                    or(ledgerTable, DEFAULT_LEDGER), or(historyTable, DEFAULT_HISTORY), Optional.of(endpoint), Optional.of(endpoint),
-                    Optional.empty(), Optional.empty(), Optional.empty(), DEFAULT_CONSUMERS);
+            return Resources.builder()
+                    .source("--endpoint " + endpoint)
+                    .region(chosen)
+                    .inboxBucket(or(inboxBucket, DEFAULT_INBOX))
+                    .lakeBucket(or(lakeBucket, DEFAULT_LAKE))
+                    .ledgerTable(or(ledgerTable, DEFAULT_LEDGER))
+                    .historyTable(or(historyTable, DEFAULT_HISTORY))
+                    .s3Endpoint(endpoint)
+                    .dynamoDbEndpoint(endpoint)
+                    .consumersTable(DEFAULT_CONSUMERS)
+                    .build();
         }
         if (inboxBucket != null || lakeBucket != null || ledgerTable != null || historyTable != null) {
             throw new TargetException("--inbox-bucket, --lake-bucket, --ledger-table and --history-table go with --endpoint");
@@ -99,10 +108,18 @@ public final class TargetOptions {
             throw new TargetException("the local stack recorded at " + LocalStackRecord.path() + " (process " + record.pid()
                     + ") is not running any more: start `./landing local --watch` again");
         }
-        return new Resources("local stack (" + LocalStackRecord.path() + ")", Region.of(record.region()), record.inboxBucket(),
-                record.lakeBucket(), record.ledgerTable(), record.historyTable(), Optional.of(record.s3Endpoint()),
-                Optional.of(record.dynamoDbEndpoint()), Optional.of(AwsBasicCredentials.create(record.accessKeyId(), record.secretAccessKey())),
-                Optional.empty(), Optional.empty(), record.consumersTable() != null ? record.consumersTable() : DEFAULT_CONSUMERS);
+        return Resources.builder()
+                .source("local stack (" + LocalStackRecord.path() + ")")
+                .region(Region.of(record.region()))
+                .inboxBucket(record.inboxBucket())
+                .lakeBucket(record.lakeBucket())
+                .ledgerTable(record.ledgerTable())
+                .historyTable(record.historyTable())
+                .s3Endpoint(Objects.requireNonNull(record.s3Endpoint(), "s3Endpoint"))
+                .dynamoDbEndpoint(Objects.requireNonNull(record.dynamoDbEndpoint(), "dynamoDbEndpoint"))
+                .credentials(AwsBasicCredentials.create(record.accessKeyId(), record.secretAccessKey()))
+                .consumersTable(record.consumersTable() != null ? record.consumersTable() : DEFAULT_CONSUMERS)
+                .build();
     }
 
     /**
@@ -167,10 +184,20 @@ public final class TargetOptions {
         } catch (StackResolutionException e) {
             throw new TargetException("--stack " + name + ": " + e.getMessage());
         }
-        return new Resources("stack " + name + " (" + chosen.id() + ")", chosen, stack.inboxBucket(), stack.lakeBucket(),
-                stack.ledgerTable(), stack.historyTable(), Optional.ofNullable(apis.s3()), Optional.ofNullable(apis.dynamoDb()),
-                Optional.ofNullable(apis.credentials()), Optional.of(stack.repairFunction()), Optional.of(stack.sweepFunction()),
-                stack.consumersTable());
+        return Resources.builder()
+                .source("stack " + name + " (" + chosen.id() + ")")
+                .region(chosen)
+                .inboxBucket(stack.inboxBucket())
+                .lakeBucket(stack.lakeBucket())
+                .ledgerTable(stack.ledgerTable())
+                .historyTable(stack.historyTable())
+                .s3Endpoint(apis.s3())
+                .dynamoDbEndpoint(apis.dynamoDb())
+                .credentials(apis.credentials())
+                .repairFunction(Objects.requireNonNull(stack.repairFunction(), "repairFunction"))
+                .sweepFunction(Objects.requireNonNull(stack.sweepFunction(), "sweepFunction"))
+                .consumersTable(stack.consumersTable())
+                .build();
     }
 
     /**

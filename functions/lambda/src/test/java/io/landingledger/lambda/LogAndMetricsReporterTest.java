@@ -198,10 +198,16 @@ class LogAndMetricsReporterTest {
         assertEquals(code, result.refusal().code().name());
 
         // the outcome exactly as IngestService builds it for a refusal
-        reporter.outcome(new IngestOutcome(IngestAction.REFUSED, contract.dataset(), "2026-03-02",
-                "progress_events/progress-2026-03-02.jsonl", "v1", result.sha256(), result.storedBytes(), result.accepted(),
-                result.rejected(), result.duplicates(), null, null, result.refusal().code().name(),
-                result.refusal().detail(), "run-0002", "INGEST", Duration.ofMillis(7)));
+        reporter.outcome(IngestOutcome.builder(IngestAction.REFUSED, contract.dataset(), "2026-03-02")
+                .input("progress_events/progress-2026-03-02.jsonl", "v1")
+                .sha256(result.sha256())
+                .bytes(result.storedBytes())
+                .counts(result.accepted(), result.rejected(), result.duplicates())
+                .refusal(result.refusal().code().name())
+                .detail(result.refusal().detail())
+                .run("run-0002", "INGEST")
+                .duration(Duration.ofMillis(7))
+                .build());
 
         String everything = String.join("\n", logs.lines()) + "\n" + emf.toString(UTF_8);
         for (String planted : List.of("planted.leak@example.com", "evt_planted_0042", "lrn_1", "les_1")) {
@@ -248,8 +254,15 @@ class LogAndMetricsReporterTest {
     @Test
     void outcome_whenTheMetricsCannotBeWritten_logsThatAndDoesNotThrow() throws IOException {
         // CloudWatch dimension values are ASCII: the library refuses this one; the record must not fail for it
-        reporter.outcome(new IngestOutcome(IngestAction.PUBLISHED, "donn\u00e9es", "u", "donn\u00e9es/u.jsonl", null, SHA, 1, 1,
-                0, 0, "published/x", "e", null, null, "run-0004", "INGEST", Duration.ZERO));
+        reporter.outcome(IngestOutcome.builder(IngestAction.PUBLISHED, "donn\u00e9es", "u")
+                .input("donn\u00e9es/u.jsonl", null)
+                .sha256(SHA)
+                .bytes(1)
+                .counts(1, 0, 0)
+                .published("published/x", "e")
+                .run("run-0004", "INGEST")
+                .duration(Duration.ZERO)
+                .build());
 
         List<Map<String, Object>> lines = logLines();
         assertEquals(2, lines.size(), String.valueOf(lines));
@@ -274,15 +287,28 @@ class LogAndMetricsReporterTest {
     }
 
     private static IngestOutcome published() {
-        return new IngestOutcome(IngestAction.PUBLISHED, "progress_events", "2026-03-02",
-                "progress_events/progress-2026-03-02.jsonl", "3HL4kqtJlcpXroDTDmJ.rmSpXd3dIbrHY", SHA, 4096, 12, 2, 1,
-                "published/progress_events/unit=2026-03-02/part-00000.jsonl", "0a1b2c3d4e5f60718293a4b5c6d7e8f9", null, null,
-                "run-0001", "INGEST", Duration.ofMillis(1234));
+        return IngestOutcome.builder(IngestAction.PUBLISHED, "progress_events", "2026-03-02")
+                .input("progress_events/progress-2026-03-02.jsonl", "3HL4kqtJlcpXroDTDmJ.rmSpXd3dIbrHY")
+                .sha256(SHA)
+                .bytes(4096)
+                .counts(12, 2, 1)
+                .published("published/progress_events/unit=2026-03-02/part-00000.jsonl", "0a1b2c3d4e5f60718293a4b5c6d7e8f9")
+                .run("run-0001", "INGEST")
+                .duration(Duration.ofMillis(1234))
+                .build();
     }
 
     private static IngestOutcome outcome(IngestAction action, String refusal, String detail) {
-        return new IngestOutcome(action, "progress_events", "2026-03-02", "progress_events/progress-2026-03-02.jsonl", "v1",
-                SHA, 4096, 12, 2, 1, null, null, refusal, detail, "run-0001", "INGEST", Duration.ofMillis(5));
+        return IngestOutcome.builder(action, "progress_events", "2026-03-02")
+                .input("progress_events/progress-2026-03-02.jsonl", "v1")
+                .sha256(SHA)
+                .bytes(4096)
+                .counts(12, 2, 1)
+                .refusal(refusal)
+                .detail(detail)
+                .run("run-0001", "INGEST")
+                .duration(Duration.ofMillis(5))
+                .build();
     }
 
     private List<Map<String, Object>> logLines() throws IOException {

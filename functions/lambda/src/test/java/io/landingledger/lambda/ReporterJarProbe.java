@@ -19,14 +19,26 @@ public final class ReporterJarProbe {
         long started = System.nanoTime();
         OutcomeReporter reporter = new LogAndMetricsReporter();
         long ready = System.nanoTime();
-        reporter.outcome(new IngestOutcome(IngestAction.PUBLISHED, "progress_events", "2026-03-02",
-                "progress_events/progress-2026-03-02.jsonl", "v1", "ab".repeat(32), 4096, 12, 2, 1,
-                "published/progress_events/unit=2026-03-02/part-00000.jsonl", "etag-1", null, null, "run-1", "INGEST",
-                Duration.ofMillis(40)));
+        reporter.outcome(IngestOutcome.builder(IngestAction.PUBLISHED, "progress_events", "2026-03-02")
+                .input("progress_events/progress-2026-03-02.jsonl", "v1")
+                .sha256("ab".repeat(32))
+                .bytes(4096)
+                .counts(12, 2, 1)
+                .published("published/progress_events/unit=2026-03-02/part-00000.jsonl", "etag-1")
+                .run("run-1", "INGEST")
+                .duration(Duration.ofMillis(40))
+                .build());
         long firstOutcome = System.nanoTime();
-        reporter.outcome(new IngestOutcome(IngestAction.REFUSED, "progress_events", "2026-03-03",
-                "progress_events/progress-2026-03-03.jsonl", "v2", "cd".repeat(32), 2048, 3, 0, 0, null, null,
-                "PROHIBITED_FIELD", "line 2 has the prohibited field email", "run-2", "INGEST", Duration.ofMillis(9)));
+        reporter.outcome(IngestOutcome.builder(IngestAction.REFUSED, "progress_events", "2026-03-03")
+                .input("progress_events/progress-2026-03-03.jsonl", "v2")
+                .sha256("cd".repeat(32))
+                .bytes(2048)
+                .counts(3, 0, 0)
+                .refusal("PROHIBITED_FIELD")
+                .detail("line 2 has the prohibited field email")
+                .run("run-2", "INGEST")
+                .duration(Duration.ofMillis(9))
+                .build());
         reporter.unroutable("inbox", "nowhere/file.csv", "v3", "NO_CONTRACT", "no contract for dataset nowhere");
         // what the SDK does: slf4j-api, which log4j-slf4j2-impl routes to the same JSON layout
         LoggerFactory.getLogger("software.amazon.awssdk.probe").info("sdk info, below the configured level");

@@ -35,7 +35,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -88,9 +87,18 @@ class DeployedTargetIT {
         AwsBasicCredentials credentials = stack.credentials;
         s3 = stack.s3;
         // what the deployed repair function would be built from: the same buckets and tables
-        functions = DependencyFactory.create(new Resources("stub function", Region.of(record.region()), record.inboxBucket(), record.lakeBucket(),
-                record.ledgerTable(), record.historyTable(), Optional.of(record.s3Endpoint()), Optional.of(record.dynamoDbEndpoint()),
-                Optional.of(credentials), Optional.empty(), Optional.empty()).config());
+        functions = DependencyFactory.create(Resources.builder()
+                .source("stub function")
+                .region(Region.of(record.region()))
+                .inboxBucket(record.inboxBucket())
+                .lakeBucket(record.lakeBucket())
+                .ledgerTable(record.ledgerTable())
+                .historyTable(record.historyTable())
+                .s3Endpoint(record.s3Endpoint())
+                .dynamoDbEndpoint(record.dynamoDbEndpoint())
+                .credentials(credentials)
+                .build()
+                .config());
 
         String description;
         try (InputStream in = DeployedTargetIT.class.getResourceAsStream("/stack/describe-stack-resources.xml")) {

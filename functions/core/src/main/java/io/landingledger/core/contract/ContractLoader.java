@@ -152,8 +152,20 @@ public final class ContractLoader {
             if (acceptEmptyUnits && !allowEmpty) {
                 throw error("$.acceptEmptyUnits", "an empty unit cannot be accepted when \"allowEmpty\" is false (such a file is refused, never published)");
             }
-            return new DatasetContract(dataset, version, format, unit, key, fields, prohibited, unknown, cap, allowEmpty, source,
-                    acceptEmptyUnits);
+            return DatasetContract.builder()
+                    .dataset(dataset)
+                    .version(version)
+                    .format(format)
+                    .unit(unit)
+                    .key(key)
+                    .fields(fields)
+                    .prohibited(prohibited)
+                    .unknownFields(unknown)
+                    .maxRejectedLines(cap)
+                    .allowEmpty(allowEmpty)
+                    .source(source)
+                    .acceptEmptyUnits(acceptEmptyUnits)
+                    .build();
         }
 
         private UnknownFieldPolicy policy(Map<String, Object> top) {
@@ -220,7 +232,16 @@ public final class ContractLoader {
             int lookback = (int) integer(unit, path, "lookbackDays", false, DEFAULT_LOOKBACK_DAYS, 1, 3660);
             boolean dependsOnPrevious = bool(unit, path, "dependsOnPrevious", false);
             boolean autoRedrive = bool(unit, path, "autoRedrive", true);
-            return new UnitSpec(pattern, cadence, first, units, grace, lookback, dependsOnPrevious, autoRedrive);
+            return UnitSpec.builder()
+                    .pattern(pattern)
+                    .cadence(cadence)
+                    .first(first)
+                    .units(units)
+                    .graceHours(grace)
+                    .lookbackDays(lookback)
+                    .dependsOnPrevious(dependsOnPrevious)
+                    .autoRedrive(autoRedrive)
+                    .build();
         }
 
         private List<FieldSpec> fields(Object value, String path) {

@@ -6,7 +6,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * How an inbox file name maps to its unit, and which units are expected.
+ * How an inbox file name maps to its unit, and which units are expected. Derive one with {@link #toBuilder()} or a
+ * {@code with...} copy; a {@link #builder()} requires {@code pattern} and {@code cadence}, {@code units} defaults to
+ * none.
  *
  * @param pattern           matched against the file name (the key after the dataset prefix); group {@code unit} is the unit
  * @param cadence           daily, hourly or an explicit list
@@ -22,6 +24,34 @@ public record UnitSpec(Pattern pattern, Cadence cadence, String first, List<Stri
 
     public UnitSpec {
         units = List.copyOf(units);
+    }
+
+    /** A builder with every component unset (null, 0, false; no units). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this mapping's components, to build a copy that differs in some. */
+    public Builder toBuilder() {
+        return new Builder()
+                .pattern(pattern)
+                .cadence(cadence)
+                .first(first)
+                .units(units)
+                .graceHours(graceHours)
+                .lookbackDays(lookbackDays)
+                .dependsOnPrevious(dependsOnPrevious)
+                .autoRedrive(autoRedrive);
+    }
+
+    /** This mapping with {@code value} as its first expected unit, everything else kept. */
+    public UnitSpec withFirst(String value) {
+        return toBuilder().first(value).build();
+    }
+
+    /** This mapping with {@code value} as its auto-redrive setting, everything else kept. */
+    public UnitSpec withAutoRedrive(boolean value) {
+        return toBuilder().autoRedrive(value).build();
     }
 
     /** The unit a file name belongs to, or empty when the name does not match the contract's pattern. */
@@ -55,5 +85,75 @@ public record UnitSpec(Pattern pattern, Cadence cadence, String first, List<Stri
             }
         }
         return literal.toString();
+    }
+
+    /** Names each component of a {@link UnitSpec}; {@link #build()} checks the required ones. */
+    public static final class Builder {
+        private Pattern pattern;
+        private Cadence cadence;
+        private String first;
+        private List<String> units = List.of();
+        private int graceHours;
+        private int lookbackDays;
+        private boolean dependsOnPrevious;
+        private boolean autoRedrive;
+
+        private Builder() {
+        }
+
+        public Builder pattern(Pattern value) {
+            this.pattern = value;
+            return this;
+        }
+
+        public Builder cadence(Cadence value) {
+            this.cadence = value;
+            return this;
+        }
+
+        public Builder first(String value) {
+            this.first = value;
+            return this;
+        }
+
+        public Builder units(List<String> value) {
+            this.units = value;
+            return this;
+        }
+
+        public Builder graceHours(int value) {
+            this.graceHours = value;
+            return this;
+        }
+
+        public Builder lookbackDays(int value) {
+            this.lookbackDays = value;
+            return this;
+        }
+
+        public Builder dependsOnPrevious(boolean value) {
+            this.dependsOnPrevious = value;
+            return this;
+        }
+
+        public Builder autoRedrive(boolean value) {
+            this.autoRedrive = value;
+            return this;
+        }
+
+        /** The mapping; throws {@link IllegalStateException} naming the first required component left unset. */
+        public UnitSpec build() {
+            require(pattern, "pattern");
+            require(cadence, "cadence");
+            require(units, "units");
+            return new UnitSpec(pattern, cadence, first, units, graceHours, lookbackDays, dependsOnPrevious,
+                    autoRedrive);
+        }
+
+        private static void require(Object value, String component) {
+            if (value == null) {
+                throw new IllegalStateException("UnitSpec: " + component + " is required");
+            }
+        }
     }
 }

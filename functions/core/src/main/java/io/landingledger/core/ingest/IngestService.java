@@ -353,8 +353,16 @@ public final class IngestService implements IngestPath {
                         firstPass = result;
                         continue;
                     }
-                    InputIdentity identity = new InputIdentity(input.bucket(), input.key(), read.versionId(), read.etag(),
-                            result.sha256(), result.storedBytes(), input.sequencer(), read.lastModified());
+                    InputIdentity identity = InputIdentity.builder()
+                            .bucket(input.bucket())
+                            .key(input.key())
+                            .versionId(read.versionId())
+                            .etag(read.etag())
+                            .sha256(result.sha256())
+                            .size(result.storedBytes())
+                            .sequencer(input.sequencer())
+                            .lastModified(read.lastModified())
+                            .build();
                     if (!result.publishable()) {
                         abortStaging();
                     }
@@ -384,9 +392,16 @@ public final class IngestService implements IngestPath {
                 quarantineWritten = true;
             }
             InputIdentity identity = validated.identity();
-            PublishMetadata metadata = new PublishMetadata(identity.sha256(), identity.versionId(), identity.etag(), identity.key(),
-                    identity.size(), identity.sequencer(), identity.lastModified(), request.runId(), request.runKind(), contract.version(),
-                    result.accepted(), result.rejected(), result.duplicates(), validated.contentSha256());
+            PublishMetadata metadata = PublishMetadata.builder()
+                    .input(identity)
+                    .runId(request.runId())
+                    .runKind(request.runKind())
+                    .contractVersion(contract.version())
+                    .accepted(result.accepted())
+                    .rejected(result.rejected())
+                    .duplicates(result.duplicates())
+                    .contentSha256(validated.contentSha256())
+                    .build();
             requireTimeFor("the promote", "the staging object is deleted (or expired by the _staging/ lifecycle rule)");
             try {
                 String etag = store.promote(lakeBucket, stagingKey, publishedKey, metadata.toMap(), precondition);
@@ -436,8 +451,18 @@ public final class IngestService implements IngestPath {
                     // an operator accepted these very rows as an empty unit; other rows are judged afresh
                     .emptyAccepted(sameRows ? item.emptyAccepted() : null)
                     .build();
-            HistoryEntry history = new HistoryEntry(dataset, unit, now, built.runId(), built.runKind(), "PUBLISHED",
-                    ours || ofThisInput ? request.reason() : null, builtFrom, ref, built.contractVersion());
+            HistoryEntry history = HistoryEntry.builder()
+                    .dataset(dataset)
+                    .unit(unit)
+                    .at(now)
+                    .runId(built.runId())
+                    .runKind(built.runKind())
+                    .action("PUBLISHED")
+                    .reason(ours || ofThisInput ? request.reason() : null)
+                    .input(builtFrom)
+                    .published(ref)
+                    .contractVersion(built.contractVersion())
+                    .build();
             requireTimeFor("the ledger write", "the promoted object names its run and input, so the next run records it");
             if (write(next, history)) {
                 steps.after(Step.LEDGER_WRITTEN, unit);
@@ -507,8 +532,17 @@ public final class IngestService implements IngestPath {
                         .reason(code)
                         .build();
             }
-            HistoryEntry history = new HistoryEntry(dataset, unit, now, request.runId(), request.runKind(), "REFUSED", code, identity,
-                    null, contract.version());
+            HistoryEntry history = HistoryEntry.builder()
+                    .dataset(dataset)
+                    .unit(unit)
+                    .at(now)
+                    .runId(request.runId())
+                    .runKind(request.runKind())
+                    .action("REFUSED")
+                    .reason(code)
+                    .input(identity)
+                    .contractVersion(contract.version())
+                    .build();
             requireTimeFor("the ledger write of the refusal", "nothing is recorded; the retry refuses the file again");
             if (write(next, history)) {
                 steps.after(Step.LEDGER_WRITTEN, unit);
@@ -528,8 +562,18 @@ public final class IngestService implements IngestPath {
             LastAttempt attempt = newer != null ? newer
                     : LastAttempt.of(now, request.runId(), request.runKind(), AttemptOutcome.UNCHANGED, null, identity);
             LedgerItem next = item.toBuilder().input(identity).lastAttempt(attempt).build();
-            HistoryEntry history = new HistoryEntry(dataset, unit, now, request.runId(), request.runKind(), "UNCHANGED", request.reason(),
-                    identity, item.published(), item.contractVersion());
+            HistoryEntry history = HistoryEntry.builder()
+                    .dataset(dataset)
+                    .unit(unit)
+                    .at(now)
+                    .runId(request.runId())
+                    .runKind(request.runKind())
+                    .action("UNCHANGED")
+                    .reason(request.reason())
+                    .input(identity)
+                    .published(item.published())
+                    .contractVersion(item.contractVersion())
+                    .build();
             requireTimeFor("the ledger write", "nothing is recorded; the retry reads the input again");
             if (write(next, history)) {
                 steps.after(Step.LEDGER_WRITTEN, unit);

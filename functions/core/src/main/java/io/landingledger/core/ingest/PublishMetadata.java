@@ -14,6 +14,10 @@ import java.util.Map;
  * itself against it. {@code content-sha256} is the SHA-256 of the published bytes themselves, so the run that records
  * a publish can tell a restatement (other rows) from a republish of the rows already standing (docs/design.md
  * section 4); null on an object promoted before publishes carried it.
+ *
+ * <p>Build one with {@link #builder()} (or copy one with {@link #toBuilder()}): fourteen positional components are
+ * too many to read at a call site. {@code inputSha256}, {@code inputKey}, {@code runId} and {@code runKind} are
+ * required; the rest default to null or 0.
  */
 record PublishMetadata(String inputSha256, String inputVersionId, String inputEtag, String inputKey, long inputSize,
                        String inputSequencer, Instant inputLastModified, String runId, RunKind runKind, int contractVersion,
@@ -74,8 +78,41 @@ record PublishMetadata(String inputSha256, String inputVersionId, String inputEt
         }
     }
 
+    /** A builder with every component unset (null, 0). */
+    static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this metadata's components, to build a copy that differs in some. */
+    Builder toBuilder() {
+        return new Builder()
+                .inputSha256(inputSha256)
+                .inputVersionId(inputVersionId)
+                .inputEtag(inputEtag)
+                .inputKey(inputKey)
+                .inputSize(inputSize)
+                .inputSequencer(inputSequencer)
+                .inputLastModified(inputLastModified)
+                .runId(runId)
+                .runKind(runKind)
+                .contractVersion(contractVersion)
+                .accepted(accepted)
+                .rejected(rejected)
+                .duplicates(duplicates)
+                .contentSha256(contentSha256);
+    }
+
     InputIdentity identity(String bucket) {
-        return new InputIdentity(bucket, inputKey, inputVersionId, inputEtag, inputSha256, inputSize, inputSequencer, inputLastModified);
+        return InputIdentity.builder()
+                .bucket(bucket)
+                .key(inputKey)
+                .versionId(inputVersionId)
+                .etag(inputEtag)
+                .sha256(inputSha256)
+                .size(inputSize)
+                .sequencer(inputSequencer)
+                .lastModified(inputLastModified)
+                .build();
     }
 
     private static String emptyToNull(String value) {
@@ -88,5 +125,123 @@ record PublishMetadata(String inputSha256, String inputVersionId, String inputEt
 
     private static Instant parseInstant(String value) {
         return value == null || value.isEmpty() ? null : Instant.parse(value);
+    }
+
+    /** Names each component of a {@link PublishMetadata}; {@link #build()} checks the required ones. */
+    static final class Builder {
+        private String inputSha256;
+        private String inputVersionId;
+        private String inputEtag;
+        private String inputKey;
+        private long inputSize;
+        private String inputSequencer;
+        private Instant inputLastModified;
+        private String runId;
+        private RunKind runKind;
+        private int contractVersion;
+        private long accepted;
+        private long rejected;
+        private long duplicates;
+        private String contentSha256;
+
+        private Builder() {
+        }
+
+        /** The input the publish was built from: its hash, version, ETag, key, size, sequencer and modification time. */
+        Builder input(InputIdentity input) {
+            return inputSha256(input.sha256())
+                    .inputVersionId(input.versionId())
+                    .inputEtag(input.etag())
+                    .inputKey(input.key())
+                    .inputSize(input.size())
+                    .inputSequencer(input.sequencer())
+                    .inputLastModified(input.lastModified());
+        }
+
+        Builder inputSha256(String value) {
+            this.inputSha256 = value;
+            return this;
+        }
+
+        Builder inputVersionId(String value) {
+            this.inputVersionId = value;
+            return this;
+        }
+
+        Builder inputEtag(String value) {
+            this.inputEtag = value;
+            return this;
+        }
+
+        Builder inputKey(String value) {
+            this.inputKey = value;
+            return this;
+        }
+
+        Builder inputSize(long value) {
+            this.inputSize = value;
+            return this;
+        }
+
+        Builder inputSequencer(String value) {
+            this.inputSequencer = value;
+            return this;
+        }
+
+        Builder inputLastModified(Instant value) {
+            this.inputLastModified = value;
+            return this;
+        }
+
+        Builder runId(String value) {
+            this.runId = value;
+            return this;
+        }
+
+        Builder runKind(RunKind value) {
+            this.runKind = value;
+            return this;
+        }
+
+        Builder contractVersion(int value) {
+            this.contractVersion = value;
+            return this;
+        }
+
+        Builder accepted(long value) {
+            this.accepted = value;
+            return this;
+        }
+
+        Builder rejected(long value) {
+            this.rejected = value;
+            return this;
+        }
+
+        Builder duplicates(long value) {
+            this.duplicates = value;
+            return this;
+        }
+
+        Builder contentSha256(String value) {
+            this.contentSha256 = value;
+            return this;
+        }
+
+        /** The metadata; throws {@link IllegalStateException} naming the first required component left unset. */
+        PublishMetadata build() {
+            require(inputSha256, "inputSha256");
+            require(inputKey, "inputKey");
+            require(runId, "runId");
+            require(runKind, "runKind");
+            return new PublishMetadata(inputSha256, inputVersionId, inputEtag, inputKey, inputSize, inputSequencer,
+                    inputLastModified, runId, runKind, contractVersion, accepted, rejected, duplicates, contentSha256);
+        }
+
+        private static void require(Object value, String component) {
+            if (value == null) {
+                throw new IllegalStateException("PublishMetadata: " + component + " is required");
+            }
+        }
     }
 }

@@ -4,8 +4,8 @@ import java.time.Instant;
 
 /**
  * One unit's ledger item: what is published now and from what (docs/design.md section 4). Build one with
- * {@link #builder(String, String)}, derive one with {@link #toBuilder()} or a {@code with...} copy; the adapters
- * that read every attribute back use the canonical constructor.
+ * {@link #builder(String, String)}, derive one with {@link #toBuilder()} or a {@code with...} copy: eighteen positional
+ * components are too many to read at a call site. {@code dataset}, {@code unit} and {@code status} are required.
  *
  * @param input            the input of the current publish (or of the refusal, when never published)
  * @param published        the published object, or null when none
@@ -27,22 +27,6 @@ public record LedgerItem(String dataset, String unit, LedgerStatus status, Input
                          String runId, RunKind runKind, int contractVersion, long publishCount, Instant firstPublishedAt,
                          Instant publishedAt, LastAttempt lastAttempt, String reason, long revision, long restatements,
                          String contentRunId, Instant contentPublishedAt, EmptyAcceptance emptyAccepted) {
-
-    /** An item without the content attributes (written before publishes carried a content hash). */
-    public LedgerItem(String dataset, String unit, LedgerStatus status, InputIdentity input, PublishedRef published,
-                      String runId, RunKind runKind, int contractVersion, long publishCount, Instant firstPublishedAt,
-                      Instant publishedAt, LastAttempt lastAttempt, String reason, long revision) {
-        this(dataset, unit, status, input, published, runId, runKind, contractVersion, publishCount, firstPublishedAt,
-                publishedAt, lastAttempt, reason, revision, 0, null, null, null);
-    }
-
-    /** An item not read from the ledger (revision 0): one to be written, as test fixtures build them. */
-    public LedgerItem(String dataset, String unit, LedgerStatus status, InputIdentity input, PublishedRef published,
-                      String runId, RunKind runKind, int contractVersion, long publishCount, Instant firstPublishedAt,
-                      Instant publishedAt, LastAttempt lastAttempt, String reason) {
-        this(dataset, unit, status, input, published, runId, runKind, contractVersion, publishCount, firstPublishedAt,
-                publishedAt, lastAttempt, reason, 0);
-    }
 
     /** A new item of {@code dataset}'s {@code unit}, every other attribute unset (null, 0) until named. */
     public static Builder builder(String dataset, String unit) {
@@ -188,10 +172,20 @@ public record LedgerItem(String dataset, String unit, LedgerStatus status, Input
             return this;
         }
 
+        /** The item; throws {@link IllegalStateException} naming the first required attribute left unset. */
         public LedgerItem build() {
+            require(dataset, "dataset");
+            require(unit, "unit");
+            require(status, "status");
             return new LedgerItem(dataset, unit, status, input, published, runId, runKind, contractVersion, publishCount,
                     firstPublishedAt, publishedAt, lastAttempt, reason, revision, restatements, contentRunId,
                     contentPublishedAt, emptyAccepted);
+        }
+
+        private static void require(Object value, String attribute) {
+            if (value == null) {
+                throw new IllegalStateException("LedgerItem: " + attribute + " is required");
+            }
         }
     }
 }

@@ -193,8 +193,18 @@ public final class RepairService {
         if (outcome.action() == IngestAction.SKIPPED && before != null) {
             // nothing changed: the audit trail still says an operator looked, and why (docs/design.md section 4)
             Instant now = clock.instant();
-            ledger.appendHistory(new HistoryEntry(contract.dataset(), unit, now, runId, RunKind.REPAIR, "REPAIR_SKIPPED",
-                    request.reason(), before.input(), before.published(), contract.version()));
+            ledger.appendHistory(HistoryEntry.builder()
+                    .dataset(contract.dataset())
+                    .unit(unit)
+                    .at(now)
+                    .runId(runId)
+                    .runKind(RunKind.REPAIR)
+                    .action("REPAIR_SKIPPED")
+                    .reason(request.reason())
+                    .input(before.input())
+                    .published(before.published())
+                    .contractVersion(contract.version())
+                    .build());
         }
         LedgerItem after = ledger.get(contract.dataset(), unit).orElse(null);
         // a version that is gone, or older than what is now published, did not restore the unit: the repair says so
@@ -278,8 +288,17 @@ public final class RepairService {
                     .reason(request.reason())
                     .build();
             try {
-                ledger.write(next, current == null ? 0 : current.revision(), new HistoryEntry(contract.dataset(), unit, now, runId,
-                        RunKind.OMIT, "OMITTED", request.reason(), next.input(), null, contract.version()));
+                ledger.write(next, current == null ? 0 : current.revision(), HistoryEntry.builder()
+                        .dataset(contract.dataset())
+                        .unit(unit)
+                        .at(now)
+                        .runId(runId)
+                        .runKind(RunKind.OMIT)
+                        .action("OMITTED")
+                        .reason(request.reason())
+                        .input(next.input())
+                        .contractVersion(contract.version())
+                        .build());
                 return RepairResult.UnitResult.of(unit, before, next, "omitted", request.reason(), null, null);
             } catch (LedgerConflictException e) {
                 current = e.current().orElse(null); // decide again on the item that won
@@ -319,9 +338,18 @@ public final class RepairService {
             String runId = runIds.get();
             Instant now = clock.instant();
             LedgerItem next = current.toBuilder().emptyAccepted(accept ? new EmptyAcceptance(now, runId, request.reason()) : null).build();
-            HistoryEntry history = new HistoryEntry(contract.dataset(), unit, now, runId, RunKind.ACCEPT_EMPTY,
-                    accept ? "EMPTY_ACCEPTED" : "EMPTY_ACCEPTANCE_REVOKED", request.reason(), current.input(), current.published(),
-                    current.contractVersion());
+            HistoryEntry history = HistoryEntry.builder()
+                    .dataset(contract.dataset())
+                    .unit(unit)
+                    .at(now)
+                    .runId(runId)
+                    .runKind(RunKind.ACCEPT_EMPTY)
+                    .action(accept ? "EMPTY_ACCEPTED" : "EMPTY_ACCEPTANCE_REVOKED")
+                    .reason(request.reason())
+                    .input(current.input())
+                    .published(current.published())
+                    .contractVersion(current.contractVersion())
+                    .build();
             try {
                 ledger.write(next, current.revision(), history);
                 return RepairResult.UnitResult.of(unit, before, next.withRevision(current.revision() + 1),

@@ -212,9 +212,28 @@ public final class StreamingValidator {
             flushRejects();
             // where reading stopped: the last read this pass took, not how far the read-ahead went
             long decoded = chunk != null ? chunk.decodedAfterRead : input.decodedBytes();
-            return new ValidationResult(contract.dataset(), contract.version(), source.sha256Hex(), source.count(),
-                    input.gzip() ? decoded : source.count(), input.gzip(), lines, records, blankLines, acceptedRows, duplicates, rejected,
-                    reasons, acceptedBytes, distinctKeys, index.bytes(), runs.count(), runs.diskBytes(), rowsToDrop, refusal);
+            return ValidationResult.builder()
+                    .dataset(contract.dataset())
+                    .contractVersion(contract.version())
+                    .sha256(source.sha256Hex())
+                    .storedBytes(source.count())
+                    .decodedBytes(input.gzip() ? decoded : source.count())
+                    .gzip(input.gzip())
+                    .lines(lines)
+                    .records(records)
+                    .blankLines(blankLines)
+                    .accepted(acceptedRows)
+                    .duplicates(duplicates)
+                    .rejected(rejected)
+                    .reasons(reasons)
+                    .acceptedBytes(acceptedBytes)
+                    .distinctKeys(distinctKeys)
+                    .keyIndexBytes(index.bytes())
+                    .keyIndexRuns(runs.count())
+                    .keyIndexDiskBytes(runs.diskBytes())
+                    .rowsToDrop(rowsToDrop)
+                    .refusal(refusal)
+                    .build();
         }
 
         /**

@@ -8,6 +8,10 @@ import java.util.Map;
 /**
  * What the validator found in one input. Counts, hashes, reason codes and line numbers only: no content.
  *
+ * <p>Build one with {@link #builder()} (or copy one with {@link #toBuilder()}): twenty positional components are too
+ * many to read at a call site. {@code dataset} and {@code sha256} are required; {@code reasons} defaults to none,
+ * {@code rowsToDrop} to {@link LineSet#empty()}, {@code refusal} to null and every figure to 0.
+ *
  * @param dataset          the contract's dataset
  * @param contractVersion  the contract's version
  * @param sha256           SHA-256 (hex) of the stored bytes, before any decompression: the input identity
@@ -45,6 +49,36 @@ public record ValidationResult(String dataset, int contractVersion, String sha25
         copy.putAll(reasons);
         reasons = java.util.Collections.unmodifiableMap(copy);
         java.util.Objects.requireNonNull(rowsToDrop, "rowsToDrop");
+    }
+
+    /** A builder with every component unset: no reasons, no rows to drop, no refusal, every figure 0. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this result's components, to build a copy that differs in some. */
+    public Builder toBuilder() {
+        return new Builder()
+                .dataset(dataset)
+                .contractVersion(contractVersion)
+                .sha256(sha256)
+                .storedBytes(storedBytes)
+                .decodedBytes(decodedBytes)
+                .gzip(gzip)
+                .lines(lines)
+                .records(records)
+                .blankLines(blankLines)
+                .accepted(accepted)
+                .duplicates(duplicates)
+                .rejected(rejected)
+                .reasons(reasons)
+                .acceptedBytes(acceptedBytes)
+                .distinctKeys(distinctKeys)
+                .keyIndexBytes(keyIndexBytes)
+                .keyIndexRuns(keyIndexRuns)
+                .keyIndexDiskBytes(keyIndexDiskBytes)
+                .rowsToDrop(rowsToDrop)
+                .refusal(refusal);
     }
 
     /** True when the accepted stream holds exactly the rows to publish: no row of it must be dropped. */
@@ -106,5 +140,149 @@ public record ValidationResult(String dataset, int contractVersion, String sha25
         map.put("keyIndexRuns", keyIndexRuns);
         map.put("keyIndexDiskBytes", keyIndexDiskBytes);
         return map;
+    }
+
+    /** Names each component of a {@link ValidationResult}; {@link #build()} checks the required ones. */
+    public static final class Builder {
+        private String dataset;
+        private int contractVersion;
+        private String sha256;
+        private long storedBytes;
+        private long decodedBytes;
+        private boolean gzip;
+        private long lines;
+        private long records;
+        private long blankLines;
+        private long accepted;
+        private long duplicates;
+        private long rejected;
+        private Map<ReasonCode, Long> reasons = Map.of();
+        private long acceptedBytes;
+        private long distinctKeys;
+        private long keyIndexBytes;
+        private int keyIndexRuns;
+        private long keyIndexDiskBytes;
+        private LineSet rowsToDrop = LineSet.empty();
+        private Refusal refusal;
+
+        private Builder() {
+        }
+
+        public Builder dataset(String value) {
+            this.dataset = value;
+            return this;
+        }
+
+        public Builder contractVersion(int value) {
+            this.contractVersion = value;
+            return this;
+        }
+
+        public Builder sha256(String value) {
+            this.sha256 = value;
+            return this;
+        }
+
+        public Builder storedBytes(long value) {
+            this.storedBytes = value;
+            return this;
+        }
+
+        public Builder decodedBytes(long value) {
+            this.decodedBytes = value;
+            return this;
+        }
+
+        public Builder gzip(boolean value) {
+            this.gzip = value;
+            return this;
+        }
+
+        public Builder lines(long value) {
+            this.lines = value;
+            return this;
+        }
+
+        public Builder records(long value) {
+            this.records = value;
+            return this;
+        }
+
+        public Builder blankLines(long value) {
+            this.blankLines = value;
+            return this;
+        }
+
+        public Builder accepted(long value) {
+            this.accepted = value;
+            return this;
+        }
+
+        public Builder duplicates(long value) {
+            this.duplicates = value;
+            return this;
+        }
+
+        public Builder rejected(long value) {
+            this.rejected = value;
+            return this;
+        }
+
+        public Builder reasons(Map<ReasonCode, Long> value) {
+            this.reasons = value;
+            return this;
+        }
+
+        public Builder acceptedBytes(long value) {
+            this.acceptedBytes = value;
+            return this;
+        }
+
+        public Builder distinctKeys(long value) {
+            this.distinctKeys = value;
+            return this;
+        }
+
+        public Builder keyIndexBytes(long value) {
+            this.keyIndexBytes = value;
+            return this;
+        }
+
+        public Builder keyIndexRuns(int value) {
+            this.keyIndexRuns = value;
+            return this;
+        }
+
+        public Builder keyIndexDiskBytes(long value) {
+            this.keyIndexDiskBytes = value;
+            return this;
+        }
+
+        public Builder rowsToDrop(LineSet value) {
+            this.rowsToDrop = value;
+            return this;
+        }
+
+        public Builder refusal(Refusal value) {
+            this.refusal = value;
+            return this;
+        }
+
+        /** The result; throws {@link IllegalStateException} naming the first required component left unset. */
+        public ValidationResult build() {
+            require(dataset, "dataset");
+            require(sha256, "sha256");
+            require(reasons, "reasons");
+            require(rowsToDrop, "rowsToDrop");
+            return new ValidationResult(dataset, contractVersion, sha256, storedBytes, decodedBytes, gzip, lines, records, blankLines,
+                    accepted, duplicates, rejected, reasons, acceptedBytes, distinctKeys, keyIndexBytes, keyIndexRuns,
+                    keyIndexDiskBytes, rowsToDrop, refusal);
+        }
+
+        private static void require(Object value, String component) {
+            if (value == null) {
+                throw new IllegalStateException("ValidationResult: " + component + " is required");
+            }
+        }
     }
 }

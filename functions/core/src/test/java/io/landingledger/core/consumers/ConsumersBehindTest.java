@@ -25,9 +25,14 @@ class ConsumersBehindTest {
     private static final Instant T0 = Instant.parse("2026-03-10T00:00:00Z");
 
     private static LedgerItem published(String unit, String runId, String etag, long count) {
-        return new LedgerItem("progress_events", unit, LedgerStatus.PUBLISHED, null,
-                new PublishedRef("published/progress_events/unit=" + unit + "/part-00000.jsonl", etag, 10, 0, 0, null),
-                runId, RunKind.INGEST, 1, count, T0, T0, null, null);
+        return LedgerItem.builder("progress_events", unit)
+                .status(LedgerStatus.PUBLISHED)
+                .published(new PublishedRef("published/progress_events/unit=" + unit + "/part-00000.jsonl", etag, 10, 0, 0, null))
+                .run(runId, RunKind.INGEST)
+                .contractVersion(1)
+                .publishCount(count)
+                .publishedAt(T0, T0)
+                .build();
     }
 
     private static ConsumerReceipt receipt(String unit, String consumer, String publish, int minutes) {
@@ -42,8 +47,8 @@ class ConsumersBehindTest {
         receipts.record(receipt("2026-03-02", "mart", "etag-b", 1));       // current by ETag
         receipts.record(receipt("2026-03-03", "mart", "run-x", 1));        // never published: nobody behind
         List<LedgerItem> items = List.of(published("2026-03-01", "run-2", "etag-2", 2), published("2026-03-02", "run-b", "etag-b", 1),
-                new LedgerItem("progress_events", "2026-03-03", LedgerStatus.REFUSED, null, null, "run-r", RunKind.INGEST, 1, 0,
-                        null, null, null, "NOT_UTF8"));
+                LedgerItem.builder("progress_events", "2026-03-03").status(LedgerStatus.REFUSED).run("run-r", RunKind.INGEST)
+                        .contractVersion(1).reason("NOT_UTF8").build());
         Map<String, List<String>> byUnit = ConsumersBehind.byUnit(items, receipts.forUnits("progress_events", "2026-03-01", "2026-03-03"));
         assertEquals(Map.of("2026-03-01", List.of("mart")), byUnit);
         assertEquals(Map.of("mart", List.of("2026-03-01")), ConsumersBehind.byConsumer(byUnit));

@@ -478,10 +478,7 @@ final class ProtocolModel implements Model {
     }
 
     static DatasetContract withRedrive(DatasetContract c, boolean autoRedrive) {
-        io.landingledger.core.contract.UnitSpec u = c.unit();
-        return new DatasetContract(c.dataset(), c.version(), c.format(), new io.landingledger.core.contract.UnitSpec(u.pattern(), u.cadence(),
-                u.first(), u.units(), u.graceHours(), u.lookbackDays(), u.dependsOnPrevious(), autoRedrive), c.key(), c.fields(),
-                c.prohibited(), c.unknownFields(), c.maxRejectedLines(), c.allowEmpty(), c.source());
+        return c.withUnit(c.unit().withAutoRedrive(autoRedrive));
     }
 
     // ---- the invariants ----

@@ -43,11 +43,19 @@ class PublishDecisionTest {
     private static final UnitInputs V3_NEWEST = inbox(v(KEY, "V3", 2, true), v(KEY, "V2", 1, false), v(KEY, "V1", 0, false));
 
     private static InputIdentity input(String version, String sha) {
-        return new InputIdentity("inbox", KEY, version, "etag-" + version, sha, 100, null, T0);
+        return InputIdentity.builder().bucket("inbox").key(KEY).versionId(version).etag("etag-" + version).sha256(sha).size(100)
+                .lastModified(T0).build();
     }
 
     private static PublishMetadata built(String version, String sha, String runId) {
-        return new PublishMetadata(sha, version, "etag-" + version, KEY, 100, null, T0, runId, RunKind.INGEST, 1, 10, 0, 0, "content-" + sha);
+        return PublishMetadata.builder()
+                .input(input(version, sha))
+                .runId(runId)
+                .runKind(RunKind.INGEST)
+                .contractVersion(1)
+                .accepted(10)
+                .contentSha256("content-" + sha)
+                .build();
     }
 
     private static PublishDecision.Published object(String etag, String version, String sha, String runId) {
@@ -56,21 +64,36 @@ class PublishDecisionTest {
 
     /** A PUBLISHED item built by {@code runId} from {@code version}, vouching for {@code etag}. */
     private static LedgerItem published(String version, String sha, String runId, String etag) {
-        return new LedgerItem("progress_events", "2026-03-01", LedgerStatus.PUBLISHED, input(version, sha),
-                new PublishedRef("published/...", etag, 10, 0, 0, null), runId, RunKind.INGEST, 1, 1, T0, T0,
-                new LastAttempt(T0, runId, RunKind.INGEST, AttemptOutcome.PUBLISHED, null, version, sha, KEY), null, 3);
+        return LedgerItem.builder("progress_events", "2026-03-01")
+                .status(LedgerStatus.PUBLISHED)
+                .input(input(version, sha))
+                .published(new PublishedRef("published/...", etag, 10, 0, 0, null))
+                .run(runId, RunKind.INGEST)
+                .contractVersion(1)
+                .publishCount(1)
+                .publishedAt(T0, T0)
+                .lastAttempt(LastAttempt.builder().at(T0).runId(runId).runKind(RunKind.INGEST).outcome(AttemptOutcome.PUBLISHED)
+                        .inputVersionId(version).inputSha256(sha).inputKey(KEY).build())
+                .revision(3)
+                .build();
     }
 
     private static LedgerItem withRefusal(LedgerItem item, String version) {
-        return new LedgerItem(item.dataset(), item.unit(), item.status(), item.input(), item.published(), item.runId(), item.runKind(),
-                item.contractVersion(), item.publishCount(), item.firstPublishedAt(), item.publishedAt(),
-                new LastAttempt(T0, "rX", RunKind.INGEST, AttemptOutcome.REFUSED, "PROHIBITED_FIELD", version, "shaX", KEY), null, item.revision());
+        return item.withLastAttempt(LastAttempt.builder().at(T0).runId("rX").runKind(RunKind.INGEST).outcome(AttemptOutcome.REFUSED)
+                .reason("PROHIBITED_FIELD").inputVersionId(version).inputSha256("shaX").inputKey(KEY).build());
     }
 
     private static LedgerItem refused(String version) {
-        return new LedgerItem("progress_events", "2026-03-01", LedgerStatus.REFUSED, input(version, "sha" + version), null, "rR",
-                RunKind.INGEST, 1, 0, null, null, new LastAttempt(T0, "rR", RunKind.INGEST, AttemptOutcome.REFUSED, "KEY_CONFLICT", version,
-                "sha" + version, KEY), "KEY_CONFLICT", 1);
+        return LedgerItem.builder("progress_events", "2026-03-01")
+                .status(LedgerStatus.REFUSED)
+                .input(input(version, "sha" + version))
+                .run("rR", RunKind.INGEST)
+                .contractVersion(1)
+                .lastAttempt(LastAttempt.builder().at(T0).runId("rR").runKind(RunKind.INGEST).outcome(AttemptOutcome.REFUSED)
+                        .reason("KEY_CONFLICT").inputVersionId(version).inputSha256("sha" + version).inputKey(KEY).build())
+                .reason("KEY_CONFLICT")
+                .revision(1)
+                .build();
     }
 
     private static PublishDecision.Decision decide(String version, PublishDecision.Choice choice, boolean rebuild, LedgerItem item,

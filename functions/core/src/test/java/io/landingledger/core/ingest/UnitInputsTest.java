@@ -69,6 +69,6 @@ class UnitInputsTest {
     }
 
     private static UnitSpec spec(String pattern) {
-        return new UnitSpec(Pattern.compile(pattern), Cadence.LIST, null, List.of("acme"), 0, 7, false, false);
+        return UnitSpec.builder().pattern(Pattern.compile(pattern)).cadence(Cadence.LIST).units(List.of("acme")).lookbackDays(7).build();
     }
 }

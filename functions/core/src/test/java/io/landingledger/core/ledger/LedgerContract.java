@@ -145,8 +145,7 @@ public abstract class LedgerContract {
         LedgerItem first = published(UNIT, "etag-1", "run-1");
         HistoryEntry entry = history(UNIT, "2026-03-02T23:10:02Z", "run-1", "PUBLISHED");
         ledger.write(first, 0, entry);
-        HistoryEntry sameKey = new HistoryEntry(DATASET, UNIT, entry.at(), entry.runId(), RunKind.REPAIR, "REFUSED",
-                "SCHEMA", null, null, 2);
+        HistoryEntry sameKey = entry.toBuilder().runKind(RunKind.REPAIR).action("REFUSED").reason("SCHEMA").contractVersion(2).build();
 
         LedgerConflictException conflict = assertThrows(LedgerConflictException.class,
                 () -> ledger.write(refused(UNIT, "run-1"), 1, sameKey));
@@ -201,7 +200,7 @@ public abstract class LedgerContract {
         HistoryEntry entry = history(UNIT, "2026-03-02T23:10:02Z", "run-1", "REPAIR_SKIPPED");
         ledger.appendHistory(entry);
 
-        ledger.appendHistory(new HistoryEntry(DATASET, UNIT, entry.at(), entry.runId(), RunKind.OMIT, "OMITTED", "other", null, null, 9));
+        ledger.appendHistory(entry.toBuilder().runKind(RunKind.OMIT).action("OMITTED").reason("other").contractVersion(9).build());
 
         assertEquals(List.of(entry), ledger.history(DATASET, UNIT));
     }
@@ -219,8 +218,7 @@ public abstract class LedgerContract {
         ledger.appendHistory(atWholeSecond);
         ledger.appendHistory(nanos);
         ledger.appendHistory(history("2026-03-01", "2026-03-02T09:00:00Z", "run-x", "PUBLISHED"));
-        ledger.appendHistory(new HistoryEntry("transactions", UNIT, Instant.parse("2026-03-02T09:00:00Z"), "run-y",
-                RunKind.INGEST, "PUBLISHED", null, null, null, 1));
+        ledger.appendHistory(history(UNIT, "2026-03-02T09:00:00Z", "run-y", "PUBLISHED").toBuilder().dataset("transactions").build());
 
         assertEquals(List.of(atWholeSecond, sameInstantOtherRun, nanos, halfSecondLater, nextDay), ledger.history(DATASET, UNIT));
     }
@@ -232,10 +230,10 @@ public abstract class LedgerContract {
         for (String unit : List.of("2026-03-04", "2026-03-01", "2026-03-05", "2026-03-03", "2026-03-02")) {
             ledger.write(refused(unit, "run-" + unit), 0, null);
         }
-        ledger.write(new LedgerItem("transactions", "2026-03-03", LedgerStatus.REFUSED, null, null, "run-t", RunKind.INGEST, 1, 0,
-                null, null, null, "SCHEMA"), 0, null);
-        ledger.write(new LedgerItem("progress_events_v2", "2026-03-03", LedgerStatus.REFUSED, null, null, "run-t", RunKind.INGEST, 1,
-                0, null, null, null, "SCHEMA"), 0, null);
+        ledger.write(LedgerItem.builder("transactions", "2026-03-03").status(LedgerStatus.REFUSED).run("run-t", RunKind.INGEST)
+                .contractVersion(1).reason("SCHEMA").build(), 0, null);
+        ledger.write(LedgerItem.builder("progress_events_v2", "2026-03-03").status(LedgerStatus.REFUSED).run("run-t", RunKind.INGEST)
+                .contractVersion(1).reason("SCHEMA").build(), 0, null);
 
         assertEquals(List.of("2026-03-01", "2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05"), units(null, null));
         assertEquals(List.of("2026-03-02", "2026-03-03", "2026-03-04"), units("2026-03-02", "2026-03-04"));
@@ -291,8 +289,8 @@ public abstract class LedgerContract {
     @Test
     public void aSparseItem_roundTripsItsNulls() throws Exception {
         LedgerItem item = sparse(UNIT);
-        HistoryEntry entry = new HistoryEntry(DATASET, UNIT, Instant.parse("2026-03-02T23:10:02Z"), "run-1", RunKind.OMIT,
-                "OMITTED", null, null, null, 0);
+        HistoryEntry entry = HistoryEntry.builder().dataset(DATASET).unit(UNIT).at(Instant.parse("2026-03-02T23:10:02Z")).runId("run-1")
+                .runKind(RunKind.OMIT).action("OMITTED").build();
 
         ledger.write(item, 0, entry);
 
@@ -317,9 +315,14 @@ public abstract class LedgerContract {
 
     @Test
     public void aRefusedItem_withoutInputOrPublish_roundTrips() throws Exception {
-        LedgerItem item = new LedgerItem(DATASET, UNIT, LedgerStatus.REFUSED, null, null, "run-1", RunKind.INGEST, 1, 0, null, null,
-                new LastAttempt(Instant.parse("2026-03-02T23:10:02Z"), "run-1", RunKind.INGEST, AttemptOutcome.REFUSED, "ENCODING", null, null),
-                "ENCODING");
+        LedgerItem item = LedgerItem.builder(DATASET, UNIT)
+                .status(LedgerStatus.REFUSED)
+                .run("run-1", RunKind.INGEST)
+                .contractVersion(1)
+                .lastAttempt(LastAttempt.builder().at(Instant.parse("2026-03-02T23:10:02Z")).runId("run-1").runKind(RunKind.INGEST)
+                        .outcome(AttemptOutcome.REFUSED).reason("ENCODING").build())
+                .reason("ENCODING")
+                .build();
         ledger.write(item, 0, null);
         assertEquals(Optional.of(item.withRevision(1)), ledger.get(DATASET, UNIT));
         assertNull(ledger.get(DATASET, UNIT).orElseThrow().publishedEtag());
@@ -329,48 +332,104 @@ public abstract class LedgerContract {
 
     /** Every field set, the instants with nanoseconds. */
     protected static LedgerItem fullyPopulated(String unit) {
-        InputIdentity input = new InputIdentity("inbox-bucket", "progress_events/progress-" + unit + ".jsonl", "3HL4kqtJvjVBH40Nrjfkd",
-                "5d41402abc4b2a76b9719d911017c592-2", "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-                12_345_678_901L, "0066A1B2C3D4E5F6", Instant.parse("2026-03-02T23:10:00Z"));
+        InputIdentity input = InputIdentity.builder()
+                .bucket("inbox-bucket")
+                .key("progress_events/progress-" + unit + ".jsonl")
+                .versionId("3HL4kqtJvjVBH40Nrjfkd")
+                .etag("5d41402abc4b2a76b9719d911017c592-2")
+                .sha256("9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08")
+                .size(12_345_678_901L)
+                .sequencer("0066A1B2C3D4E5F6")
+                .lastModified(Instant.parse("2026-03-02T23:10:00Z"))
+                .build();
         PublishedRef published = new PublishedRef("published/progress_events/unit=" + unit + "/part-00000.jsonl",
                 "0cc175b9c0f1b6a831c399e269772661-1", 1_000_000L, 12L, 3L, "_quarantine/progress_events/unit=" + unit + "/run-1.jsonl",
                 "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824");
-        LastAttempt last = new LastAttempt(Instant.parse("2026-03-03T01:02:03.123456789Z"), "run-2", RunKind.REPAIR, AttemptOutcome.REFUSED,
-                "TOO_MANY_REJECTS", "version-2", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-        return new LedgerItem(DATASET, unit, LedgerStatus.PUBLISHED, input, published, "run-1", RunKind.INGEST, 3, 2,
-                Instant.parse("2026-03-02T23:10:02.000000001Z"), Instant.parse("2026-03-02T23:59:59.999Z"), last, "operator said so", 0,
-                1, "run-0", Instant.parse("2026-03-02T23:30:00.5Z"),
-                new EmptyAcceptance(Instant.parse("2026-03-03T08:00:00.000000002Z"), "run-9", "INC-9 a holiday"));
+        LastAttempt last = LastAttempt.builder()
+                .at(Instant.parse("2026-03-03T01:02:03.123456789Z"))
+                .runId("run-2")
+                .runKind(RunKind.REPAIR)
+                .outcome(AttemptOutcome.REFUSED)
+                .reason("TOO_MANY_REJECTS")
+                .inputVersionId("version-2")
+                .inputSha256("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+                .build();
+        return LedgerItem.builder(DATASET, unit)
+                .status(LedgerStatus.PUBLISHED)
+                .input(input)
+                .published(published)
+                .run("run-1", RunKind.INGEST)
+                .contractVersion(3)
+                .publishCount(2)
+                .publishedAt(Instant.parse("2026-03-02T23:10:02.000000001Z"), Instant.parse("2026-03-02T23:59:59.999Z"))
+                .lastAttempt(last)
+                .reason("operator said so")
+                .restatements(1)
+                .contentSince("run-0", Instant.parse("2026-03-02T23:30:00.5Z"))
+                .emptyAccepted(new EmptyAcceptance(Instant.parse("2026-03-03T08:00:00.000000002Z"), "run-9", "INC-9 a holiday"))
+                .build();
     }
 
     protected static HistoryEntry fullHistory(String unit) {
         LedgerItem item = fullyPopulated(unit);
-        return new HistoryEntry(DATASET, unit, Instant.parse("2026-03-02T23:10:02.000000001Z"), "run-1", RunKind.INGEST, "PUBLISHED",
-                "a reason", item.input(), item.published(), 3);
+        return HistoryEntry.builder()
+                .dataset(DATASET)
+                .unit(unit)
+                .at(Instant.parse("2026-03-02T23:10:02.000000001Z"))
+                .runId("run-1")
+                .runKind(RunKind.INGEST)
+                .action("PUBLISHED")
+                .reason("a reason")
+                .input(item.input())
+                .published(item.published())
+                .contractVersion(3)
+                .build();
     }
 
     /** Only the fields every item has. */
     protected static LedgerItem sparse(String unit) {
-        return new LedgerItem(DATASET, unit, LedgerStatus.OMITTED, null, null, null, null, 0, 0, null, null, null, null);
+        return LedgerItem.builder(DATASET, unit).status(LedgerStatus.OMITTED).build();
     }
 
     protected static LedgerItem published(String unit, String etag, String runId) {
         Instant at = Instant.parse("2026-03-02T23:10:02Z");
-        InputIdentity input = new InputIdentity("inbox", "progress_events/progress-" + unit + ".jsonl", "v-" + runId, "e-" + runId,
-                "sha-" + runId, 100, "0A", Instant.parse("2026-03-02T23:10:00Z"));
-        return new LedgerItem(DATASET, unit, LedgerStatus.PUBLISHED, input,
-                new PublishedRef("published/progress_events/unit=" + unit + "/part-00000.jsonl", etag, 10, 0, 0, null),
-                runId, RunKind.INGEST, 1, 1, at, at, new LastAttempt(at, runId, RunKind.INGEST, AttemptOutcome.PUBLISHED, null, "v-" + runId, "sha-" + runId),
-                null);
+        InputIdentity input = InputIdentity.builder()
+                .bucket("inbox")
+                .key("progress_events/progress-" + unit + ".jsonl")
+                .versionId("v-" + runId)
+                .etag("e-" + runId)
+                .sha256("sha-" + runId)
+                .size(100)
+                .sequencer("0A")
+                .lastModified(Instant.parse("2026-03-02T23:10:00Z"))
+                .build();
+        return LedgerItem.builder(DATASET, unit)
+                .status(LedgerStatus.PUBLISHED)
+                .input(input)
+                .published(new PublishedRef("published/progress_events/unit=" + unit + "/part-00000.jsonl", etag, 10, 0, 0, null))
+                .run(runId, RunKind.INGEST)
+                .contractVersion(1)
+                .publishCount(1)
+                .publishedAt(at, at)
+                .lastAttempt(LastAttempt.builder().at(at).runId(runId).runKind(RunKind.INGEST).outcome(AttemptOutcome.PUBLISHED)
+                        .inputVersionId("v-" + runId).inputSha256("sha-" + runId).build())
+                .build();
     }
 
     protected static LedgerItem refused(String unit, String runId) {
         Instant at = Instant.parse("2026-03-02T23:10:02Z");
-        return new LedgerItem(DATASET, unit, LedgerStatus.REFUSED, null, null, runId, RunKind.INGEST, 1, 0, null, null,
-                new LastAttempt(at, runId, RunKind.INGEST, AttemptOutcome.REFUSED, "SCHEMA", "v-" + runId, "sha-" + runId), "SCHEMA");
+        return LedgerItem.builder(DATASET, unit)
+                .status(LedgerStatus.REFUSED)
+                .run(runId, RunKind.INGEST)
+                .contractVersion(1)
+                .lastAttempt(LastAttempt.builder().at(at).runId(runId).runKind(RunKind.INGEST).outcome(AttemptOutcome.REFUSED)
+                        .reason("SCHEMA").inputVersionId("v-" + runId).inputSha256("sha-" + runId).build())
+                .reason("SCHEMA")
+                .build();
     }
 
     protected static HistoryEntry history(String unit, String at, String runId, String action) {
-        return new HistoryEntry(DATASET, unit, Instant.parse(at), runId, RunKind.INGEST, action, null, null, null, 1);
+        return HistoryEntry.builder().dataset(DATASET).unit(unit).at(Instant.parse(at)).runId(runId).runKind(RunKind.INGEST)
+                .action(action).contractVersion(1).build();
     }
 }

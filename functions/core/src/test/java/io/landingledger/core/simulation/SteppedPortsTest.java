@@ -282,8 +282,8 @@ class SteppedPortsTest {
                 String run = "r" + i;
                 sim.task("run", () -> {
                     LedgerItem read = ledger.get("ds", "u").orElse(null);
-                    LedgerItem next = new LedgerItem("ds", "u", LedgerStatus.PUBLISHED, null, null, run, RunKind.INGEST,
-                            1, 1, null, null, null, null);
+                    LedgerItem next = LedgerItem.builder("ds", "u").status(LedgerStatus.PUBLISHED).run(run, RunKind.INGEST)
+                            .contractVersion(1).publishCount(1).build();
                     try {
                         ledger.write(next, read == null ? 0 : read.revision(), null);
                         result.add(run + " wrote");
@@ -300,8 +300,8 @@ class SteppedPortsTest {
 
         Outcome traced = Explorer.of(sim -> {
             Ledger ledger = new SteppedLedger(sim, new FakeLedger());
-            sim.task("run", () -> ledger.write(new LedgerItem("ds", "u", LedgerStatus.REFUSED, null, null, "r",
-                    RunKind.INGEST, 1, 0, null, null, null, "BAD"), 0, null));
+            sim.task("run", () -> ledger.write(LedgerItem.builder("ds", "u").status(LedgerStatus.REFUSED).run("r", RunKind.INGEST)
+                    .contractVersion(1).reason("BAD").build(), 0, null));
             return new Model() { };
         }).replay();
         assertEquals(List.of("run#1 ledger.write u REFUSED if revision 0", "run#1 ended: returned"), traced.trace().events());

@@ -1,7 +1,6 @@
 package io.landingledger.core.sweep;
 
 import io.landingledger.core.contract.Cadence;
-import io.landingledger.core.ledger.AttemptOutcome;
 import io.landingledger.core.ledger.LastAttempt;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
@@ -26,8 +25,13 @@ class SweepHtmlTest {
     }
 
     private static LedgerItem omitted(String unit, String reason) {
-        return new LedgerItem("tenants", unit, LedgerStatus.OMITTED, null, null, "r", RunKind.OMIT, 1, 0, null, null,
-                new LastAttempt(NOW, "r", RunKind.OMIT, AttemptOutcome.OMITTED, reason, null, null), reason);
+        return LedgerItem.builder("tenants", unit)
+                .status(LedgerStatus.OMITTED)
+                .run("r", RunKind.OMIT)
+                .contractVersion(1)
+                .lastAttempt(LastAttempt.omitted(NOW, "r", reason))
+                .reason(reason)
+                .build();
     }
 
     @Test

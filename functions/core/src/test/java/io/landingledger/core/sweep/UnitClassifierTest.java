@@ -31,14 +31,22 @@ class UnitClassifierTest {
     private static final Instant PUBLISHED_AT = Instant.parse("2026-03-02T23:10:02Z");
 
     private static InputIdentity v1() {
-        return new InputIdentity("inbox", KEY, "v1", "etag1", "sha1", 100, "0A", V1_TIME);
+        return InputIdentity.builder().bucket("inbox").key(KEY).versionId("v1").etag("etag1").sha256("sha1").size(100).sequencer("0A")
+                .lastModified(V1_TIME).build();
     }
 
     private static LedgerItem published(long accepted, long publishCount, LastAttempt last) {
-        return new LedgerItem("progress_events", UNIT, LedgerStatus.PUBLISHED, v1(),
-                new PublishedRef(PUBLISHED_KEY, "pub1-1", accepted, 0, 0, null), "run1", RunKind.INGEST, 1, publishCount,
-                PUBLISHED_AT, PUBLISHED_AT, last == null ? new LastAttempt(PUBLISHED_AT, "run1", RunKind.INGEST, AttemptOutcome.PUBLISHED, null, "v1", "sha1") : last,
-                null);
+        return LedgerItem.builder("progress_events", UNIT)
+                .status(LedgerStatus.PUBLISHED)
+                .input(v1())
+                .published(new PublishedRef(PUBLISHED_KEY, "pub1-1", accepted, 0, 0, null))
+                .run("run1", RunKind.INGEST)
+                .contractVersion(1)
+                .publishCount(publishCount)
+                .publishedAt(PUBLISHED_AT, PUBLISHED_AT)
+                .lastAttempt(last == null ? LastAttempt.builder().at(PUBLISHED_AT).runId("run1").runKind(RunKind.INGEST)
+                        .outcome(AttemptOutcome.PUBLISHED).inputVersionId("v1").inputSha256("sha1").build() : last)
+                .build();
     }
 
     /** {@code item} whose rows changed {@code times} times. */
@@ -123,10 +131,18 @@ class UnitClassifierTest {
     void classify_byteIdenticalReuploadWithAnotherEtag_isUnprocessedUntilRecorded_thenOk() {
         InboxObject reupload = inbox("etag1b-3", NOW.minusSeconds(5), "v9");
         assertEquals("NEWER_INPUT", classify(healthy(), reupload, publishedObject("pub1-1")).reason());
-        InputIdentity seen = new InputIdentity("inbox", KEY, "v9", "etag1b-3", "sha1", 100, null, NOW.minusSeconds(5));
-        LedgerItem recorded = new LedgerItem("progress_events", UNIT, LedgerStatus.PUBLISHED, seen,
-                new PublishedRef(PUBLISHED_KEY, "pub1-1", 10, 0, 0, null), "run1", RunKind.INGEST, 1, 1, PUBLISHED_AT, PUBLISHED_AT,
-                new LastAttempt(NOW, "run2", RunKind.INGEST, AttemptOutcome.UNCHANGED, null, "v9", "sha1", KEY), null);
+        InputIdentity seen = v1().toBuilder().versionId("v9").etag("etag1b-3").sequencer(null).lastModified(NOW.minusSeconds(5)).build();
+        LedgerItem recorded = LedgerItem.builder("progress_events", UNIT)
+                .status(LedgerStatus.PUBLISHED)
+                .input(seen)
+                .published(new PublishedRef(PUBLISHED_KEY, "pub1-1", 10, 0, 0, null))
+                .run("run1", RunKind.INGEST)
+                .contractVersion(1)
+                .publishCount(1)
+                .publishedAt(PUBLISHED_AT, PUBLISHED_AT)
+                .lastAttempt(LastAttempt.builder().at(NOW).runId("run2").runKind(RunKind.INGEST).outcome(AttemptOutcome.UNCHANGED)
+                        .inputVersionId("v9").inputSha256("sha1").inputKey(KEY).build())
+                .build();
         assertEquals(UnitStatus.OK, classify(recorded, reupload, publishedObject("pub1-1")).status());
     }
 
@@ -151,7 +167,8 @@ class UnitClassifierTest {
 
     @Test
     void classify_newestInputRefusedWhileTheOlderPublishStands_isRefused_notUnprocessed() {
-        LastAttempt refused = new LastAttempt(PUBLISHED_AT.plusSeconds(3600), "run2", RunKind.INGEST, AttemptOutcome.REFUSED, "PROHIBITED_FIELD", "v2", "sha2", KEY);
+        LastAttempt refused = LastAttempt.builder().at(PUBLISHED_AT.plusSeconds(3600)).runId("run2").runKind(RunKind.INGEST)
+                .outcome(AttemptOutcome.REFUSED).reason("PROHIBITED_FIELD").inputVersionId("v2").inputSha256("sha2").inputKey(KEY).build();
         Classification c = classify(published(10, 1, refused), inbox("etag2", PUBLISHED_AT.plusSeconds(3500), "v2"), publishedObject("pub1-1"));
         assertEquals(List.of(UnitStatus.REFUSED), c.flags());
         assertEquals("PROHIBITED_FIELD", c.reason());
@@ -160,7 +177,8 @@ class UnitClassifierTest {
 
     @Test
     void classify_refusedVersionWithdrawnByTheProducer_isOk() {
-        LastAttempt refused = new LastAttempt(PUBLISHED_AT.plusSeconds(3600), "run2", RunKind.INGEST, AttemptOutcome.REFUSED, "PROHIBITED_FIELD", "v2", "sha2");
+        LastAttempt refused = LastAttempt.builder().at(PUBLISHED_AT.plusSeconds(3600)).runId("run2").runKind(RunKind.INGEST)
+                .outcome(AttemptOutcome.REFUSED).reason("PROHIBITED_FIELD").inputVersionId("v2").inputSha256("sha2").build();
         assertEquals(UnitStatus.OK, classify(published(10, 1, refused), inboxV1(), publishedObject("pub1-1")).status());
         assertEquals(UnitStatus.REFUSED, classify(published(10, 1, refused), null, publishedObject("pub1-1")).status(),
                 "the inbox emptied: the refusal of its last input is still the last word");
@@ -168,8 +186,15 @@ class UnitClassifierTest {
 
     @Test
     void classify_neverPublished_isRefused_unlessANewerInputWaits() {
-        LedgerItem refused = new LedgerItem("progress_events", UNIT, LedgerStatus.REFUSED, v1(), null, "run1", RunKind.INGEST, 1, 0,
-                null, null, new LastAttempt(PUBLISHED_AT, "run1", RunKind.INGEST, AttemptOutcome.REFUSED, "KEY_CONFLICT", "v1", "sha1"), "KEY_CONFLICT");
+        LedgerItem refused = LedgerItem.builder("progress_events", UNIT)
+                .status(LedgerStatus.REFUSED)
+                .input(v1())
+                .run("run1", RunKind.INGEST)
+                .contractVersion(1)
+                .lastAttempt(LastAttempt.builder().at(PUBLISHED_AT).runId("run1").runKind(RunKind.INGEST).outcome(AttemptOutcome.REFUSED)
+                        .reason("KEY_CONFLICT").inputVersionId("v1").inputSha256("sha1").build())
+                .reason("KEY_CONFLICT")
+                .build();
         Classification c = classify(refused, inboxV1(), null);
         assertEquals(List.of(UnitStatus.REFUSED), c.flags());
         assertEquals("KEY_CONFLICT", c.reason());
@@ -239,8 +264,13 @@ class UnitClassifierTest {
 
     @Test
     void classify_omitted_winsOverEverything() {
-        LedgerItem omitted = new LedgerItem("progress_events", UNIT, LedgerStatus.OMITTED, null, null, "run3", RunKind.OMIT, 1, 0, null,
-                null, new LastAttempt(NOW, "run3", RunKind.OMIT, AttemptOutcome.OMITTED, "tenant left", null, null), "tenant left");
+        LedgerItem omitted = LedgerItem.builder("progress_events", UNIT)
+                .status(LedgerStatus.OMITTED)
+                .run("run3", RunKind.OMIT)
+                .contractVersion(1)
+                .lastAttempt(LastAttempt.omitted(NOW, "run3", "tenant left"))
+                .reason("tenant left")
+                .build();
         Classification c = classify(omitted, inboxV1(), publishedObject("pub1-1"));
         assertEquals(UnitStatus.OMITTED, c.status());
         assertEquals("tenant left", c.reason());

@@ -24,11 +24,12 @@ class InMemoryLedgerTest {
     private final InMemoryLedger ledger = new InMemoryLedger();
 
     private static LedgerItem item(String dataset, String unit) {
-        return new LedgerItem(dataset, unit, LedgerStatus.REFUSED, null, null, "run", RunKind.INGEST, 1, 0, null, null, null, "SCHEMA");
+        return LedgerItem.builder(dataset, unit).status(LedgerStatus.REFUSED).run("run", RunKind.INGEST).contractVersion(1).reason("SCHEMA").build();
     }
 
     private static HistoryEntry entry(String dataset, String unit, String at) {
-        return new HistoryEntry(dataset, unit, Instant.parse(at), "run", RunKind.INGEST, "REFUSED", "SCHEMA", null, null, 1);
+        return HistoryEntry.builder().dataset(dataset).unit(unit).at(Instant.parse(at)).runId("run").runKind(RunKind.INGEST)
+                .action("REFUSED").reason("SCHEMA").contractVersion(1).build();
     }
 
     @Test

@@ -268,8 +268,16 @@ public final class DynamoDbLedger implements Ledger {
         LastAttempt last = null;
         if (a.containsKey("last_attempt")) {
             Map<String, AttributeValue> m = a.get("last_attempt").m();
-            last = new LastAttempt(instant(m, "at"), text(m, "run_id"), runKind(text(m, "run_kind")), attemptOutcome(text(m, "outcome")),
-                    text(m, "reason"), text(m, "input_version_id"), text(m, "input_sha256"), text(m, "input_key"));
+            last = LastAttempt.builder()
+                    .at(instant(m, "at"))
+                    .runId(text(m, "run_id"))
+                    .runKind(runKind(text(m, "run_kind")))
+                    .outcome(attemptOutcome(text(m, "outcome")))
+                    .reason(text(m, "reason"))
+                    .inputVersionId(text(m, "input_version_id"))
+                    .inputSha256(text(m, "input_sha256"))
+                    .inputKey(text(m, "input_key"))
+                    .build();
         }
         EmptyAcceptance accepted = null;
         if (a.containsKey("empty_accepted")) {
@@ -280,10 +288,21 @@ public final class DynamoDbLedger implements Ledger {
         // an item written before restatements were counted by content: every publish after the first may have changed
         // the rows, so it reads as restated that often (conservative; its next publish starts counting by content)
         long restatements = a.containsKey("restatements") ? number(a, "restatements") : Math.max(0, publishCount - 1);
-        return new LedgerItem(text(a, "dataset"), text(a, "unit"), LedgerStatus.valueOf(text(a, "status")), input(a),
-                published, text(a, "run_id"), runKind(text(a, "run_kind")), (int) number(a, "contract_version"),
-                publishCount, instant(a, "first_published_at"), instant(a, "published_at"), last, text(a, "reason"),
-                number(a, "revision"), restatements, text(a, "content_run_id"), instant(a, "content_published_at"), accepted);
+        return LedgerItem.builder(text(a, "dataset"), text(a, "unit"))
+                .status(LedgerStatus.valueOf(text(a, "status")))
+                .input(input(a))
+                .published(published)
+                .run(text(a, "run_id"), runKind(text(a, "run_kind")))
+                .contractVersion((int) number(a, "contract_version"))
+                .publishCount(publishCount)
+                .publishedAt(instant(a, "first_published_at"), instant(a, "published_at"))
+                .lastAttempt(last)
+                .reason(text(a, "reason"))
+                .revision(number(a, "revision"))
+                .restatements(restatements)
+                .contentSince(text(a, "content_run_id"), instant(a, "content_published_at"))
+                .emptyAccepted(accepted)
+                .build();
     }
 
     private static PublishedRef published(Map<String, AttributeValue> a) {
@@ -296,8 +315,16 @@ public final class DynamoDbLedger implements Ledger {
         if (!a.containsKey("input_key")) {
             return null;
         }
-        return new InputIdentity(text(a, "input_bucket"), text(a, "input_key"), text(a, "input_version_id"), text(a, "input_etag"),
-                text(a, "input_sha256"), number(a, "input_size"), text(a, "input_sequencer"), instant(a, "input_last_modified"));
+        return InputIdentity.builder()
+                .bucket(text(a, "input_bucket"))
+                .key(text(a, "input_key"))
+                .versionId(text(a, "input_version_id"))
+                .etag(text(a, "input_etag"))
+                .sha256(text(a, "input_sha256"))
+                .size(number(a, "input_size"))
+                .sequencer(text(a, "input_sequencer"))
+                .lastModified(instant(a, "input_last_modified"))
+                .build();
     }
 
     static Map<String, AttributeValue> historyAttributes(HistoryEntry h) {
@@ -327,8 +354,18 @@ public final class DynamoDbLedger implements Ledger {
 
     static HistoryEntry toHistory(Map<String, AttributeValue> a) {
         PublishedRef published = published(a);
-        return new HistoryEntry(text(a, "dataset"), text(a, "unit"), instant(a, "at"), text(a, "run_id"), runKind(text(a, "run_kind")),
-                text(a, "action"), text(a, "reason"), input(a), published, (int) number(a, "contract_version"));
+        return HistoryEntry.builder()
+                .dataset(text(a, "dataset"))
+                .unit(text(a, "unit"))
+                .at(instant(a, "at"))
+                .runId(text(a, "run_id"))
+                .runKind(runKind(text(a, "run_kind")))
+                .action(text(a, "action"))
+                .reason(text(a, "reason"))
+                .input(input(a))
+                .published(published)
+                .contractVersion((int) number(a, "contract_version"))
+                .build();
     }
 
     private static AttributeValue s(String value) {

@@ -3,7 +3,6 @@ package io.landingledger.lambda.handlers;
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.core.contract.DatasetContract;
-import io.landingledger.core.contract.UnitSpec;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ingest.UnitRouter;
@@ -413,8 +412,17 @@ class CompletenessSweepIT {
         var input = new io.landingledger.core.ledger.InputIdentity(pipeline.inbox(), upload.key(), upload.versionId(), upload.etag(),
                 "0".repeat(64), upload.size(), upload.sequencer(), now);
         var published = new io.landingledger.core.ledger.PublishedRef(key, etag, 1, 0, 0, null);
-        return new LedgerItem(DATASET, unit, LedgerStatus.PUBLISHED, input, published, runId, RunKind.INGEST, 1, 1, now, now,
-                new LastAttempt(now, runId, RunKind.INGEST, AttemptOutcome.PUBLISHED, null, upload.versionId(), input.sha256()), null);
+        return LedgerItem.builder(DATASET, unit)
+                .status(LedgerStatus.PUBLISHED)
+                .input(input)
+                .published(published)
+                .run(runId, RunKind.INGEST)
+                .contractVersion(1)
+                .publishCount(1)
+                .publishedAt(now, now)
+                .lastAttempt(LastAttempt.builder().at(now).runId(runId).runKind(RunKind.INGEST).outcome(AttemptOutcome.PUBLISHED)
+                        .inputVersionId(upload.versionId()).inputSha256(input.sha256()).build())
+                .build();
     }
 
     private Map<String, Long> requestCounts() {
@@ -604,11 +612,7 @@ class CompletenessSweepIT {
     }
 
     private static DatasetContract withUnit(DatasetContract base, String first, boolean autoRedrive) {
-        UnitSpec u = base.unit();
-        UnitSpec unit = new UnitSpec(u.pattern(), u.cadence(), first, u.units(), u.graceHours(), u.lookbackDays(), u.dependsOnPrevious(),
-                autoRedrive);
-        return new DatasetContract(base.dataset(), base.version(), base.format(), unit, base.key(), base.fields(), base.prohibited(),
-                base.unknownFields(), base.maxRejectedLines(), base.allowEmpty(), base.source());
+        return base.withUnit(base.unit().toBuilder().first(first).autoRedrive(autoRedrive).build());
     }
 
     /** The bundled contracts, loaded once. */
@@ -647,10 +651,24 @@ class CompletenessSweepIT {
     private void omit(String unit, String reason) throws Exception {
         Instant now = Instant.now();
         String runId = UUID.randomUUID().toString();
-        LastAttempt attempt = new LastAttempt(now, runId, RunKind.OMIT, AttemptOutcome.OMITTED, reason, null, null);
-        pipeline.ledger.write(new LedgerItem(DATASET, unit, LedgerStatus.OMITTED, null, null, runId, RunKind.OMIT, 1, 0, null, null,
-                attempt, reason), pipeline.ledger.get(DATASET, unit).map(LedgerItem::revision).orElse(0L),
-                new HistoryEntry(DATASET, unit, now, runId, RunKind.OMIT, "OMITTED", reason, null, null, 1));
+        LedgerItem omitted = LedgerItem.builder(DATASET, unit)
+                .status(LedgerStatus.OMITTED)
+                .run(runId, RunKind.OMIT)
+                .contractVersion(1)
+                .lastAttempt(LastAttempt.omitted(now, runId, reason))
+                .reason(reason)
+                .build();
+        HistoryEntry history = HistoryEntry.builder()
+                .dataset(DATASET)
+                .unit(unit)
+                .at(now)
+                .runId(runId)
+                .runKind(RunKind.OMIT)
+                .action("OMITTED")
+                .reason(reason)
+                .contractVersion(1)
+                .build();
+        pipeline.ledger.write(omitted, pipeline.ledger.get(DATASET, unit).map(LedgerItem::revision).orElse(0L), history);
     }
 
     /** Unit to "STATUS reason" for every unit that is not OK. */

@@ -88,10 +88,14 @@ final class Fleet {
             index.put(name, d);
             graceHours[d] = 1 + random.nextInt(23);               // deadlines spread over the day
             arrivalHour[d] = random.nextInt(graceHours[d]);       // each producer's file lands before its deadline
-            UnitSpec u = template.unit();
-            contracts.add(new DatasetContract(name, template.version(), template.format(), new UnitSpec(u.pattern(), u.cadence(),
-                    FIRST.toString(), u.units(), graceHours[d], units + 1, false, true), template.key(), template.fields(),
-                    template.prohibited(), template.unknownFields(), template.maxRejectedLines(), template.allowEmpty(), template.source()));
+            UnitSpec unit = template.unit().toBuilder()
+                    .first(FIRST.toString())
+                    .graceHours(graceHours[d])
+                    .lookbackDays(units + 1)
+                    .dependsOnPrevious(false)
+                    .autoRedrive(true)
+                    .build();
+            contracts.add(template.toBuilder().dataset(name).unit(unit).build());
         }
         // a year of history: every unit but the last has arrived (or not), with its re-sends, refusals and losses
         for (int d = 0; d < datasets; d++) {
@@ -194,8 +198,15 @@ final class Fleet {
 
     private InputIdentity input(String dataset, int d, int u, int v) {
         int i = d * units + u;
-        return new InputIdentity(INBOX, key(dataset, u), "v" + v, etag(i, v), String.format("%064x", ((long) i << 8) | v), 25_000_000L,
-                null, arrived(d, u, v));
+        return InputIdentity.builder()
+                .bucket(INBOX)
+                .key(key(dataset, u))
+                .versionId("v" + v)
+                .etag(etag(i, v))
+                .sha256(String.format("%064x", ((long) i << 8) | v))
+                .size(25_000_000L)
+                .lastModified(arrived(d, u, v))
+                .build();
     }
 
     LedgerItem item(String dataset, int d, int u) {
