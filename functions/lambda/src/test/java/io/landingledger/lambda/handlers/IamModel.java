@@ -1,6 +1,5 @@
 package io.landingledger.lambda.handlers;
 
-import io.landingledger.localcloud.iam.Wildcard;
 import io.landingledger.localcloud.template.DeclaredNames;
 import io.landingledger.localcloud.template.StackScope;
 import io.landingledger.localcloud.template.Template;
@@ -152,15 +151,5 @@ final class IamModel {
             shown = shown.replace(name.getKey(), "{" + name.getValue() + "}");
         }
         return shown.replace(":" + REGION + ":" + ACCOUNT + ":", ":{Region}:{Account}:");
-    }
-
-    /** IAM's action match ({@code s3:getobject} is {@code s3:GetObject}), by the local cloud's one matcher. */
-    static boolean actionMatches(String pattern, String action) {
-        return Wildcard.matchesIgnoreCase(pattern, action);
-    }
-
-    /** IAM's resource and condition-value match, by the local cloud's one matcher. */
-    static boolean resourceMatches(String pattern, String value) {
-        return Wildcard.matches(pattern, value);
     }
 }

@@ -9,6 +9,8 @@ import io.landingledger.localcloud.iam.LambdaRequestActions;
 import io.landingledger.localcloud.iam.RequestMapping;
 import io.landingledger.localcloud.iam.S3Request;
 import io.landingledger.localcloud.iam.S3RequestActions;
+import io.landingledger.localcloud.iam.Wildcard;
+
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -49,7 +51,7 @@ final class LeastPrivilege {
     static final List<ServiceGrant> SERVICE_GRANTS = List.of(
             new ServiceGrant("logs:CreateLogStream, logs:PutLogEvents on the function's own log group",
                     "Lambda writes the function's log lines (and EMF metric lines) to its log group with the execution role",
-                    (f, g) -> (IamModel.actionMatches(g.action(), "logs:CreateLogStream") || IamModel.actionMatches(g.action(), "logs:PutLogEvents"))
+                    (f, g) -> (Wildcard.matchesIgnoreCase(g.action(), "logs:CreateLogStream") || Wildcard.matchesIgnoreCase(g.action(), "logs:PutLogEvents"))
                             && !g.action().contains("*")
                             && (g.resource().equals(f.logGroupArn()) || g.resource().startsWith(f.logGroupArn() + ":"))),
             new ServiceGrant("xray:PutTraceSegments, xray:PutTelemetryRecords on * (Tracing: Active)",
@@ -142,7 +144,7 @@ final class LeastPrivilege {
 
     /** The statement matches the need: action, resource and the conditions this check evaluates. */
     static boolean matches(Grant grant, Need need) {
-        return IamModel.actionMatches(grant.action(), need.action()) && IamModel.resourceMatches(grant.resource(), need.resource())
+        return Wildcard.matchesIgnoreCase(grant.action(), need.action()) && Wildcard.matches(grant.resource(), need.resource())
                 && conditionsHold(grant.condition(), need.context());
     }
 
@@ -158,9 +160,9 @@ final class LeastPrivilege {
                         : List.of(String.valueOf(entry.getValue()));
                 boolean holds = switch (operator.getKey()) {
                     case "StringEquals" -> value != null && patterns.contains(value);
-                    case "StringLike" -> value != null && patterns.stream().anyMatch(p -> IamModel.resourceMatches(p, value));
+                    case "StringLike" -> value != null && patterns.stream().anyMatch(p -> Wildcard.matches(p, value));
                     case "StringNotEquals" -> value == null || !patterns.contains(value);
-                    case "StringNotLike" -> value == null || patterns.stream().noneMatch(p -> IamModel.resourceMatches(p, value));
+                    case "StringNotLike" -> value == null || patterns.stream().noneMatch(p -> Wildcard.matches(p, value));
                     default -> throw new AssertionError("condition operator " + operator.getKey() + " on " + entry.getKey() + " is not evaluated");
                 };
                 if (!holds) {
