@@ -222,7 +222,7 @@ public class TemplateIT {
     @Test
     void iam_noStatementAnywhereHasAWildcardActionOrResource() {
         List<Map<String, Object>> statements = new ArrayList<>();
-        collectStatements(model.template, statements);
+        collectStatements(model.transformed, statements);
         assertTrue(statements.size() > 20, "found only " + statements.size() + " IAM statements");
         for (Map<String, Object> statement : statements) {
             assertFalse(statement.containsKey("NotAction"), "NotAction in " + statement);
@@ -614,7 +614,7 @@ public class TemplateIT {
             int grace = ((Number) unit.getOrDefault("graceHours", 0)).intValue();
             lookbackDays = Math.max(lookbackDays, ((Number) unit.getOrDefault("lookbackDays", 35)).intValue() + (grace + 23) / 24);
         }
-        Map<String, Object> parameter = map(map(model.template.get("Parameters")).get("InboxRetentionDays"));
+        Map<String, Object> parameter = map(map(model.transformed.get("Parameters")).get("InboxRetentionDays"));
         int retention = ((Number) parameter.get("Default")).intValue();
         assertTrue(retention >= lookbackDays + 14, "InboxRetentionDays " + retention + " < the sweep's lookback and grace ("
                 + lookbackDays + " days) plus two weeks to repair");
@@ -631,7 +631,7 @@ public class TemplateIT {
 
     @Test
     void memory_defaultsDeployOnAFreshAccount() {
-        Map<String, Object> parameters = map(model.template.get("Parameters"));
+        Map<String, Object> parameters = map(model.transformed.get("Parameters"));
         for (String function : model.transformedResourcesOfType("AWS::Lambda::Function")) {
             int memory = Integer.parseInt(model.string(model.transformedProperties(function).get("MemorySize")));
             assertTrue(memory <= FRESH_ACCOUNT_MEMORY_MB, function + ": MemorySize " + memory + " by default; a fresh account's "

@@ -46,7 +46,8 @@ import org.yaml.snakeyaml.nodes.Tag;
  * bucket policies' statements with their ARNs resolved for the template's default parameters, account
  * {@value #ACCOUNT} and region {@value #REGION}. Every value is resolved by the local cloud's one template model
  * ({@link StackScope#declared} over the transformed template), the resolver the local deploy uses; the YAML as written
- * is read only for what the transform does not keep (Globals, Events, CodeUri, AutoPublishAlias). A query that finds
+ * is read only for what the transform replaces (AWS::Serverless::* resources with their Globals, Events, CodeUri and
+ * AutoPublishAlias); every other resource is read as transformed. A query that finds
  * nothing, or something of the wrong shape, fails the test that asked.
  */
 public final class TemplateModel {
@@ -90,8 +91,20 @@ public final class TemplateModel {
         return resourcesOfType("AWS::Serverless::Function");
     }
 
+    /**
+     * The resources of {@code type}: SAM's own types (AWS::Serverless::*) as written, every other type as the transform
+     * passes it to CloudFormation.
+     */
     public List<String> resourcesOfType(String type) {
+        if (!sam(type)) {
+            return transformedResourcesOfType(type);
+        }
         return resources.entrySet().stream().filter(e -> type.equals(map(e.getValue()).get("Type"))).map(Map.Entry::getKey).toList();
+    }
+
+    /** A type only SAM knows: the transform replaces it, so its source properties are read from the YAML. */
+    private static boolean sam(String type) {
+        return type.startsWith("AWS::Serverless::");
     }
 
     public List<String> transformedResourcesOfType(String type) {
@@ -120,10 +133,13 @@ public final class TemplateModel {
         return (String) map(value).get("Ref");
     }
 
+    /** A resource's properties: a SAM resource's as written, any other's as the transform passes them on. */
     public Map<String, Object> properties(String resource) {
-        Object r = resources.get(resource);
-        assertNotNull(r, "no resource " + resource);
-        return map(map(r).get("Properties"));
+        Object written = resources.get(resource);
+        if (written != null && sam(String.valueOf(map(written).get("Type")))) {
+            return map(map(written).get("Properties"));
+        }
+        return transformedProperties(resource);
     }
 
     private Map<String, Object> globalsFunction() {
@@ -152,7 +168,7 @@ public final class TemplateModel {
     public String referencedResource(Object value, String what) {
         assertTrue(value instanceof Map<?, ?> m && m.get("Ref") instanceof String, what + " is not a !Ref to a resource: " + value);
         String name = (String) map(value).get("Ref");
-        assertTrue(resources.containsKey(name), what + " refers to " + name + ", not a resource");
+        assertTrue(transformedResources.containsKey(name), what + " refers to " + name + ", not a resource");
         return name;
     }
 
