@@ -2,7 +2,6 @@ package io.landingledger.localcloud.deploy;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 
-import io.landingledger.localcloud.template.Intrinsics;
 import io.landingledger.localcloud.template.Resources;
 import io.landingledger.localcloud.template.StackScope;
 import io.landingledger.localcloud.template.Template;
@@ -75,7 +74,7 @@ final class TemplateDeployer {
         Map<String, Set<String>> dependencies = new TreeMap<>();
         for (String id : ids) {
             Map<String, Object> resource = template.resource(id);
-            Set<String> needs = new LinkedHashSet<>(Intrinsics.references(resource.get("Properties"), ids));
+            Set<String> needs = new LinkedHashSet<>(template.references(id));
             Object dependsOn = resource.get("DependsOn");
             if (dependsOn instanceof String single) {
                 needs.add(single);

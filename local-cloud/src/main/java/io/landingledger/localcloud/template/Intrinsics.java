@@ -18,19 +18,19 @@ import java.util.regex.Pattern;
  * the deploy resolves it. An intrinsic not implemented here, or a reference to something the scope does not hold,
  * is a {@link TemplateException} naming where it is, never a value left unresolved.
  */
-public final class Intrinsics {
+final class Intrinsics {
     /** The value of {@code AWS::NoValue}: the property is removed. */
     static final Object NO_VALUE = new Object();
     private static final Pattern SUB_VARIABLE = Pattern.compile("\\$\\{([^}]*)}");
 
     private final Scope scope;
 
-    public Intrinsics(Scope scope) {
+    Intrinsics(Scope scope) {
         this.scope = scope;
     }
 
     /** {@code value} with every intrinsic replaced by its value ({@link #NO_VALUE} entries dropped). */
-    public Object resolve(Object value, String where) {
+    Object resolve(Object value, String where) {
         if (value instanceof Map<?, ?> map) {
             if (map.size() == 1) {
                 String key = String.valueOf(map.keySet().iterator().next());
@@ -214,7 +214,7 @@ public final class Intrinsics {
     }
 
     /** {@code value} resolved to a string (a number as CloudFormation writes it: 30, not 30.0). */
-    public String string(Object value, String where) {
+    String string(Object value, String where) {
         return scalar(resolve(value, where), where);
     }
 
@@ -229,7 +229,7 @@ public final class Intrinsics {
     }
 
     /** The logical ids {@code value} depends on: Ref, Fn::GetAtt and Fn::Sub references to resources. */
-    public static Set<String> references(Object value, Set<String> resources) {
+    static Set<String> references(Object value, Set<String> resources) {
         Set<String> found = new LinkedHashSet<>();
         collect(value, resources, found);
         return found;

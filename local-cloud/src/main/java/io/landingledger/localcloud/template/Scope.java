@@ -1,7 +1,7 @@
 package io.landingledger.localcloud.template;
 
 /** What a template's references resolve against ({@link Intrinsics}); {@link StackScope} is the one implementation. */
-public interface Scope {
+interface Scope {
     /** The value of {@code Ref name}: a parameter, a pseudo parameter or a resource; null when unknown. */
     Object ref(String name);
 

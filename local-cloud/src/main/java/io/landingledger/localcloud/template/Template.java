@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A transformed template's JSON ({@link TransformedTemplate}) as plain maps and lists, with the lookups every reader
@@ -91,6 +92,14 @@ public final class Template {
     public Map<String, Object> properties(String logicalId) {
         Map<String, Object> properties = asMap(resource(logicalId).get("Properties"));
         return properties == null ? Map.of() : properties;
+    }
+
+    /**
+     * The resources {@code logicalId}'s Properties refer to (Ref, Fn::GetAtt, Fn::Sub): what must exist before it, with
+     * its DependsOn.
+     */
+    public Set<String> references(String logicalId) {
+        return Intrinsics.references(properties(logicalId), resources().keySet());
     }
 
     /** The logical ids of the resources of {@code type}, in template order. */
