@@ -44,10 +44,14 @@ final class IamModel {
     private IamModel(Template template) {
         this.template = template;
         this.stack = StackScope.declared(template, REGION, ACCOUNT, "landing-ledger-stack", Map.of());
-        for (String logical : template.resources().keySet()) {
-            String name = DeclaredNames.declaredName(logical, stack);
-            if (name != null) {
-                names.put(name, logical);
+        // the types whose names appear in the ARNs the roles grant on (an alarm may share its queue's name)
+        for (String type : List.of("AWS::S3::Bucket", "AWS::DynamoDB::Table", "AWS::Lambda::Function", "AWS::SQS::Queue",
+                "AWS::Logs::LogGroup", "AWS::Events::EventBus", "AWS::SNS::Topic")) {
+            for (String logical : template.ofType(type)) {
+                String name = DeclaredNames.declaredName(logical, stack);
+                if (name != null) {
+                    names.put(name, logical);
+                }
             }
         }
     }
