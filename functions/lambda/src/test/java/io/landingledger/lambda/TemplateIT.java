@@ -4,7 +4,6 @@ import static io.landingledger.lambda.testing.TemplateModel.ACCOUNT;
 import static io.landingledger.lambda.testing.TemplateModel.REGION;
 import static io.landingledger.lambda.testing.TemplateModel.allows;
 import static io.landingledger.lambda.testing.TemplateModel.collectStatements;
-import static io.landingledger.lambda.testing.TemplateModel.globMatches;
 import static io.landingledger.lambda.testing.TemplateModel.list;
 import static io.landingledger.lambda.testing.TemplateModel.map;
 import static io.landingledger.lambda.testing.TemplateModel.readJson;
@@ -28,6 +27,7 @@ import io.landingledger.lambda.adapters.S3ContractStore;
 import io.landingledger.lambda.handlers.ValidateObjectHandler;
 import io.landingledger.lambda.testing.TemplateModel;
 import io.landingledger.lambda.testing.TemplateModel.Lake;
+import io.landingledger.localcloud.iam.Wildcard;
 import io.landingledger.lambda.testing.TemplateModel.Statement;
 
 import java.io.IOException;
@@ -163,7 +163,7 @@ public class TemplateIT {
             Map<String, Object> variables = model.environment(function);
             for (String variable : FunctionConfig.TEMPLATE_VARIABLES) {
                 assertTrue(variables.containsKey(variable), function + " does not set " + variable);
-                assertFalse(model.resolver.string(variables.get(variable)).isBlank(), function + ": " + variable + " is blank");
+                assertFalse(model.string(variables.get(variable)).isBlank(), function + ": " + variable + " is blank");
             }
             for (String variable : variables.keySet()) {
                 assertFalse(variable.startsWith("LANDING_"), function + " sets " + variable
@@ -177,7 +177,7 @@ public class TemplateIT {
         for (String function : model.functions()) {
             assertEquals("java21", model.property(function, "Runtime"), function + ": Runtime (java17 can no longer be created)");
             assertEquals(List.of("arm64"), model.property(function, "Architectures"), function + ": Architectures");
-            assertEquals("PublishedVersions", model.resolver.string(map(model.property(function, "SnapStart")).get("ApplyOn")),
+            assertEquals("PublishedVersions", model.string(map(model.property(function, "SnapStart")).get("ApplyOn")),
                     function + ": SnapStart by default (SnapStartApplyOn None only where the Region has none)");
             assertNotNull(model.property(function, "AutoPublishAlias"), function + ": SnapStart needs a published version (AutoPublishAlias)");
         }
@@ -222,7 +222,7 @@ public class TemplateIT {
     @Test
     void iam_noStatementAnywhereHasAWildcardActionOrResource() {
         List<Map<String, Object>> statements = new ArrayList<>();
-        collectStatements(model.template, statements);
+        collectStatements(model.transformed, statements);
         assertTrue(statements.size() > 20, "found only " + statements.size() + " IAM statements");
         for (Map<String, Object> statement : statements) {
             assertFalse(statement.containsKey("NotAction"), "NotAction in " + statement);
@@ -376,7 +376,7 @@ public class TemplateIT {
         for (Map.Entry<String, List<Statement>> role : model.roles().entrySet()) {
             for (Statement statement : role.getValue()) {
                 for (String action : BUCKET_GUARD_ACTIONS) {
-                    assertFalse(statement.effect().equals("Allow") && statement.actions().stream().anyMatch(p -> globMatches(p, action, true)),
+                    assertFalse(statement.effect().equals("Allow") && statement.actions().stream().anyMatch(p -> Wildcard.matchesIgnoreCase(p, action)),
                             role.getKey() + " " + statement.sid() + " allows " + action);
                 }
             }
@@ -432,8 +432,8 @@ public class TemplateIT {
         Lake lake = model.lake();
         List<Statement> policy = model.bucketPolicy(FunctionConfig.LAKE_BUCKET);
         List<Statement> denies = policy.stream().filter(s -> s.effect().equals("Deny")
-                && s.actions().stream().anyMatch(a -> globMatches(a, "s3:PutObject", true))
-                && s.resources().stream().anyMatch(r -> globMatches(r, lake.published(), false))
+                && s.actions().stream().anyMatch(a -> Wildcard.matchesIgnoreCase(a, "s3:PutObject"))
+                && s.resources().stream().anyMatch(r -> Wildcard.matches(r, lake.published()))
                 && s.condition().containsKey("Null")).toList();
         assertEquals(1, denies.size(), "one Deny of s3:PutObject on published/* with a Null condition: " + policy);
         Statement deny = denies.get(0);
@@ -444,7 +444,7 @@ public class TemplateIT {
                 "CreateMultipartUpload, UploadPart and UploadPartCopy (ObjectCreationOperation false) are exempt");
         assertEquals(Set.of("Null", "Bool"), deny.condition().keySet());
         for (String other : List.of(lake.staging(), lake.quarantine(), lake.report())) {
-            assertFalse(deny.resources().stream().anyMatch(r -> globMatches(r, other, false)),
+            assertFalse(deny.resources().stream().anyMatch(r -> Wildcard.matches(r, other)),
                     "the conditional-write deny must not cover " + other + " (those writes carry no condition)");
         }
     }
@@ -455,10 +455,10 @@ public class TemplateIT {
             String bucket = "arn:aws:s3:::" + model.bucketName(variable);
             boolean found = model.bucketPolicy(variable).stream().anyMatch(s -> s.effect().equals("Deny") && "*".equals(s.principal())
                     && Map.of("aws:SecureTransport", "false").equals(s.condition().get("Bool"))
-                    && s.actions().stream().anyMatch(a -> globMatches(a, "s3:GetObject", true))
-                    && s.actions().stream().anyMatch(a -> globMatches(a, "s3:PutObject", true))
-                    && s.resources().stream().anyMatch(r -> globMatches(r, bucket, false))
-                    && s.resources().stream().anyMatch(r -> globMatches(r, bucket + "/any/key", false)));
+                    && s.actions().stream().anyMatch(a -> Wildcard.matchesIgnoreCase(a, "s3:GetObject"))
+                    && s.actions().stream().anyMatch(a -> Wildcard.matchesIgnoreCase(a, "s3:PutObject"))
+                    && s.resources().stream().anyMatch(r -> Wildcard.matches(r, bucket))
+                    && s.resources().stream().anyMatch(r -> Wildcard.matches(r, bucket + "/any/key")));
             assertTrue(found, variable + ": no Deny for aws:SecureTransport false on the bucket and its objects");
         }
     }
@@ -541,7 +541,7 @@ public class TemplateIT {
         for (Map.Entry<String, List<Statement>> role : model.roles().entrySet()) {
             for (Statement statement : role.getValue()) {
                 for (String action : UNSCOPABLE_ACTIONS) {
-                    assertFalse(statement.actions().stream().anyMatch(a -> globMatches(a, action, true)) && !statement.resources().contains("*"),
+                    assertFalse(statement.actions().stream().anyMatch(a -> Wildcard.matchesIgnoreCase(a, action)) && !statement.resources().contains("*"),
                             role.getKey() + " " + statement.sid() + ": " + action + " takes no resource ARN, so a grant on "
                             + statement.resources() + " allows nothing");
                 }
@@ -560,7 +560,7 @@ public class TemplateIT {
             if ("s3.amazonaws.com".equals(p.get("Principal"))) {
                 assertTrue(map(p.get("SourceArn")).containsKey("Fn::Sub"), permission
                         + ": spell the inbox ARN out with !Sub (a GetAtt of the bucket is a cycle): " + p.get("SourceArn"));
-                assertEquals(model.inboxBucketArn(), model.transformedResolver.string(p.get("SourceArn")), permission + ": SourceArn");
+                assertEquals(model.inboxBucketArn(), model.string(p.get("SourceArn")), permission + ": SourceArn");
                 assertEquals(Map.of("Ref", model.alias(model.function(ValidateObjectHandler.class))), p.get("FunctionName"), permission);
             }
         }
@@ -584,11 +584,11 @@ public class TemplateIT {
                     // the Scheduler user guide: aws:SourceArn is the schedule group's ARN
                     List<String> groups = model.transformedResourcesOfType("AWS::Scheduler::Schedule").stream().map(model::transformedProperties)
                             .filter(s -> Map.of("Fn::GetAtt", List.of(role, "Arn")).equals(map(s.get("Target")).get("RoleArn")))
-                            .map(s -> model.transformedResolver.string(Map.of("Fn::GetAtt", List.of(referenced(s.get("GroupName"), "GroupName"), "Arn"))))
+                            .map(s -> model.string(Map.of("Fn::GetAtt", List.of(referenced(s.get("GroupName"), "GroupName"), "Arn"))))
                             .distinct().toList();
                     assertEquals(1, groups.size(), role + ": schedules using it must share one schedule group: " + groups);
                     assertNotNull(equals.get("aws:SourceArn"), role + ": no aws:SourceArn (the schedule group's ARN) in its trust");
-                    assertEquals(groups.get(0), model.transformedResolver.string(equals.get("aws:SourceArn")), role + ": aws:SourceArn");
+                    assertEquals(groups.get(0), model.string(equals.get("aws:SourceArn")), role + ": aws:SourceArn");
                 }
             }
         }
@@ -614,7 +614,7 @@ public class TemplateIT {
             int grace = ((Number) unit.getOrDefault("graceHours", 0)).intValue();
             lookbackDays = Math.max(lookbackDays, ((Number) unit.getOrDefault("lookbackDays", 35)).intValue() + (grace + 23) / 24);
         }
-        Map<String, Object> parameter = map(map(model.template.get("Parameters")).get("InboxRetentionDays"));
+        Map<String, Object> parameter = map(map(model.transformed.get("Parameters")).get("InboxRetentionDays"));
         int retention = ((Number) parameter.get("Default")).intValue();
         assertTrue(retention >= lookbackDays + 14, "InboxRetentionDays " + retention + " < the sweep's lookback and grace ("
                 + lookbackDays + " days) plus two weeks to repair");
@@ -631,9 +631,9 @@ public class TemplateIT {
 
     @Test
     void memory_defaultsDeployOnAFreshAccount() {
-        Map<String, Object> parameters = map(model.template.get("Parameters"));
+        Map<String, Object> parameters = map(model.transformed.get("Parameters"));
         for (String function : model.transformedResourcesOfType("AWS::Lambda::Function")) {
-            int memory = Integer.parseInt(model.transformedResolver.string(model.transformedProperties(function).get("MemorySize")));
+            int memory = Integer.parseInt(model.string(model.transformedProperties(function).get("MemorySize")));
             assertTrue(memory <= FRESH_ACCOUNT_MEMORY_MB, function + ": MemorySize " + memory + " by default; a fresh account's "
                     + "quota is " + FRESH_ACCOUNT_MEMORY_MB + " MB and the stack would roll back");
         }
@@ -663,8 +663,8 @@ public class TemplateIT {
         assertEquals("ValidatorFailureQueue", assertFailureDestination(validator, config));
         Object target = map(map(model.transformedProperties(sweep).get("Environment")).get("Variables")).get(FunctionConfig.VALIDATOR_FUNCTION);
         assertEquals(Map.of("Ref", alias), target, "the sweep re-drives through the validator's live alias");
-        assertTrue(allows(model.roles().get(sweep), "lambda:InvokeFunction", model.transformedResolver.string(Map.of("Ref", alias))),
-                "the sweep cannot invoke " + model.transformedResolver.string(Map.of("Ref", alias)));
+        assertTrue(allows(model.roles().get(sweep), "lambda:InvokeFunction", model.string(Map.of("Ref", alias))),
+                "the sweep cannot invoke " + model.string(Map.of("Ref", alias)));
     }
 
     /** The function's one EventInvokeConfig in the transformed template. */
@@ -684,7 +684,7 @@ public class TemplateIT {
         Map<String, Object> q = model.transformedProperties(queue);
         assertEquals(true, q.get("SqsManagedSseEnabled"), queue + " is encrypted");
         assertEquals(1209600, ((Number) q.get("MessageRetentionPeriod")).intValue(), queue + " keeps 14 days");
-        assertTrue(allows(model.roles().get(function), "sqs:SendMessage", model.transformedResolver.string(destination)), function
+        assertTrue(allows(model.roles().get(function), "sqs:SendMessage", model.string(destination)), function
                 + "'s role cannot send to " + queue + " (Lambda sends destination records with the function's role)");
         boolean alarmed = model.transformedResourcesOfType("AWS::CloudWatch::Alarm").stream().map(model::transformedProperties)
                 .anyMatch(a -> "AWS/SQS".equals(a.get("Namespace")) && "ApproximateNumberOfMessagesVisible".equals(a.get("MetricName"))
@@ -699,14 +699,14 @@ public class TemplateIT {
         String object = model.inboxObject(datasets.get(0));
         List<Statement> policy = model.bucketPolicy(FunctionConfig.INBOX_BUCKET);
         boolean kms = policy.stream().anyMatch(s -> s.effect().equals("Deny") && "*".equals(s.principal())
-                && s.actions().stream().anyMatch(a -> globMatches(a, "s3:PutObject", true))
-                && s.resources().stream().anyMatch(r -> globMatches(r, object, false))
+                && s.actions().stream().anyMatch(a -> Wildcard.matchesIgnoreCase(a, "s3:PutObject"))
+                && s.resources().stream().anyMatch(r -> Wildcard.matches(r, object))
                 && s.condition().get("StringEquals") instanceof Map<?, ?> m
                 && values(m.get("s3:x-amz-server-side-encryption")).containsAll(List.of("aws:kms", "aws:kms:dsse")));
         assertTrue(kms, "no Deny of s3:PutObject with s3:x-amz-server-side-encryption aws:kms / aws:kms:dsse on the inbox: " + policy);
         boolean sseC = policy.stream().anyMatch(s -> s.effect().equals("Deny") && "*".equals(s.principal())
-                && s.actions().stream().anyMatch(a -> globMatches(a, "s3:PutObject", true))
-                && s.resources().stream().anyMatch(r -> globMatches(r, object, false))
+                && s.actions().stream().anyMatch(a -> Wildcard.matchesIgnoreCase(a, "s3:PutObject"))
+                && s.resources().stream().anyMatch(r -> Wildcard.matches(r, object))
                 && Map.of("s3:x-amz-server-side-encryption-customer-algorithm", "false").equals(s.condition().get("Null")));
         assertTrue(sseC, "no Deny of SSE-C uploads on the inbox: " + policy);
         Object encryption = list(map(model.properties(model.bucketResource(FunctionConfig.INBOX_BUCKET)).get("BucketEncryption"))
@@ -722,7 +722,7 @@ public class TemplateIT {
     /** {@code AWS_MAX_ATTEMPTS=1 aws lambda invoke ... --cli-read-timeout N}, N above the repair function's timeout. */
     @Test
     void docs_everyDocumentedLambdaInvokeNeitherRetriesNorStopsReadingBeforeTheFunctionEnds() throws IOException {
-        int timeout = Integer.parseInt(model.resolver.string(model.property(model.function(RepairHandler.class), "Timeout")));
+        int timeout = Integer.parseInt(model.string(model.property(model.function(RepairHandler.class), "Timeout")));
         Pattern readTimeout = Pattern.compile("--cli-read-timeout[ =](\\d+)");
         List<String> unsafe = new ArrayList<>();
         List<Path> files;
@@ -768,7 +768,7 @@ public class TemplateIT {
 
     private static String logGroupName(String function) {
         String group = model.referencedResource(map(model.properties(function).get("LoggingConfig")).get("LogGroup"), function + " LoggingConfig.LogGroup");
-        return model.resolver.string(model.properties(group).get("LogGroupName"));
+        return model.string(model.properties(group).get("LogGroupName"));
     }
 
     private static String logGroupArn(String name) {
@@ -880,7 +880,7 @@ public class TemplateIT {
             assertEquals(map(schemaProperties.get("source")).get("const"), map(target.get("EventBridgeEventBusParameters")).get("Source"),
                     pipe + " Source");
             // the input template's fields are the schema's and the sample's
-            String inputTemplate = model.resolver.string(target.get("InputTemplate")).replaceAll("<[^>]+>", "x");
+            String inputTemplate = model.string(target.get("InputTemplate")).replaceAll("<[^>]+>", "x");
             Set<String> fields = new TreeSet<>(map(readJson(inputTemplate)).keySet());
             Map<String, Object> detailSchema = map(schemaProperties.get("detail"));
             assertEquals(fields, new TreeSet<>(map(detailSchema.get("properties")).keySet()), pipe + " vs " + file + ".schema.json");
@@ -902,7 +902,7 @@ public class TemplateIT {
         assertEquals(List.of(), model.resourcesOfType("AWS::Glue::Table"), "a dataset's tables are created at registration");
         assertEquals(1, model.resourcesOfType("AWS::Glue::Database").size());
         List<Statement> reader = model.managedPolicy("ReaderPolicy");
-        String table = "arn:aws:glue:" + REGION + ":" + ACCOUNT + ":table/" + model.resolver.string(Map.of("Ref", "ReaderDatabase")) + "/registered_later";
+        String table = "arn:aws:glue:" + REGION + ":" + ACCOUNT + ":table/" + model.string(Map.of("Ref", "ReaderDatabase")) + "/registered_later";
         for (String action : List.of("glue:GetTable", "glue:GetPartitions")) {
             assertTrue(allows(reader, action, table), "reader cannot " + action + " " + table);
         }
@@ -910,13 +910,13 @@ public class TemplateIT {
 
     @Test
     void readers_workGroupEnforcesItsResultsUnderTheLakesAthenaPrefixWhichExpires() {
-        String bucket = model.resolver.string(Map.of("Ref", model.bucketResource("LAKE_BUCKET")));
+        String bucket = model.string(Map.of("Ref", model.bucketResource("LAKE_BUCKET")));
         List<String> groups = model.resourcesOfType("AWS::Athena::WorkGroup");
         assertEquals(1, groups.size(), "Athena workgroups");
         Map<String, Object> configuration = map(model.properties(groups.get(0)).get("WorkGroupConfiguration"));
         assertEquals(Boolean.TRUE, configuration.get("EnforceWorkGroupConfiguration"), "the workgroup's settings override the client's");
         assertEquals("s3://" + bucket + "/" + LakeLayout.ATHENA_RESULTS_PREFIX,
-                model.resolver.string(map(configuration.get("ResultConfiguration")).get("OutputLocation")));
+                model.string(map(configuration.get("ResultConfiguration")).get("OutputLocation")));
         assertFalse(LakeLayout.ATHENA_RESULTS_PREFIX.startsWith(LakeLayout.PUBLISHED_PREFIX));
         List<Object> rules = values(map(model.properties(model.bucketResource("LAKE_BUCKET")).get("LifecycleConfiguration")).get("Rules"));
         assertTrue(rules.stream().map(TemplateModel::map).anyMatch(r -> LakeLayout.ATHENA_RESULTS_PREFIX.equals(r.get("Prefix"))
@@ -933,13 +933,13 @@ public class TemplateIT {
             assertTrue(allows(reader, "s3:GetObject", lake.published()), "reader cannot read " + lake.published());
             assertTrue(allows(reader, "s3:GetObject", bucketArn + "/" + LakeLayout.statusKey(dataset)), "reader cannot read _status/");
             for (String table : List.of(dataset, dataset + ReaderTables.STATUS_SUFFIX)) {
-                String arn = "arn:aws:glue:" + REGION + ":" + ACCOUNT + ":table/" + model.resolver.string(Map.of("Ref", "ReaderDatabase")) + "/" + table;
+                String arn = "arn:aws:glue:" + REGION + ":" + ACCOUNT + ":table/" + model.string(Map.of("Ref", "ReaderDatabase")) + "/" + table;
                 for (String action : List.of("glue:GetTable", "glue:GetPartitions")) {
                     assertTrue(allows(reader, action, arn), "reader cannot " + action + " " + arn);
                 }
             }
         }
-        String workGroup = "arn:aws:athena:" + REGION + ":" + ACCOUNT + ":workgroup/" + model.resolver.string(Map.of("Ref", "ReaderWorkGroup"));
+        String workGroup = "arn:aws:athena:" + REGION + ":" + ACCOUNT + ":workgroup/" + model.string(Map.of("Ref", "ReaderWorkGroup"));
         for (String action : List.of("athena:StartQueryExecution", "athena:GetQueryExecution", "athena:GetQueryResults")) {
             assertTrue(allows(reader, action, workGroup), "reader cannot " + action + " in " + workGroup);
         }
@@ -959,7 +959,7 @@ public class TemplateIT {
     @Test
     void dashboard_bodyIsJson() throws IOException {
         for (String dashboard : model.resourcesOfType("AWS::CloudWatch::Dashboard")) {
-            Map<String, Object> body = map(readJson(model.resolver.string(model.properties(dashboard).get("DashboardBody"))));
+            Map<String, Object> body = map(readJson(model.string(model.properties(dashboard).get("DashboardBody"))));
             assertFalse(list(body.get("widgets")).isEmpty(), dashboard + " has no widgets");
         }
     }

@@ -1,5 +1,7 @@
 package io.landingledger.localcloud.deploy;
 
+import io.landingledger.localcloud.iam.Wildcard;
+
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -36,7 +38,7 @@ final class LambdaPermissions {
             if (!grant.principal().equals(servicePrincipal)) {
                 continue;
             }
-            if (grant.sourceArn() != null && !Wildcards.matches(grant.sourceArn(), sourceArn)) {
+            if (grant.sourceArn() != null && (sourceArn == null || !Wildcard.matches(grant.sourceArn(), sourceArn))) {
                 continue;
             }
             if (grant.sourceAccount() != null && !grant.sourceAccount().equals(sourceAccount)) {

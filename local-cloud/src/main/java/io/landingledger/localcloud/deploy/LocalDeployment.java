@@ -3,6 +3,9 @@ package io.landingledger.localcloud.deploy;
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.localcloud.aws.EmbeddedAws;
+import io.landingledger.localcloud.template.Template;
+import io.landingledger.localcloud.template.TemplateException;
+import io.landingledger.localcloud.template.TransformedTemplate;
 
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -132,11 +135,13 @@ public final class LocalDeployment implements AutoCloseable {
      */
     public static LocalDeployment start(Options options, FunctionRuntime runtime) throws Exception {
         long begin = System.nanoTime();
-        CompletableFuture<Map<String, Object>> template = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Template> template = CompletableFuture.supplyAsync(() -> {
             try {
                 return TransformedTemplate.load(options.repository(), options.template(), options.workDirectory().resolve("template-cache"));
             } catch (IOException e) {
                 throw new DeployException("cannot transform " + options.template() + ": " + e.getMessage(), e);
+            } catch (TemplateException e) {
+                throw new DeployException(e.getMessage(), e);
             }
         });
         EmbeddedAws emulators = EmbeddedAws.start();
@@ -144,7 +149,7 @@ public final class LocalDeployment implements AutoCloseable {
         LocalDeployment stack = null;
         try {
             stack = new LocalDeployment(options, runtime, emulators, true);
-            Map<String, Object> transformed = join(template);
+            Template transformed = join(template);
             long transformedAt = System.nanoTime();
             stack.deploy(transformed, options.parameters());
             long deployedAt = System.nanoTime();
@@ -169,7 +174,7 @@ public final class LocalDeployment implements AutoCloseable {
         }
     }
 
-    private static Map<String, Object> join(CompletableFuture<Map<String, Object>> future) {
+    private static Template join(CompletableFuture<Template> future) {
         try {
             return future.join();
         } catch (java.util.concurrent.CompletionException e) {
@@ -178,54 +183,21 @@ public final class LocalDeployment implements AutoCloseable {
     }
 
     @SuppressWarnings("unchecked")
-    private void deploy(Map<String, Object> template, Map<String, String> parameters) {
+    private void deploy(Template template, Map<String, String> parameters) {
         TemplateDeployer deployer = new TemplateDeployer(this, template, parameters);
         deployer.deploy();
         this.notifier = new S3Notifier(notificationRules, permissions, lambda, adminS3, region, ACCOUNT);
         notifier.eventBridge(event -> events.emit("default", event, this));
         gateway.objectCreated(notifier);
-        Map<String, Object> declared = (Map<String, Object>) template.getOrDefault("Outputs", Map.of());
-        Intrinsics resolver = new Intrinsics(new Intrinsics.Scope() {
-            @Override
-            public Object ref(String name) {
-                if (name.equals("AWS::AccountId")) {
-                    return ACCOUNT;
-                }
-                if (name.equals("AWS::Region")) {
-                    return region;
-                }
-                if (name.equals("AWS::Partition")) {
-                    return "aws";
-                }
-                if (name.equals("AWS::StackName")) {
-                    return stackName;
-                }
-                if (parameters.containsKey(name)) {
-                    return parameters.get(name);
-                }
-                DeployedResource resource = resources.get(name);
-                return resource == null ? null : resource.physicalId();
-            }
-
-            @Override
-            public Object attribute(String logicalId, String attribute) {
-                DeployedResource resource = resources.get(logicalId);
-                return resource == null ? null : resource.attributes().get(attribute);
-            }
-
-            @Override
-            public boolean condition(String name) {
-                return false;
-            }
-        });
+        Map<String, Object> declared = template.outputs();
         for (Map.Entry<String, Object> output : declared.entrySet()) {
             Map<String, Object> spec = (Map<String, Object>) output.getValue();
-            if (spec.get("Condition") != null) {
-                continue;
-            }
             try {
-                outputs.put(output.getKey(), String.valueOf(resolver.resolve(spec.get("Value"), "Outputs." + output.getKey())));
-            } catch (DeployException e) {
+                if (spec.get("Condition") instanceof String condition && !deployer.scope().condition(condition)) {
+                    continue;
+                }
+                outputs.put(output.getKey(), deployer.scope().string(spec.get("Value"), "Outputs." + output.getKey()));
+            } catch (TemplateException e) {
                 // an output over a resource not created here (a recorded-only type without the attribute) is left out
             }
         }

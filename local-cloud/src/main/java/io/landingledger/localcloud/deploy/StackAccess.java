@@ -7,6 +7,7 @@ import io.landingledger.localcloud.iam.Caller;
 import io.landingledger.localcloud.iam.CloudFormationRequestActions;
 import io.landingledger.localcloud.iam.Decision;
 import io.landingledger.localcloud.iam.DynamoDbRequestActions;
+import io.landingledger.localcloud.iam.EventBridgeRequestActions;
 import io.landingledger.localcloud.iam.LambdaRequestActions;
 import io.landingledger.localcloud.iam.PolicyDocument;
 import io.landingledger.localcloud.iam.PolicyEvaluator;
@@ -39,22 +40,22 @@ final class StackAccess implements AccessPolicy {
 
     private final IamState iam;
     private final String account;
-    private final String region;
     private final PolicyEvaluator evaluator = new PolicyEvaluator();
     private final DynamoDbRequestActions dynamoDb;
     private final LambdaRequestActions lambda;
     private final SqsRequestActions sqs;
     private final CloudFormationRequestActions cloudFormation;
+    private final EventBridgeRequestActions events;
     private final Map<String, PolicyDocument> parsed = new ConcurrentHashMap<>();
 
     StackAccess(IamState iam, LocalLambda functions, String account, String region) {
         this.iam = iam;
         this.account = account;
-        this.region = region;
         this.dynamoDb = new DynamoDbRequestActions(region, account);
         this.lambda = new LambdaRequestActions(region, account);
         this.sqs = new SqsRequestActions(region, account);
         this.cloudFormation = new CloudFormationRequestActions(region, account);
+        this.events = new EventBridgeRequestActions(region, account);
     }
 
     @Override
@@ -156,30 +157,9 @@ final class StackAccess implements AccessPolicy {
             case "cloudformation":
                 return cloudFormation.map(CloudFormationApi.form(new String(request.body(), StandardCharsets.UTF_8)));
             case "events":
-                return events(request);
+                return events.map(request.headers().get("x-amz-target"), request.body());
             default:
                 return RequestMapping.unmapped(request.service(), "the local stack does not serve " + request.service());
-        }
-    }
-
-    /** EventBridge PutEvents: events:PutEvents on each entry's bus. */
-    @SuppressWarnings("unchecked")
-    private RequestMapping events(Request request) {
-        String target = request.headers().getOrDefault("x-amz-target", "");
-        if (!target.equals("AWSEvents.PutEvents")) {
-            return RequestMapping.unmapped(target, "the local stack's EventBridge answers PutEvents only");
-        }
-        try {
-            Map<String, Object> body = JSON.std.mapFrom(new String(request.body(), StandardCharsets.UTF_8));
-            List<AuthorizationRequest> requests = new ArrayList<>();
-            for (Object e : (List<Object>) body.getOrDefault("Entries", List.of())) {
-                String bus = String.valueOf(((Map<String, Object>) e).getOrDefault("EventBusName", "default"));
-                String arn = bus.startsWith("arn:") ? bus : "arn:aws:events:" + region + ":" + account + ":event-bus/" + bus;
-                requests.add(AuthorizationRequest.of("events:PutEvents", arn));
-            }
-            return RequestMapping.of("PutEvents", requests);
-        } catch (IOException e) {
-            return RequestMapping.unmapped("PutEvents", "the body is not JSON");
         }
     }
 

@@ -2,6 +2,11 @@ package io.landingledger.localcloud.deploy;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 
+import io.landingledger.localcloud.template.Resources;
+import io.landingledger.localcloud.template.StackScope;
+import io.landingledger.localcloud.template.Template;
+import io.landingledger.localcloud.template.TemplateException;
+
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 
@@ -18,12 +23,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * Creates a transformed template's resources on the local stack, in dependency order, as CloudFormation would: its
- * parameters checked against their constraints, its conditions evaluated, every property resolved
- * ({@link Intrinsics}), and each resource created on the service that stands for AWS here: buckets on S3Proxy, tables
+ * parameters checked against their constraints, its conditions evaluated, every property resolved (the one template
+ * model, {@link StackScope}, over the resources created so far), and each resource created on the service that stands for AWS here: buckets on S3Proxy, tables
  * and queues on moto, roles and policies in {@link IamState}, functions, versions, aliases, permissions and
  * EventInvokeConfigs in {@link LocalLambda}, schedules and rules in {@link LocalEvents}. Nothing here names a resource
  * of the template: what exists is what the template declares. A type that cannot run here is recorded and listed
@@ -36,96 +40,41 @@ final class TemplateDeployer {
             "AWS::SNS::Subscription", "AWS::Glue::Database", "AWS::Glue::Table", "AWS::Athena::WorkGroup", "AWS::Pipes::Pipe");
 
     private final LocalDeployment stack;
-    private final Map<String, Object> template;
-    private final Map<String, Object> resourcesJson;
-    private final Map<String, Object> parameters = new LinkedHashMap<>();
-    private final Map<String, Boolean> conditions = new LinkedHashMap<>();
-    private final Intrinsics intrinsics;
+    private final Template template;
+    private final StackScope scope;
     private final MotoApi moto;
     private final S3Client s3;
     private final SecureRandom random = new SecureRandom();
 
-    @SuppressWarnings("unchecked")
-    TemplateDeployer(LocalDeployment stack, Map<String, Object> template, Map<String, String> parameterValues) {
+    TemplateDeployer(LocalDeployment stack, Template template, Map<String, String> parameterValues) {
         this.stack = stack;
         this.template = template;
-        this.resourcesJson = (Map<String, Object>) template.getOrDefault("Resources", Map.of());
-        this.intrinsics = new Intrinsics(new Scope());
+        try {
+            this.scope = new StackScope(template, stack.region(), stack.account(), stack.stackName(), stack.stackId(), parameterValues,
+                    new Created());
+        } catch (TemplateException e) {
+            throw new DeployException(e.getMessage(), e);
+        }
         this.moto = new MotoApi(stack.motoEndpoint(), stack.region());
         this.s3 = stack.adminS3();
-        parameters(parameterValues);
     }
 
     // ---------------------------------------------------------------------------------------------------------------
-    // Parameters, conditions, order
+    // Order
     // ---------------------------------------------------------------------------------------------------------------
-
-    @SuppressWarnings("unchecked")
-    private void parameters(Map<String, String> values) {
-        Map<String, Object> declared = (Map<String, Object>) template.getOrDefault("Parameters", Map.of());
-        for (String name : values.keySet()) {
-            if (!declared.containsKey(name)) {
-                throw new DeployException("parameter " + name + " is not declared by the template");
-            }
-        }
-        for (Map.Entry<String, Object> entry : declared.entrySet()) {
-            Map<String, Object> spec = (Map<String, Object>) entry.getValue();
-            String name = entry.getKey();
-            Object value = values.containsKey(name) ? values.get(name) : spec.get("Default");
-            if (value == null) {
-                throw new DeployException("parameter " + name + " has no value and no default");
-            }
-            String text = value instanceof Double d && d == Math.rint(d) ? Long.toString(d.longValue()) : String.valueOf(value);
-            if (spec.get("AllowedValues") instanceof List<?> allowed && allowed.stream().map(this::scalarText).noneMatch(text::equals)) {
-                throw new DeployException("parameter " + name + " is '" + text + "', not one of " + allowed);
-            }
-            if (spec.get("AllowedPattern") instanceof String pattern && !Pattern.matches(pattern, text)) {
-                throw new DeployException("parameter " + name + " is '" + text + "', which does not match " + pattern);
-            }
-            if ("Number".equals(spec.get("Type"))) {
-                double number;
-                try {
-                    number = Double.parseDouble(text);
-                } catch (NumberFormatException e) {
-                    throw new DeployException("parameter " + name + " is '" + text + "', not a number");
-                }
-                if (spec.get("MinValue") instanceof Number min && number < min.doubleValue()
-                        || spec.get("MaxValue") instanceof Number max && number > max.doubleValue()) {
-                    throw new DeployException("parameter " + name + " is " + text + ", outside MinValue/MaxValue");
-                }
-            }
-            parameters.put(name, text);
-        }
-    }
 
     private String scalarText(Object value) {
         return value instanceof Double d && d == Math.rint(d) ? Long.toString(d.longValue()) : String.valueOf(value);
     }
 
-    @SuppressWarnings("unchecked")
-    private boolean condition(String name) {
-        Boolean known = conditions.get(name);
-        if (known != null) {
-            return known;
-        }
-        Map<String, Object> declared = (Map<String, Object>) template.getOrDefault("Conditions", Map.of());
-        if (!declared.containsKey(name)) {
-            throw new DeployException("condition " + name + " is not declared by the template");
-        }
-        Object value = intrinsics.resolve(declared.get(name), "Conditions." + name);
-        boolean result = value instanceof Boolean b ? b : Boolean.parseBoolean(String.valueOf(value));
-        conditions.put(name, result);
-        return result;
-    }
-
     /** Logical ids in an order where every resource comes after the ones it refers to or depends on. */
     @SuppressWarnings("unchecked")
     private List<String> order() {
-        Set<String> ids = resourcesJson.keySet();
+        Set<String> ids = template.resources().keySet();
         Map<String, Set<String>> dependencies = new TreeMap<>();
         for (String id : ids) {
-            Map<String, Object> resource = (Map<String, Object>) resourcesJson.get(id);
-            Set<String> needs = new LinkedHashSet<>(Intrinsics.references(resource.get("Properties"), ids));
+            Map<String, Object> resource = template.resource(id);
+            Set<String> needs = new LinkedHashSet<>(template.references(id));
             Object dependsOn = resource.get("DependsOn");
             if (dependsOn instanceof String single) {
                 needs.add(single);
@@ -167,17 +116,19 @@ final class TemplateDeployer {
     // Deploy
     // ---------------------------------------------------------------------------------------------------------------
 
-    @SuppressWarnings("unchecked")
     void deploy() {
         for (String id : order()) {
-            Map<String, Object> resource = (Map<String, Object>) resourcesJson.get(id);
-            String type = String.valueOf(resource.get("Type"));
-            if (resource.get("Condition") instanceof String name && !condition(name)) {
-                stack.skipped(id, type, "condition " + name + " is false");
-                continue;
+            String type = template.type(id);
+            Map<String, Object> properties;
+            try {
+                if (!scope.included(id)) {
+                    stack.skipped(id, type, "condition " + template.resource(id).get("Condition") + " is false");
+                    continue;
+                }
+                properties = scope.properties(id);
+            } catch (TemplateException e) {
+                throw new DeployException(e.getMessage(), e);
             }
-            Map<String, Object> properties = (Map<String, Object>) intrinsics.resolve(resource.getOrDefault("Properties", Map.of()),
-                    id + ".Properties");
             try {
                 stack.created(create(id, type, properties));
             } catch (DeployException e) {
@@ -186,6 +137,11 @@ final class TemplateDeployer {
                 throw new DeployException(id + " (" + type + ") could not be created: " + e, e);
             }
         }
+    }
+
+    /** What the deploy resolved against: the stack's parameters, conditions and created resources (for its Outputs). */
+    StackScope scope() {
+        return scope;
     }
 
     private DeployedResource create(String id, String type, Map<String, Object> properties) {
@@ -575,42 +531,18 @@ final class TemplateDeployer {
         }
     }
 
-    /** What references resolve against: parameters, pseudo parameters, created resources, conditions. */
-    private final class Scope implements Intrinsics.Scope {
+    /** The physical side of the template's references: the resources created so far. */
+    private final class Created implements Resources {
         @Override
-        public Object ref(String name) {
-            switch (name) {
-                case "AWS::AccountId":
-                    return stack.account();
-                case "AWS::Region":
-                    return stack.region();
-                case "AWS::Partition":
-                    return "aws";
-                case "AWS::StackName":
-                    return stack.stackName();
-                case "AWS::StackId":
-                    return stack.stackId();
-                case "AWS::URLSuffix":
-                    return "amazonaws.com";
-                default:
-                    break;
-            }
-            if (parameters.containsKey(name)) {
-                return parameters.get(name);
-            }
-            DeployedResource resource = stack.resource(name);
+        public Object ref(String logicalId, StackScope scope) {
+            DeployedResource resource = stack.resource(logicalId);
             return resource == null ? null : resource.physicalId();
         }
 
         @Override
-        public Object attribute(String logicalId, String attribute) {
+        public Object attribute(String logicalId, String attribute, StackScope scope) {
             DeployedResource resource = stack.resource(logicalId);
             return resource == null ? null : resource.attributes().get(attribute);
-        }
-
-        @Override
-        public boolean condition(String name) {
-            return TemplateDeployer.this.condition(name);
         }
     }
 }

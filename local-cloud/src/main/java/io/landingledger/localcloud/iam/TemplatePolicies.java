@@ -1,95 +1,98 @@
 package io.landingledger.localcloud.iam;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.landingledger.localcloud.template.StackScope;
+import io.landingledger.localcloud.template.Template;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The IAM side of a CloudFormation template as CloudFormation receives it (infra/template.yaml after
- * scripts/sam-transform.py), resolved for one deployment: each AWS::IAM::Role's identity policies (named
- * {@code Role/PolicyName}) and trust policy, the functions' roles, each bucket's AWS::S3::BucketPolicy (named by its
- * logical id) and the AWS::IAM::ManagedPolicy documents. A small stand-in the local deployer may replace with its own
- * resolver: only the intrinsics IAM documents use are resolved ({@link TemplateResolver}). Roles attached through
- * AWS::IAM::Policy resources or ManagedPolicyArns are not gathered: the template has none (its template check
+ * scripts/sam-transform.py), resolved for one stack through the template model ({@link StackScope}): each
+ * AWS::IAM::Role's identity policies (named {@code Role/PolicyName}) and trust policy, the functions' roles, each
+ * bucket's AWS::S3::BucketPolicy (named by its logical id) and the AWS::IAM::ManagedPolicy documents. Roles attached
+ * through AWS::IAM::Policy resources or ManagedPolicyArns are not gathered: the template has none (its template check
  * forbids them), and this class throws rather than give a role fewer policies than it has.
  */
 public final class TemplatePolicies {
-    private final JsonNode resources;
-    private final TemplateResolver resolver;
-    private final String account;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Template template;
+    private final StackScope stack;
     private Map<String, PolicyDocument> bucketPolicies;
 
-    private TemplatePolicies(JsonNode template, TemplateResolver resolver, String account) {
-        this.resources = template.path("Resources");
-        this.resolver = resolver;
-        this.account = account;
+    private TemplatePolicies(StackScope stack) {
+        this.template = stack.template();
+        this.stack = stack;
     }
 
     /**
-     * Reads the transformed template's JSON. {@code parameters} overrides parameter defaults; the stack's name is
-     * {@code stackName} (AWS::StackName).
+     * Reads the transformed template's JSON, its resources named as they declare ({@link StackScope#declared}).
+     * {@code parameters} overrides parameter defaults; the stack's name is {@code stackName} (AWS::StackName).
      */
     public static TemplatePolicies read(Path transformedTemplate, String region, String account, String stackName,
                                         Map<String, String> parameters) throws IOException {
-        return of(new ObjectMapper().readTree(transformedTemplate.toFile()), region, account, stackName, parameters);
+        return of(StackScope.declared(Template.read(transformedTemplate), region, account, stackName, parameters));
     }
 
-    public static TemplatePolicies of(JsonNode template, String region, String account, String stackName,
-            Map<String, String> parameters) {
-        return new TemplatePolicies(template, new TemplateResolver(template, region, account, stackName, parameters),
-                account);
+    /** The policies of {@code stack}: a declared one, or the deployer's. */
+    public static TemplatePolicies of(StackScope stack) {
+        return new TemplatePolicies(stack);
     }
 
     /** The logical ids of the template's AWS::IAM::Role resources. */
     public List<String> roles() {
-        return ofType("AWS::IAM::Role");
+        return template.ofType("AWS::IAM::Role");
     }
 
     public String roleArn(String role) {
-        resource(role, "AWS::IAM::Role");
-        return "arn:aws:iam::" + account + ":role/" + resolver.roleName(role);
+        template.resource(role, "AWS::IAM::Role");
+        return stack.string(Map.of("Fn::GetAtt", List.of(role, "Arn")), role + ".Arn");
     }
 
     /** The role's inline policies, each named {@code Role/PolicyName}. */
     public List<PolicyDocument> identityPolicies(String role) {
-        JsonNode properties = resource(role, "AWS::IAM::Role").path("Properties");
-        if (properties.has("ManagedPolicyArns") || properties.has("PermissionsBoundary")) {
+        template.resource(role, "AWS::IAM::Role");
+        Map<String, Object> properties = stack.properties(role);
+        if (properties.containsKey("ManagedPolicyArns") || properties.containsKey("PermissionsBoundary")) {
             throw new IllegalStateException(role
                     + " has ManagedPolicyArns or a PermissionsBoundary, which TemplatePolicies does not read");
         }
-        for (String policy : ofType("AWS::IAM::Policy")) {
-            if (resources.get(policy).path("Properties").path("Roles").toString().contains("\"" + role + "\"")) {
+        for (String policy : template.ofType("AWS::IAM::Policy")) {
+            if (String.valueOf(template.properties(policy).get("Roles")).contains("Ref=" + role + "}")) {
                 throw new IllegalStateException(policy + " (AWS::IAM::Policy) attaches to " + role
                         + ": TemplatePolicies does not gather it");
             }
         }
         List<PolicyDocument> policies = new ArrayList<>();
-        for (JsonNode policy : properties.path("Policies")) {
-            String name = role + "/" + resolver.string(policy.get("PolicyName"));
-            policies.add(PolicyDocument.parse(name, resolver.resolve(policy.get("PolicyDocument"))));
+        if (properties.get("Policies") instanceof List<?> inline) {
+            for (Object p : inline) {
+                Map<?, ?> policy = (Map<?, ?>) p;
+                policies.add(document(role + "/" + policy.get("PolicyName"), policy.get("PolicyDocument")));
+            }
         }
         return policies;
     }
 
     public PolicyDocument trustPolicy(String role) {
-        return PolicyDocument.parse(role + " trust",
-                resolver.resolve(resource(role, "AWS::IAM::Role").path("Properties").get("AssumeRolePolicyDocument")));
+        template.resource(role, "AWS::IAM::Role");
+        return document(role + " trust", stack.properties(role).get("AssumeRolePolicyDocument"));
     }
 
     /** The logical id of the role a function (AWS::Lambda::Function) runs with. */
     public String functionRole(String function) {
-        JsonNode role = resource(function, "AWS::Lambda::Function").path("Properties").path("Role").path("Fn::GetAtt");
-        if (!role.isArray() || !"Arn".equals(role.path(1).asText())) {
+        template.resource(function, "AWS::Lambda::Function");
+        if (!(template.properties(function).get("Role") instanceof Map<?, ?> role && role.get("Fn::GetAtt") instanceof List<?> att
+                && att.size() == 2 && "Arn".equals(att.get(1)))) {
             throw new IllegalStateException(function + "'s Role is not Fn::GetAtt of a role in the template");
         }
-        return role.get(0).asText();
+        return String.valueOf(att.get(0));
     }
 
     /** Every bucket policy, by the name of the bucket it governs. */
@@ -98,10 +101,9 @@ public final class TemplatePolicies {
             return bucketPolicies;
         }
         Map<String, PolicyDocument> policies = new LinkedHashMap<>();
-        for (String logical : ofType("AWS::S3::BucketPolicy")) {
-            JsonNode properties = resources.get(logical).path("Properties");
-            policies.put(resolver.string(properties.get("Bucket")),
-                    PolicyDocument.parse(logical, resolver.resolve(properties.get("PolicyDocument"))));
+        for (String logical : template.ofType("AWS::S3::BucketPolicy")) {
+            Map<String, Object> properties = stack.properties(logical);
+            policies.put(String.valueOf(properties.get("Bucket")), document(logical, properties.get("PolicyDocument")));
         }
         bucketPolicies = Map.copyOf(policies);
         return bucketPolicies;
@@ -109,18 +111,18 @@ public final class TemplatePolicies {
 
     /** The bucket name a bucket resource declares. */
     public String bucketName(String bucket) {
-        resource(bucket, "AWS::S3::Bucket");
-        return resolver.physicalName(bucket);
+        template.resource(bucket, "AWS::S3::Bucket");
+        return ref(bucket);
     }
 
     /** A resource's name as {@code Ref} gives it (a table's or function's name, a queue's URL, an alias's ARN). */
     public String ref(String logical) {
-        return resolver.ref(logical);
+        return stack.string(Map.of("Ref", logical), "Ref " + logical);
     }
 
     public PolicyDocument managedPolicy(String logical) {
-        JsonNode document = resource(logical, "AWS::IAM::ManagedPolicy").path("Properties").get("PolicyDocument");
-        return PolicyDocument.parse(logical, resolver.resolve(document));
+        template.resource(logical, "AWS::IAM::ManagedPolicy");
+        return document(logical, stack.properties(logical).get("PolicyDocument"));
     }
 
     /**
@@ -137,22 +139,7 @@ public final class TemplatePolicies {
         return bucketPolicies().get(slash < 0 ? path : path.substring(0, slash));
     }
 
-    private List<String> ofType(String type) {
-        List<String> out = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = resources.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> entry = it.next();
-            if (type.equals(entry.getValue().path("Type").asText())) {
-                out.add(entry.getKey());
-            }
-        }
-        return out;
-    }
-
-    private JsonNode resource(String logical, String type) {
-        JsonNode resource = resources.get(logical);
-        if (resource == null || !type.equals(resource.path("Type").asText())) {
-            throw new IllegalArgumentException("the template has no " + type + " " + logical);
-        }
-        return resource;
+    private static PolicyDocument document(String name, Object resolved) {
+        return PolicyDocument.parse(name, JSON.valueToTree(resolved));
     }
 }

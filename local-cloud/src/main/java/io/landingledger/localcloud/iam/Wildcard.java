@@ -3,19 +3,20 @@ package io.landingledger.localcloud.iam;
 /**
  * IAM's wildcards in Action, Resource, StringLike and ArnLike: {@code *} any run of characters (slashes and colons
  * included), {@code ?} exactly one. Everything else is literal (no regular expression is built, so '.', '$' and
- * brackets in ARNs and keys mean themselves).
+ * brackets in ARNs and keys mean themselves). The one wildcard matcher of the local cloud and its tests: Lambda
+ * permissions' SourceArn and the template tests' statement checks use it too, so they match as the evaluator does.
  */
-final class Wildcard {
+public final class Wildcard {
     private Wildcard() {
     }
 
     /** Case-sensitive match: resources, condition values. */
-    static boolean matches(String pattern, String value) {
+    public static boolean matches(String pattern, String value) {
         return matches(pattern, 0, value, 0, false);
     }
 
     /** Case-insensitive match: actions ({@code s3:getobject} is {@code s3:GetObject}). */
-    static boolean matchesIgnoreCase(String pattern, String value) {
+    public static boolean matchesIgnoreCase(String pattern, String value) {
         return matches(pattern, 0, value, 0, true);
     }
 

@@ -4,8 +4,10 @@
  *
  * <p>A gateway maps each HTTP request to the IAM actions it needs ({@link S3RequestActions},
  * {@link DynamoDbRequestActions}, {@link SqsRequestActions}, {@link LambdaRequestActions},
- * {@link CloudFormationRequestActions}), then asks {@link PolicyEvaluator} whether the caller's role allows them,
- * with the policies of the deployed template ({@link TemplatePolicies}):
+ * {@link CloudFormationRequestActions}, {@link EventBridgeRequestActions}), then asks {@link PolicyEvaluator}
+ * whether the caller's role allows them,
+ * with the policies of the deployed template ({@link TemplatePolicies}, read through the one template model,
+ * {@code io.landingledger.localcloud.template}):
  *
  * <pre>{@code
  * TemplatePolicies template =

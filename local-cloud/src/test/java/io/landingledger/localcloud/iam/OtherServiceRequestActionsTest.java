@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Lambda, SQS and CloudFormation requests. */
+/** Lambda, SQS, CloudFormation and EventBridge requests. */
 class OtherServiceRequestActionsTest {
     private static final String FN = "arn:aws:lambda:us-east-1:123456789012:function:";
 
@@ -102,5 +102,19 @@ class OtherServiceRequestActionsTest {
         assertEquals("cloudformation:DescribeStacks *", only(cfn.map(Map.of("Action", "DescribeStacks"))));
         assertFalse(cfn.map(Map.of("Action", "DescribeStackResources", "PhysicalResourceId", "x")).mapped());
         assertFalse(cfn.map(Map.of("Action", "DeleteStack", "StackName", "s")).mapped());
+    }
+
+    @Test
+    void eventBridge() {
+        EventBridgeRequestActions events = new EventBridgeRequestActions("us-east-1", "123456789012");
+        String bus = "arn:aws:events:us-east-1:123456789012:event-bus/";
+        RequestMapping mapping = events.map("AWSEvents.PutEvents", ("{\"Entries\": [{\"EventBusName\": \"landing-ledger-dev-ledger\"},"
+                + " {}, {\"EventBusName\": \"" + bus + "other\"}]}").getBytes(StandardCharsets.UTF_8));
+        assertEquals(List.of("events:PutEvents " + bus + "landing-ledger-dev-ledger", "events:PutEvents " + bus + "default",
+                "events:PutEvents " + bus + "other"), mapping.requests().stream().map(r -> r.action() + " " + r.resource()).toList());
+        assertFalse(events.map("AWSEvents.PutRule", "{}".getBytes(StandardCharsets.UTF_8)).mapped());
+        assertFalse(events.map("AWSEvents.PutEvents", "not json".getBytes(StandardCharsets.UTF_8)).mapped());
+        assertFalse(events.map("AWSEvents.PutEvents", "{}".getBytes(StandardCharsets.UTF_8)).mapped());
+        assertFalse(events.map(null, null).mapped());
     }
 }

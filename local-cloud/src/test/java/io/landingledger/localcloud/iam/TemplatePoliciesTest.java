@@ -5,10 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.landingledger.localcloud.iam.Decision.Outcome;
+import io.landingledger.localcloud.template.StackScope;
+import io.landingledger.localcloud.template.TransformedTemplate;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,17 +32,9 @@ class TemplatePoliciesTest {
     private static String inbox;
 
     @BeforeAll
-    static void transform() throws IOException, InterruptedException {
-        Path out = REPOSITORY.resolve("emulators/target/template.json");
-        Files.createDirectories(out.getParent());
-        Process process = new ProcessBuilder("python3", "scripts/sam-transform.py", "infra/template.yaml",
-                out.toString())
-                .directory(REPOSITORY.toFile()).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, process.waitFor(),
-                "python3 scripts/sam-transform.py infra/template.yaml failed (it needs cfn-lint with the SAM "
-                + "translator, as .ci/run does): " + output);
-        template = TemplatePolicies.read(out, REGION, ACCOUNT, "landing-ledger", Map.of());
+    static void transform() throws IOException {
+        template = TemplatePolicies.of(StackScope.declared(TransformedTemplate.load(REPOSITORY, Path.of("target/template-cache")),
+                REGION, ACCOUNT, "landing-ledger", Map.of()));
         lake = template.bucketName("LakeBucket");
         inbox = template.bucketName("InboxBucket");
     }

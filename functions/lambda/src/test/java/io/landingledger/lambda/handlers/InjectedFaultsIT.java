@@ -8,12 +8,13 @@ import io.landingledger.core.ingest.OutOfTimeException;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.validate.Events;
-import io.landingledger.lambda.testing.TemplateModel;
 import io.landingledger.lambda.testing.AwsEmulators;
 import io.landingledger.lambda.testing.FakeContext;
 import io.landingledger.lambda.testing.FastRetries;
 import io.landingledger.lambda.testing.FaultInjector;
 import io.landingledger.lambda.testing.PipelineFixture;
+import io.landingledger.localcloud.template.StackScope;
+import io.landingledger.localcloud.template.TransformedTemplate;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
+
 
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.SdkRequest;
@@ -536,9 +538,10 @@ class InjectedFaultsIT {
     private static void assertOnlyWhatTheLifecycleRuleAbortsIsOpen(PipelineFixture pipeline, List<String> expectedKeys) throws IOException {
         var open = pipeline.s3.listMultipartUploads(r -> r.bucket(pipeline.lake())).uploads();
         assertEquals(expectedKeys, open.stream().map(u -> u.key()).toList(), "the uploads left open");
-        Map<String, Object> template = TemplateModel.parseTemplate(PipelineFixture.REPOSITORY.resolve("infra/template.yaml"));
-        List<Map<String, Object>> rules = child(child(child(child(template, "Resources"), "LakeBucket"), "Properties"),
-                "LifecycleConfiguration").get("Rules") instanceof List<?> list ? list.stream().map(InjectedFaultsIT::asMap).toList() : List.of();
+        // the lake bucket as the deploy creates it: the transformed template, resolved by the one template model
+        StackScope stack = StackScope.declared(TransformedTemplate.load(PipelineFixture.REPOSITORY,
+                PipelineFixture.REPOSITORY.resolve("functions/lambda/target/template-cache")), "us-east-1", "123456789012", "landing-ledger", Map.of());
+        List<Map<String, Object>> rules = child(stack.properties("LakeBucket"), "LifecycleConfiguration").get("Rules") instanceof List<?> list ? list.stream().map(InjectedFaultsIT::asMap).toList() : List.of();
         for (var upload : open) {
             boolean aborted = rules.stream().anyMatch(rule -> "Enabled".equals(rule.get("Status"))
                     && rule.get("AbortIncompleteMultipartUpload") instanceof Map<?, ?> abort

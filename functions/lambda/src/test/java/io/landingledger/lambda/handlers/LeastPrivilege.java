@@ -3,28 +3,14 @@ package io.landingledger.lambda.handlers;
 import io.landingledger.lambda.handlers.IamModel.Grant;
 import io.landingledger.lambda.handlers.RecordedCalls.Call;
 
-import software.amazon.awssdk.core.SdkRequest;
-import software.amazon.awssdk.services.dynamodb.model.DeleteItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.ScanRequest;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
-import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
-import software.amazon.awssdk.services.lambda.model.InvokeRequest;
-import software.amazon.awssdk.services.s3.model.AbortMultipartUploadRequest;
-import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
-import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
-import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
-import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
-import software.amazon.awssdk.services.s3.model.GetObjectRequest;
-import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
-import software.amazon.awssdk.services.s3.model.ListObjectVersionsRequest;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
-import software.amazon.awssdk.services.s3.model.PutObjectRequest;
-import software.amazon.awssdk.services.s3.model.UploadPartCopyRequest;
-import software.amazon.awssdk.services.s3.model.UploadPartRequest;
+import io.landingledger.localcloud.iam.AuthorizationRequest;
+import io.landingledger.localcloud.iam.DynamoDbRequestActions;
+import io.landingledger.localcloud.iam.LambdaRequestActions;
+import io.landingledger.localcloud.iam.RequestMapping;
+import io.landingledger.localcloud.iam.S3Request;
+import io.landingledger.localcloud.iam.S3RequestActions;
+import io.landingledger.localcloud.iam.Wildcard;
+
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,28 +26,13 @@ import java.util.function.UnaryOperator;
  * to the IAM actions and resources it needs, and checked against the function's role; every grant of the role must be
  * used by a recorded call or be one the Lambda service needs ({@link #SERVICE_GRANTS}).
  *
- * <p>Operation to action, from the Service Authorization Reference ("Actions, resources, and condition keys for Amazon
- * S3", its operations table; "Using IAM with DynamoDB transactions"; the S3 API reference's Permissions sections):
- * <ul>
- *   <li>HeadObject, GetObject: s3:GetObject on the object, or s3:GetObjectVersion when the request names a versionId
- *       ("you must have the s3:GetObjectVersion permission ... The s3:GetObject permission is not required"). A 404
- *       answer also needs s3:ListBucket on the bucket: without it S3 answers 403, which the code does not read as
- *       "not found" (HeadObject's Permissions section).</li>
- *   <li>ListObjectsV2: s3:ListBucket on the bucket (condition key s3:prefix); ListObjectVersions: s3:ListBucketVersions
- *       on the bucket ("Be aware of the name difference").</li>
- *   <li>PutObject, CreateMultipartUpload, UploadPart, CompleteMultipartUpload: s3:PutObject on the object;
- *       UploadPartCopy and CopyObject: s3:PutObject on the destination and s3:GetObject (s3:GetObjectVersion with a
- *       source version) on the source; AbortMultipartUpload: s3:AbortMultipartUpload; DeleteObject: s3:DeleteObject
- *       (s3:DeleteObjectVersion with a versionId).</li>
- *   <li>DynamoDB GetItem, PutItem, UpdateItem, DeleteItem, Query, Scan: the action of the same name on the table ARN
- *       ({@code table/<name>/index/<index>} for a Query or Scan of an index); TransactWriteItems: per item, Put ->
- *       PutItem, Update -> UpdateItem, Delete -> DeleteItem, ConditionCheck -> ConditionCheckItem, on that item's
- *       table.</li>
- *   <li>Lambda Invoke: lambda:InvokeFunction on the function ARN as named, qualified by the alias or version when the
- *       name carries one (any invocation type).</li>
- * </ul>
+ * <p>Request to action: each call is mapped as it went over the wire, by the local cloud's mappers
+ * ({@link S3RequestActions}, {@link DynamoDbRequestActions}, {@link LambdaRequestActions}: the same ones its gateway
+ * authorizes with, documented there from the Service Authorization Reference). One need depends on the answer, not
+ * the request, and is added here: a HeadObject or GetObject that got a 404 also needs s3:ListBucket on the bucket
+ * (without it S3 answers 403, which the code does not read as "not found"; HeadObject's Permissions section).
  * Findings name the resource as the summary does (object keys shortened to their prefix and dataset, {@link #shape}).
- * An operation with no mapping here fails the check: a new kind of call needs its mapping first.
+ * A request the mappers do not map fails the check: a new kind of call needs its mapping there first.
  *
  * <p>Statement conditions: {@code s3:prefix} (String*, on ListBucket / ListBucketVersions) is evaluated; any other key
  * is not, and the report lists the statements whose conditions were ignored. Deny statements in the role are applied.
@@ -80,7 +51,7 @@ final class LeastPrivilege {
     static final List<ServiceGrant> SERVICE_GRANTS = List.of(
             new ServiceGrant("logs:CreateLogStream, logs:PutLogEvents on the function's own log group",
                     "Lambda writes the function's log lines (and EMF metric lines) to its log group with the execution role",
-                    (f, g) -> (IamModel.actionMatches(g.action(), "logs:CreateLogStream") || IamModel.actionMatches(g.action(), "logs:PutLogEvents"))
+                    (f, g) -> (Wildcard.matchesIgnoreCase(g.action(), "logs:CreateLogStream") || Wildcard.matchesIgnoreCase(g.action(), "logs:PutLogEvents"))
                             && !g.action().contains("*")
                             && (g.resource().equals(f.logGroupArn()) || g.resource().startsWith(f.logGroupArn() + ":"))),
             new ServiceGrant("xray:PutTraceSegments, xray:PutTelemetryRecords on * (Tracing: Active)",
@@ -102,6 +73,9 @@ final class LeastPrivilege {
             "arn:aws:iam::aws:policy/AWSXrayWriteOnlyAccess",
             "SAM adds it for Tracing: Active: Lambda sends the trace segments with it; the code calls no X-Ray API");
 
+    private static final DynamoDbRequestActions DYNAMODB = new DynamoDbRequestActions(IamModel.REGION, IamModel.ACCOUNT);
+    private static final LambdaRequestActions LAMBDA = new LambdaRequestActions(IamModel.REGION, IamModel.ACCOUNT);
+
     /** Condition keys this check evaluates. */
     private static final Set<String> EVALUATED_KEYS = Set.of("s3:prefix");
 
@@ -114,115 +88,54 @@ final class LeastPrivilege {
 
     /**
      * What {@code call} needs. {@code deployed} maps the names the emulators use (test bucket and table names) to the
-     * deployed ones (the function's environment in the template).
+     * deployed ones (the function's environment in the template). A call that never left the client needs nothing.
      */
     static List<Need> needs(Call call, UnaryOperator<String> deployed) {
-        SdkRequest request = call.request();
+        RecordedCalls.Http http = call.http();
+        if (http == null) {
+            return List.of();
+        }
+        RequestMapping mapping = switch (http.service()) {
+            // evaluated as the gateway does (aws:SecureTransport true): the SDKs send over TLS on AWS
+            case "s3" -> S3RequestActions.map(S3Request.of(http.method(), http.rawPath(), http.query(), http.headers(), true));
+            case "dynamodb" -> DYNAMODB.map(http.header("x-amz-target"), http.body());
+            case "lambda" -> LAMBDA.map(http.method(), http.rawPath(), http.query());
+            default -> RequestMapping.unmapped(call.operation(), "no mapper for " + http.service());
+        };
+        if (!mapping.mapped()) {
+            throw new AssertionError("no IAM mapping for " + call.operation() + " (at " + call.site() + "): " + mapping.unmappedReason()
+                    + "; add it to the local cloud's io.landingledger.localcloud.iam request mappers");
+        }
         List<Need> needs = new ArrayList<>();
-        boolean notFound = call.status() != null && call.status() == 404;
-        switch (request) {
-            case HeadObjectRequest r -> {
-                needs.add(object(call, version(r.versionId()) ? "s3:GetObjectVersion" : "s3:GetObject", deployed, r.bucket(), r.key()));
-                if (notFound) {
-                    needs.add(bucket(call, "s3:ListBucket", deployed, r.bucket(), Map.of(), "a 404 (not 403) for a missing key"));
-                }
-            }
-            case GetObjectRequest r -> {
-                needs.add(object(call, version(r.versionId()) ? "s3:GetObjectVersion" : "s3:GetObject", deployed, r.bucket(), r.key()));
-                if (notFound) {
-                    needs.add(bucket(call, "s3:ListBucket", deployed, r.bucket(), Map.of(), "a 404 (not 403) for a missing key"));
-                }
-            }
-            case ListObjectsV2Request r -> needs.add(bucket(call, "s3:ListBucket", deployed, r.bucket(),
-                    Map.of("s3:prefix", r.prefix() == null ? "" : r.prefix()), null));
-            case ListObjectVersionsRequest r -> needs.add(bucket(call, "s3:ListBucketVersions", deployed, r.bucket(),
-                    Map.of("s3:prefix", r.prefix() == null ? "" : r.prefix()), null));
-            case PutObjectRequest r -> needs.add(object(call, "s3:PutObject", deployed, r.bucket(), r.key()));
-            case CreateMultipartUploadRequest r -> needs.add(object(call, "s3:PutObject", deployed, r.bucket(), r.key()));
-            case UploadPartRequest r -> needs.add(object(call, "s3:PutObject", deployed, r.bucket(), r.key()));
-            case CompleteMultipartUploadRequest r -> needs.add(object(call, "s3:PutObject", deployed, r.bucket(), r.key()));
-            case UploadPartCopyRequest r -> {
-                needs.add(object(call, "s3:PutObject", deployed, r.destinationBucket(), r.destinationKey()));
-                needs.add(source(call, deployed, r.sourceBucket(), r.sourceKey(), r.sourceVersionId(), r.copySource()));
-            }
-            case CopyObjectRequest r -> {
-                needs.add(object(call, "s3:PutObject", deployed, r.destinationBucket(), r.destinationKey()));
-                needs.add(source(call, deployed, r.sourceBucket(), r.sourceKey(), r.sourceVersionId(), r.copySource()));
-            }
-            case AbortMultipartUploadRequest r -> needs.add(object(call, "s3:AbortMultipartUpload", deployed, r.bucket(), r.key()));
-            case DeleteObjectRequest r -> needs.add(object(call, version(r.versionId()) ? "s3:DeleteObjectVersion" : "s3:DeleteObject",
-                    deployed, r.bucket(), r.key()));
-            case GetItemRequest r -> needs.add(table(call, "dynamodb:GetItem", deployed, r.tableName(), null));
-            case PutItemRequest r -> needs.add(table(call, "dynamodb:PutItem", deployed, r.tableName(), null));
-            case UpdateItemRequest r -> needs.add(table(call, "dynamodb:UpdateItem", deployed, r.tableName(), null));
-            case DeleteItemRequest r -> needs.add(table(call, "dynamodb:DeleteItem", deployed, r.tableName(), null));
-            case QueryRequest r -> needs.add(table(call, "dynamodb:Query", deployed, r.tableName(), r.indexName()));
-            case ScanRequest r -> needs.add(table(call, "dynamodb:Scan", deployed, r.tableName(), r.indexName()));
-            case TransactWriteItemsRequest r -> {
-                for (TransactWriteItem item : r.transactItems()) {
-                    if (item.put() != null) {
-                        needs.add(table(call, "dynamodb:PutItem", deployed, item.put().tableName(), null));
-                    }
-                    if (item.update() != null) {
-                        needs.add(table(call, "dynamodb:UpdateItem", deployed, item.update().tableName(), null));
-                    }
-                    if (item.delete() != null) {
-                        needs.add(table(call, "dynamodb:DeleteItem", deployed, item.delete().tableName(), null));
-                    }
-                    if (item.conditionCheck() != null) {
-                        needs.add(table(call, "dynamodb:ConditionCheckItem", deployed, item.conditionCheck().tableName(), null));
-                    }
-                }
-            }
-            case InvokeRequest r -> {
-                String name = r.functionName();
-                String arn = name.startsWith("arn:") ? name
-                        : "arn:aws:lambda:" + IamModel.REGION + ":" + IamModel.ACCOUNT + ":function:" + name;
-                if (r.qualifier() != null && arn.split(":").length == 7) {
-                    arn = arn + ":" + r.qualifier();
-                }
-                needs.add(new Need("lambda:InvokeFunction", arn, Map.of(), call, null));
-            }
-            default -> throw new AssertionError("no IAM mapping for " + call.operation() + " (at " + call.site()
-                    + "): add it to LeastPrivilege.needs from the Service Authorization Reference");
+        for (AuthorizationRequest request : mapping.requests()) {
+            Map<String, String> context = new LinkedHashMap<>();
+            request.context().keySet().forEach(key -> context.put(key, request.value(key)));
+            needs.add(new Need(request.action(), deployedArn(request.resource(), deployed), context, call, null));
+        }
+        boolean read = call.operation().equals("HeadObject") || call.operation().equals("GetObject");
+        if (read && call.status() != null && call.status() == 404) {
+            String object = needs.get(0).resource();
+            needs.add(new Need("s3:ListBucket", object.substring(0, object.indexOf('/')), Map.of(), call,
+                    "a 404 (not 403) for a missing key"));
         }
         return needs;
     }
 
-    /**
-     * A copy's source object. The SDK's own interceptor folds sourceBucket/sourceKey/sourceVersionId into the
-     * x-amz-copy-source header value ({@code bucket/key?versionId=...}, URL-encoded) before the recorder sees the
-     * request, so that is read when the fields are gone.
-     */
-    @SuppressWarnings("deprecation")
-    private static Need source(Call call, UnaryOperator<String> deployed, String bucket, String key, String versionId, String copySource) {
-        if (bucket == null && copySource != null) {
-            String source = copySource.startsWith("/") ? copySource.substring(1) : copySource;
-            int query = source.indexOf("?versionId=");
-            versionId = query < 0 ? null : java.net.URLDecoder.decode(source.substring(query + "?versionId=".length()), java.nio.charset.StandardCharsets.UTF_8);
-            source = query < 0 ? source : source.substring(0, query);
-            bucket = java.net.URLDecoder.decode(source.substring(0, source.indexOf('/')), java.nio.charset.StandardCharsets.UTF_8);
-            key = java.net.URLDecoder.decode(source.substring(source.indexOf('/') + 1), java.nio.charset.StandardCharsets.UTF_8);
+    /** {@code arn} with the emulator's bucket or table name replaced by the deployed one. */
+    private static String deployedArn(String arn, UnaryOperator<String> deployed) {
+        String s3 = "arn:aws:s3:::";
+        if (arn.startsWith(s3)) {
+            String rest = arn.substring(s3.length());
+            int slash = rest.indexOf('/');
+            return s3 + (slash < 0 ? deployed.apply(rest) : deployed.apply(rest.substring(0, slash)) + rest.substring(slash));
         }
-        return object(call, version(versionId) ? "s3:GetObjectVersion" : "s3:GetObject", deployed, bucket, key);
-    }
-
-    private static boolean version(String versionId) {
-        return versionId != null && !versionId.isEmpty();
-    }
-
-    private static Need object(Call call, String action, UnaryOperator<String> deployed, String bucket, String key) {
-        return new Need(action, "arn:aws:s3:::" + deployed.apply(bucket) + "/" + key, Map.of(), call, null);
-    }
-
-    private static Need bucket(Call call, String action, UnaryOperator<String> deployed, String bucket, Map<String, String> context,
-                               String because) {
-        return new Need(action, "arn:aws:s3:::" + deployed.apply(bucket), context, call, because);
-    }
-
-    private static Need table(Call call, String action, UnaryOperator<String> deployed, String table, String index) {
-        String arn = "arn:aws:dynamodb:" + IamModel.REGION + ":" + IamModel.ACCOUNT + ":table/" + deployed.apply(table);
-        return new Need(action, index == null ? arn : arn + "/index/" + index, Map.of(), call, null);
+        String table = DYNAMODB.tableArn("");
+        if (arn.startsWith(table)) {
+            String rest = arn.substring(table.length());
+            int slash = rest.indexOf('/');
+            return table + (slash < 0 ? deployed.apply(rest) : deployed.apply(rest.substring(0, slash)) + rest.substring(slash));
+        }
+        return arn;
     }
 
     // ---------------------------------------------------------------------------------------------------------------
@@ -231,7 +144,7 @@ final class LeastPrivilege {
 
     /** The statement matches the need: action, resource and the conditions this check evaluates. */
     static boolean matches(Grant grant, Need need) {
-        return IamModel.actionMatches(grant.action(), need.action()) && IamModel.glob(grant.resource(), need.resource(), false)
+        return Wildcard.matchesIgnoreCase(grant.action(), need.action()) && Wildcard.matches(grant.resource(), need.resource())
                 && conditionsHold(grant.condition(), need.context());
     }
 
@@ -242,14 +155,14 @@ final class LeastPrivilege {
                 if (!EVALUATED_KEYS.contains(entry.getKey())) {
                     continue; // reported as ignored
                 }
-                String value = context.get(entry.getKey());
+                String value = context.get(entry.getKey().toLowerCase(java.util.Locale.ROOT)); // IAM's keys ignore case
                 List<String> patterns = entry.getValue() instanceof List<?> l ? l.stream().map(String::valueOf).toList()
                         : List.of(String.valueOf(entry.getValue()));
                 boolean holds = switch (operator.getKey()) {
                     case "StringEquals" -> value != null && patterns.contains(value);
-                    case "StringLike" -> value != null && patterns.stream().anyMatch(p -> IamModel.glob(p, value, false));
+                    case "StringLike" -> value != null && patterns.stream().anyMatch(p -> Wildcard.matches(p, value));
                     case "StringNotEquals" -> value == null || !patterns.contains(value);
-                    case "StringNotLike" -> value == null || patterns.stream().noneMatch(p -> IamModel.glob(p, value, false));
+                    case "StringNotLike" -> value == null || patterns.stream().noneMatch(p -> Wildcard.matches(p, value));
                     default -> throw new AssertionError("condition operator " + operator.getKey() + " on " + entry.getKey() + " is not evaluated");
                 };
                 if (!holds) {

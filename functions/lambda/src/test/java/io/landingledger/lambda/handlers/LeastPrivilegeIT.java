@@ -494,6 +494,12 @@ class LeastPrivilegeIT {
         }
 
         @Override
+        public void beforeTransmission(software.amazon.awssdk.core.interceptor.Context.BeforeTransmission context,
+                                       software.amazon.awssdk.core.interceptor.ExecutionAttributes attributes) {
+            wiring.calls.beforeTransmission(context, attributes);
+        }
+
+        @Override
         public void afterExecution(software.amazon.awssdk.core.interceptor.Context.AfterExecution context,
                                    software.amazon.awssdk.core.interceptor.ExecutionAttributes attributes) {
             wiring.calls.afterExecution(context, attributes);

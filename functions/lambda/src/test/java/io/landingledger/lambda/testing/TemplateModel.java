@@ -14,6 +14,10 @@ import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.sweep.CompletenessSweep;
 import io.landingledger.lambda.FunctionConfig;
 import io.landingledger.lambda.handlers.ValidateObjectHandler;
+import io.landingledger.localcloud.iam.Wildcard;
+import io.landingledger.localcloud.template.StackScope;
+import io.landingledger.localcloud.template.Template;
+import io.landingledger.localcloud.template.TransformedTemplate;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -26,8 +30,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.AbstractConstruct;
@@ -40,10 +42,13 @@ import org.yaml.snakeyaml.nodes.Tag;
 
 /**
  * {@code infra/template.yaml} as written and as {@code sam deploy} transforms it (scripts/sam-transform.py), with
- * the queries the template checks ask: resources by type, a function's properties and environment (Globals merged as
- * SAM merges them), the roles' and bucket policies' statements with their ARNs resolved for the template's default
- * parameters, account {@value #ACCOUNT} and region {@value #REGION}. A query that finds nothing, or something of the
- * wrong shape, fails the test that asked.
+ * the queries the template checks ask: resources by type, a function's properties and environment, the roles' and
+ * bucket policies' statements with their ARNs resolved for the template's default parameters, account
+ * {@value #ACCOUNT} and region {@value #REGION}. Every value is resolved by the local cloud's one template model
+ * ({@link StackScope#declared} over the transformed template), the resolver the local deploy uses; the YAML as written
+ * is read only for what the transform replaces (AWS::Serverless::* resources with their Globals, Events, CodeUri and
+ * AutoPublishAlias); every other resource is read as transformed. A query that finds
+ * nothing, or something of the wrong shape, fails the test that asked.
  */
 public final class TemplateModel {
     public static final String REGION = "us-east-1";
@@ -51,22 +56,22 @@ public final class TemplateModel {
     /** The unit of the example object ARNs ({@link #inboxObject}, {@link Lake}). */
     public static final String UNIT = "2026-03-01";
 
+    /** The template as written (SAM's source: Globals, AWS::Serverless::Function with its Events). */
     public final Map<String, Object> template;
     public final Map<String, Object> resources;
-    /** Resolves the template's intrinsics. */
-    public final Resolver resolver;
     /** The template as {@code sam deploy} transforms it. */
     public final Map<String, Object> transformed;
     public final Map<String, Object> transformedResources;
-    public final Resolver transformedResolver;
+    /** The transformed template resolved for one notional stack: what every value here is resolved by. */
+    public final StackScope stack;
 
     private TemplateModel(Path root) throws IOException {
         template = parseTemplate(root.resolve("infra/template.yaml"));
         resources = map(template.get("Resources"));
-        resolver = new Resolver(template);
-        transformed = transform(root);
-        transformedResources = map(transformed.get("Resources"));
-        transformedResolver = new Resolver(transformed);
+        Template model = TransformedTemplate.load(root, root.resolve("functions/lambda/target/template-cache"));
+        stack = StackScope.declared(model, REGION, ACCOUNT, "landing-ledger", Map.of());
+        transformed = model.json();
+        transformedResources = model.resources();
     }
 
     /** The template of the repository at {@code root}, read and transformed. */
@@ -74,34 +79,32 @@ public final class TemplateModel {
         return new TemplateModel(root);
     }
 
-    /** Runs scripts/sam-transform.py (as .ci/run does) into a temporary file and reads its JSON. */
-    private static Map<String, Object> transform(Path root) throws IOException {
-        Path out = Files.createTempFile("template-transformed", ".json");
-        try {
-            Process process = new ProcessBuilder("python3", "scripts/sam-transform.py", "infra/template.yaml", out.toString())
-                    .directory(root.toFile()).redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            int exit;
-            try {
-                exit = process.waitFor();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while transforming the template", e);
-            }
-            assertEquals(0, exit, "python3 scripts/sam-transform.py infra/template.yaml failed (it needs cfn-lint 1.51+ with "
-                    + "the SAM translator, as .ci/run does): " + output);
-            return map(readJson(Files.readString(out)));
-        } finally {
-            Files.deleteIfExists(out);
-        }
+    /**
+     * {@code value} (of the template as written or as transformed: they share logical ids and parameters) resolved to
+     * a string by the one template model.
+     */
+    public String string(Object value) {
+        return stack.string(value, "TemplateModel");
     }
 
     public List<String> functions() {
         return resourcesOfType("AWS::Serverless::Function");
     }
 
+    /**
+     * The resources of {@code type}: SAM's own types (AWS::Serverless::*) as written, every other type as the transform
+     * passes it to CloudFormation.
+     */
     public List<String> resourcesOfType(String type) {
+        if (!sam(type)) {
+            return transformedResourcesOfType(type);
+        }
         return resources.entrySet().stream().filter(e -> type.equals(map(e.getValue()).get("Type"))).map(Map.Entry::getKey).toList();
+    }
+
+    /** A type only SAM knows: the transform replaces it, so its source properties are read from the YAML. */
+    private static boolean sam(String type) {
+        return type.startsWith("AWS::Serverless::");
     }
 
     public List<String> transformedResourcesOfType(String type) {
@@ -116,7 +119,7 @@ public final class TemplateModel {
 
     /** The logical id of the AWS::Lambda::Alias SAM made for a function's AutoPublishAlias. */
     public String alias(String function) {
-        String name = resolver.string(property(function, "AutoPublishAlias"));
+        String name = string(property(function, "AutoPublishAlias"));
         List<String> aliases = transformedResourcesOfType("AWS::Lambda::Alias").stream()
                 .filter(a -> Map.of("Ref", function).equals(transformedProperties(a).get("FunctionName"))
                         && name.equals(transformedProperties(a).get("Name"))).toList();
@@ -130,10 +133,13 @@ public final class TemplateModel {
         return (String) map(value).get("Ref");
     }
 
+    /** A resource's properties: a SAM resource's as written, any other's as the transform passes them on. */
     public Map<String, Object> properties(String resource) {
-        Object r = resources.get(resource);
-        assertNotNull(r, "no resource " + resource);
-        return map(map(r).get("Properties"));
+        Object written = resources.get(resource);
+        if (written != null && sam(String.valueOf(map(written).get("Type")))) {
+            return map(map(written).get("Properties"));
+        }
+        return transformedProperties(resource);
     }
 
     private Map<String, Object> globalsFunction() {
@@ -146,16 +152,10 @@ public final class TemplateModel {
         return own != null ? own : globalsFunction().get(name);
     }
 
-    /** Globals' variables, then the function's own (SAM merges them the same way). */
+    /** The function's environment as deployed: SAM's merge of the Globals' variables and the function's own. */
     public Map<String, Object> environment(String function) {
-        Map<String, Object> variables = new LinkedHashMap<>();
-        for (Map<String, Object> level : List.of(globalsFunction(), properties(function))) {
-            Object environment = level.get("Environment");
-            if (environment != null) {
-                variables.putAll(map(map(environment).getOrDefault("Variables", Map.of())));
-            }
-        }
-        return variables;
+        Object environment = transformedProperties(function).get("Environment");
+        return environment == null ? Map.of() : map(map(environment).getOrDefault("Variables", Map.of()));
     }
 
     public String function(Class<?> handler) {
@@ -168,7 +168,7 @@ public final class TemplateModel {
     public String referencedResource(Object value, String what) {
         assertTrue(value instanceof Map<?, ?> m && m.get("Ref") instanceof String, what + " is not a !Ref to a resource: " + value);
         String name = (String) map(value).get("Ref");
-        assertTrue(resources.containsKey(name), what + " refers to " + name + ", not a resource");
+        assertTrue(transformedResources.containsKey(name), what + " refers to " + name + ", not a resource");
         return name;
     }
 
@@ -176,13 +176,13 @@ public final class TemplateModel {
     public String bucketResource(String variable) {
         String name = bucketName(variable);
         List<String> buckets = resourcesOfType("AWS::S3::Bucket").stream()
-                .filter(b -> name.equals(resolver.string(Map.of("Ref", b)))).toList();
+                .filter(b -> name.equals(string(Map.of("Ref", b)))).toList();
         assertEquals(1, buckets.size(), "buckets named " + name + " (" + variable + ")");
         return buckets.get(0);
     }
 
     public String bucketName(String variable) {
-        return resolver.string(environment(function(ValidateObjectHandler.class)).get(variable));
+        return string(environment(function(ValidateObjectHandler.class)).get(variable));
     }
 
     public String inboxBucketArn() {
@@ -194,7 +194,7 @@ public final class TemplateModel {
     }
 
     public String tableArn(String variable) {
-        return resolver.string(Map.of("Fn::GetAtt", List.of(referencedResource(
+        return string(Map.of("Fn::GetAtt", List.of(referencedResource(
                 environment(function(ValidateObjectHandler.class)).get(variable), variable), "Arn")));
     }
 
@@ -232,7 +232,7 @@ public final class TemplateModel {
     public Statement statement(Map<String, Object> s) {
         return new Statement((String) s.get("Sid"), (String) s.get("Effect"), s.get("Principal"),
                 values(s.get("Action")).stream().map(String::valueOf).toList(),
-                values(s.get("Resource")).stream().map(transformedResolver::string).toList(),
+                values(s.get("Resource")).stream().map(this::string).toList(),
                 s.get("Condition") == null ? Map.of() : map(s.get("Condition")));
     }
 
@@ -310,21 +310,8 @@ public final class TemplateModel {
     /** Whether an Allow statement grants {@code action} on {@code resource} (conditions ignored: an allow is an allow). */
     public static boolean allows(List<Statement> role, String action, String resource) {
         return role.stream().anyMatch(s -> s.effect().equals("Allow")
-                && s.actions().stream().anyMatch(p -> globMatches(p, action, true))
-                && s.resources().stream().anyMatch(p -> globMatches(p, resource, false)));
-    }
-
-    /** IAM's wildcards: {@code *} any run of characters (slashes included), {@code ?} one; actions ignore case. */
-    public static boolean globMatches(String pattern, String value, boolean ignoreCase) {
-        StringBuilder regex = new StringBuilder();
-        for (char c : pattern.toCharArray()) {
-            regex.append(switch (c) {
-                case '*' -> ".*";
-                case '?' -> ".";
-                default -> Pattern.quote(String.valueOf(c));
-            });
-        }
-        return Pattern.compile(regex.toString(), ignoreCase ? Pattern.CASE_INSENSITIVE : 0).matcher(value).matches();
+                && s.actions().stream().anyMatch(p -> Wildcard.matchesIgnoreCase(p, action))
+                && s.resources().stream().anyMatch(p -> Wildcard.matches(p, resource)));
     }
 
     public static void collectStatements(Object node, List<Map<String, Object>> into) {
@@ -335,130 +322,6 @@ public final class TemplateModel {
             m.values().forEach(v -> collectStatements(v, into));
         } else if (node instanceof List<?> l) {
             l.forEach(v -> collectStatements(v, into));
-        }
-    }
-
-    /**
-     * Resolves Ref, Fn::GetAtt and Fn::Sub to strings for the template's default parameters, a fixed account and
-     * region, and the names the resources declare. What it cannot resolve it renders as {@code {...}}, which the
-     * scope test rejects, so an unresolvable ARN never passes a check by accident.
-     */
-    public final class Resolver {
-        private static final Pattern VARIABLE = Pattern.compile("\\$\\{(!?)([^}]+)}");
-        private final Map<String, Object> parameters;
-        private final Map<String, Object> resources;
-
-        private Resolver(Map<String, Object> template) {
-            this.parameters = map(template.getOrDefault("Parameters", Map.of()));
-            this.resources = map(template.get("Resources"));
-        }
-
-        public String string(Object value) {
-            if (value instanceof String s) {
-                return s;
-            }
-            if (value instanceof Number || value instanceof Boolean) {
-                return String.valueOf(value);
-            }
-            Map<String, Object> m = map(value);
-            if (m.size() == 1 && m.containsKey("Ref")) {
-                return ref((String) m.get("Ref"));
-            }
-            if (m.size() == 1 && m.containsKey("Fn::GetAtt")) {
-                List<Object> att = list(m.get("Fn::GetAtt"));
-                return attribute((String) att.get(0), (String) att.get(1));
-            }
-            if (m.size() == 1 && m.containsKey("Fn::Join") && list(m.get("Fn::Join")).get(1) instanceof Map<?, ?> split
-                    && split.containsKey("Fn::Split")) {
-                // !Join [sep, !Split [by, text]]: replaces every `by` in text with sep (the reader database's name)
-                List<Object> join = list(m.get("Fn::Join"));
-                List<Object> parts = list(map(split).get("Fn::Split"));
-                return string(parts.get(1)).replace((String) parts.get(0), (String) join.get(0));
-            }
-            if (m.size() == 1 && m.containsKey("Fn::Sub")) {
-                Object sub = m.get("Fn::Sub");
-                String text = sub instanceof List<?> l ? (String) l.get(0) : (String) sub;
-                Map<String, Object> locals = sub instanceof List<?> l ? map(l.get(1)) : Map.of();
-                Matcher matcher = VARIABLE.matcher(text);
-                StringBuilder out = new StringBuilder();
-                while (matcher.find()) {
-                    String name = matcher.group(2);
-                    String replacement;
-                    if (!matcher.group(1).isEmpty()) {
-                        replacement = "${" + name + "}"; // ${!Literal}
-                    } else if (locals.containsKey(name)) {
-                        replacement = string(locals.get(name));
-                    } else if (name.contains(".") && !name.startsWith("AWS::")) {
-                        replacement = attribute(name.substring(0, name.indexOf('.')), name.substring(name.indexOf('.') + 1));
-                    } else {
-                        replacement = ref(name);
-                    }
-                    matcher.appendReplacement(out, Matcher.quoteReplacement(replacement));
-                }
-                matcher.appendTail(out);
-                return out.toString();
-            }
-            return "{" + value + "}";
-        }
-
-        private String ref(String name) {
-            switch (name) {
-                case "AWS::Region":
-                    return REGION;
-                case "AWS::AccountId":
-                    return ACCOUNT;
-                case "AWS::Partition":
-                    return "aws";
-                case "AWS::StackName":
-                    return "landing-ledger";
-                case "AWS::URLSuffix":
-                    return "amazonaws.com";
-                default:
-                    break;
-            }
-            if (parameters.containsKey(name)) {
-                return string(map(parameters.get(name)).get("Default"));
-            }
-            if (name.endsWith(".Alias")) {
-                // SAM's reference to a function's AutoPublishAlias: the alias ARN
-                String function = name.substring(0, name.length() - ".Alias".length());
-                String alias = string(property(function, "AutoPublishAlias"));
-                return "arn:aws:lambda:" + REGION + ":" + ACCOUNT + ":function:" + ref(function) + ":" + alias;
-            }
-            Map<String, Object> resource = map(resources.get(name));
-            Map<String, Object> properties = map(resource.getOrDefault("Properties", Map.of()));
-            Object declared = switch (String.valueOf(resource.get("Type"))) {
-                case "AWS::S3::Bucket" -> properties.get("BucketName");
-                case "AWS::DynamoDB::Table" -> properties.get("TableName");
-                case "AWS::Serverless::Function", "AWS::Lambda::Function" -> properties.get("FunctionName");
-                case "AWS::Events::EventBus", "AWS::Scheduler::ScheduleGroup" -> properties.get("Name");
-                case "AWS::Logs::LogGroup" -> properties.get("LogGroupName");
-                case "AWS::Glue::Database" -> map(properties.get("DatabaseInput")).get("Name");
-                case "AWS::Glue::Table" -> map(properties.get("TableInput")).get("Name");
-                case "AWS::Athena::WorkGroup" -> properties.get("Name");
-                case "AWS::Lambda::Alias" -> "arn:aws:lambda:" + REGION + ":" + ACCOUNT + ":function:"
-                        + string(properties.get("FunctionName")) + ":" + string(properties.get("Name"));
-                default -> null;
-            };
-            return declared == null ? "{Ref " + name + "}" : string(declared);
-        }
-
-        private String attribute(String name, String attribute) {
-            Map<String, Object> resource = map(resources.get(name));
-            String type = String.valueOf(resource.get("Type"));
-            String key = type + "." + attribute;
-            Map<String, Object> properties = map(resource.getOrDefault("Properties", Map.of()));
-            return switch (key) {
-                case "AWS::S3::Bucket.Arn" -> "arn:aws:s3:::" + ref(name);
-                case "AWS::DynamoDB::Table.Arn" -> "arn:aws:dynamodb:" + REGION + ":" + ACCOUNT + ":table/" + ref(name);
-                case "AWS::DynamoDB::Table.StreamArn" -> "arn:aws:dynamodb:" + REGION + ":" + ACCOUNT + ":table/" + ref(name)
-                        + "/stream/2026-01-01T00:00:00.000";
-                case "AWS::SQS::Queue.Arn" -> "arn:aws:sqs:" + REGION + ":" + ACCOUNT + ":" + string(properties.get("QueueName"));
-                case "AWS::SQS::Queue.QueueName" -> string(properties.get("QueueName"));
-                case "AWS::Events::EventBus.Arn" -> "arn:aws:events:" + REGION + ":" + ACCOUNT + ":event-bus/" + ref(name);
-                case "AWS::Scheduler::ScheduleGroup.Arn" -> "arn:aws:scheduler:" + REGION + ":" + ACCOUNT + ":schedule-group/" + ref(name);
-                default -> "{GetAtt " + name + "." + attribute + "}";
-            };
         }
     }
 

@@ -1,6 +1,4 @@
-package io.landingledger.localcloud.deploy;
-
-import com.fasterxml.jackson.jr.ob.JSON;
+package io.landingledger.localcloud.template;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,26 +8,31 @@ import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.Map;
 
 /**
  * The template as CloudFormation receives it: {@code infra/template.yaml} transformed by {@code scripts/sam-transform.py}
  * (samtranslator, offline, as {@code sam deploy} transforms it; CI lints the same output). The transform takes a few
  * seconds, so its output is kept beside the build, named by the SHA-256 of the template and the script: a changed
- * template is transformed again, an unchanged one is read back.
+ * template is transformed again, an unchanged one is read back. The deployer and every test that reads the template
+ * read it through here, so they all read what CloudFormation would be given.
  */
 public final class TransformedTemplate {
     private TransformedTemplate() {
     }
 
+    /** The repository's own infra/template.yaml, transformed. */
+    public static Template load(Path repository, Path cacheDirectory) throws IOException {
+        return load(repository, repository.resolve("infra/template.yaml"), cacheDirectory);
+    }
+
     /** The transformed template of {@code template}, with {@code repository} holding scripts/sam-transform.py. */
-    public static Map<String, Object> load(Path repository, Path template, Path cacheDirectory) throws IOException {
+    public static Template load(Path repository, Path template, Path cacheDirectory) throws IOException {
         Path script = repository.resolve("scripts/sam-transform.py");
         if (!Files.isRegularFile(script)) {
-            throw new DeployException("scripts/sam-transform.py is not in " + repository);
+            throw new TemplateException("scripts/sam-transform.py is not in " + repository);
         }
         if (!Files.isRegularFile(template)) {
-            throw new DeployException("no template at " + template);
+            throw new TemplateException("no template at " + template);
         }
         String key = sha256(Files.readAllBytes(template), Files.readAllBytes(script));
         Path cached = cacheDirectory.resolve("template-" + key + ".json");
@@ -42,7 +45,7 @@ public final class TransformedTemplate {
                 String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 int status = waitFor(process);
                 if (status != 0) {
-                    throw new DeployException("scripts/sam-transform.py refused " + template + " (it needs python3 with cfn-lint "
+                    throw new TemplateException("scripts/sam-transform.py refused " + template + " (it needs python3 with cfn-lint "
                             + "and its SAM translator, as .ci/run does):\n" + output.strip());
                 }
                 Files.move(out, cached, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -50,7 +53,7 @@ public final class TransformedTemplate {
                 Files.deleteIfExists(out);
             }
         }
-        return JSON.std.mapFrom(Files.readString(cached));
+        return Template.read(cached);
     }
 
     private static int waitFor(Process process) {
@@ -59,7 +62,7 @@ public final class TransformedTemplate {
         } catch (InterruptedException e) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
-            throw new DeployException("interrupted while transforming the template");
+            throw new TemplateException("interrupted while transforming the template");
         }
     }
 

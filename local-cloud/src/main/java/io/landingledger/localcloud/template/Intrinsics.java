@@ -1,4 +1,4 @@
-package io.landingledger.localcloud.deploy;
+package io.landingledger.localcloud.template;
 
 import java.util.ArrayList;
 import java.util.Base64;
@@ -12,27 +12,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * CloudFormation's intrinsic functions over the values a stack knows: parameters, pseudo parameters, conditions and
- * the resources already created (their {@code Ref} and {@code Fn::GetAtt} values). An intrinsic this class does not
- * implement, or a reference to something the stack does not hold, is a {@link DeployException} naming where it is,
- * never a value left unresolved.
+ * CloudFormation's intrinsic functions over what one stack knows ({@link Scope}): Ref, Fn::GetAtt, Fn::Sub, Fn::Join,
+ * Fn::Select, Fn::Split, Fn::If, Fn::Equals, Fn::Not, Fn::And, Fn::Or, Fn::Base64, Fn::FindInMap, Fn::GetAZs and
+ * {@code AWS::NoValue}. The one implementation the deployer and the template tests share, so a test reads a value as
+ * the deploy resolves it. An intrinsic not implemented here, or a reference to something the scope does not hold,
+ * is a {@link TemplateException} naming where it is, never a value left unresolved.
  */
 final class Intrinsics {
     /** The value of {@code AWS::NoValue}: the property is removed. */
     static final Object NO_VALUE = new Object();
     private static final Pattern SUB_VARIABLE = Pattern.compile("\\$\\{([^}]*)}");
-
-    /** What a template's references resolve against. */
-    interface Scope {
-        /** The value of {@code Ref name}: a parameter, a pseudo parameter or a created resource; null when unknown. */
-        Object ref(String name);
-
-        /** {@code Fn::GetAtt [logicalId, attribute]}; null when the resource or attribute is unknown. */
-        Object attribute(String logicalId, String attribute);
-
-        /** A condition's value. */
-        boolean condition(String name);
-    }
 
     private final Scope scope;
 
@@ -81,19 +70,20 @@ final class Intrinsics {
                 }
                 Object value = scope.ref(target);
                 if (value == null) {
-                    throw new DeployException(at + ": Ref " + target + " names no parameter or created resource");
+                    throw new TemplateException(at + ": Ref " + target + " names no parameter or created resource");
                 }
                 return value;
             }
             case "Fn::GetAtt": {
-                List<String> parts = argument instanceof List<?> list ? list.stream().map(String::valueOf).toList()
+                // the attribute may itself be a Ref (to a parameter), as CloudFormation allows
+                List<String> parts = argument instanceof List<?> list ? list.stream().map(p -> scalar(resolve(p, at), at)).toList()
                         : List.of(String.valueOf(argument).split("\\.", 2));
                 if (parts.size() != 2) {
-                    throw new DeployException(at + ": Fn::GetAtt needs [logicalId, attribute], got " + argument);
+                    throw new TemplateException(at + ": Fn::GetAtt needs [logicalId, attribute], got " + argument);
                 }
                 Object value = scope.attribute(parts.get(0), parts.get(1));
                 if (value == null) {
-                    throw new DeployException(at + ": Fn::GetAtt " + parts.get(0) + "." + parts.get(1) + " is not an attribute of a created resource");
+                    throw new TemplateException(at + ": Fn::GetAtt " + parts.get(0) + "." + parts.get(1) + " is not an attribute of a created resource");
                 }
                 return value;
             }
@@ -113,7 +103,7 @@ final class Intrinsics {
                 int index = Integer.parseInt(scalar(resolve(args.get(0), at), at));
                 List<?> items = (List<?>) resolve(args.get(1), at);
                 if (index < 0 || index >= items.size()) {
-                    throw new DeployException(at + ": index " + index + " outside a list of " + items.size());
+                    throw new TemplateException(at + ": index " + index + " outside a list of " + items.size());
                 }
                 return items.get(index);
             }
@@ -147,10 +137,21 @@ final class Intrinsics {
             }
             case "Fn::Base64":
                 return Base64.getEncoder().encodeToString(scalar(resolve(argument, at), at).getBytes(StandardCharsets.UTF_8));
+            case "Fn::FindInMap": {
+                List<?> args = list(argument, 3, at);
+                String map = scalar(resolve(args.get(0), at), at);
+                String top = scalar(resolve(args.get(1), at), at);
+                String second = scalar(resolve(args.get(2), at), at);
+                Object value = scope.mapping(map, top, second);
+                if (value == null) {
+                    throw new TemplateException(at + ": Mappings has no " + map + "." + top + "." + second);
+                }
+                return value;
+            }
             case "Fn::GetAZs":
                 return List.of("us-east-1a", "us-east-1b", "us-east-1c");
             default:
-                throw new DeployException(at + ": the local deploy does not implement " + name);
+                throw new TemplateException(at + ": " + name + " is not implemented by the template model");
         }
     }
 
@@ -189,13 +190,13 @@ final class Intrinsics {
                 String[] parts = name.split("\\.", 2);
                 Object value = scope.attribute(parts[0], parts[1]);
                 if (value == null) {
-                    throw new DeployException(at + ": ${" + name + "} is not an attribute of a created resource");
+                    throw new TemplateException(at + ": ${" + name + "} is not an attribute of a created resource");
                 }
                 replacement = scalar(value, at);
             } else {
                 Object value = scope.ref(name);
                 if (value == null) {
-                    throw new DeployException(at + ": ${" + name + "} names no parameter or created resource");
+                    throw new TemplateException(at + ": ${" + name + "} names no parameter or created resource");
                 }
                 replacement = scalar(value, at);
             }
@@ -207,14 +208,19 @@ final class Intrinsics {
 
     private static List<?> list(Object argument, int size, String at) {
         if (!(argument instanceof List<?> list) || list.size() < size) {
-            throw new DeployException(at + ": expected a list of " + size + ", got " + argument);
+            throw new TemplateException(at + ": expected a list of " + size + ", got " + argument);
         }
         return list;
     }
 
-    private static String scalar(Object value, String at) {
+    /** {@code value} resolved to a string (a number as CloudFormation writes it: 30, not 30.0). */
+    String string(Object value, String where) {
+        return scalar(resolve(value, where), where);
+    }
+
+    static String scalar(Object value, String at) {
         if (value instanceof Map<?, ?> || value instanceof List<?> || value == null || value == NO_VALUE) {
-            throw new DeployException(at + ": expected a string, got " + value);
+            throw new TemplateException(at + ": expected a string, got " + value);
         }
         if (value instanceof Double d && d == Math.rint(d)) {
             return Long.toString(d.longValue());
