@@ -58,7 +58,7 @@ landing_python_venv() {
          "run again once PyPI is reachable, or set LANDING_PYTHON_BASE to a Python that has them" >&2
     return 1
   fi
-  if ! checked=$(landing_python_check "$py" 2>&1) || [ "${checked%% *}" != ok ] || [ ! -x "$venv/bin/cfn-lint" ]; then
+  if ! checked=$(landing_python_check "$py" 2>/dev/null) || [ "${checked%% *}" != ok ] || [ ! -x "$venv/bin/cfn-lint" ]; then
     echo "landing: .venv still lacks ${checked:-cfn-lint} after installing scripts/requirements.txt; delete .venv and run" \
          "again (.venv/pip.log has the install)" >&2
     return 1
@@ -76,8 +76,9 @@ landing_python_env() {
     echo "landing: $base not found; install Python 3.10 or newer (or set LANDING_PYTHON_BASE to one)" >&2
     return 1
   fi
-  if ! checked=$(landing_python_check "$base" 2>&1); then
-    echo "landing: $base does not run (${checked##*$'\n'}); install Python 3.10 or newer (or set LANDING_PYTHON_BASE to one)" >&2
+  if ! checked=$(landing_python_check "$base" 2>/dev/null); then
+    echo "landing: $base does not run ($("$base" -V 2>&1 | tail -n 1)); install Python 3.10 or newer (or set" \
+         "LANDING_PYTHON_BASE to one)" >&2
     return 1
   fi
   # the machine's Python, as is, when it has everything

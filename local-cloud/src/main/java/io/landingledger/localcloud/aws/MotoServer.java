@@ -79,9 +79,10 @@ public final class MotoServer implements AutoCloseable {
 
     /** What to tell a user whose Python has no moto. */
     public static final String INSTALL_HINT = "DynamoDB is emulated by moto's server (docs/emulators.md). ./landing local and"
-            + " ./verify install it into the checkout's .venv when python3 lacks it (scripts/python-env.sh); else set "
-            + PYTHON_VARIABLE + " to a Python that has it (pip install -r scripts/requirements.txt), or set "
-            + EXECUTABLE_VARIABLE + " to a server command, or point the run at LocalStack (--endpoint).";
+            + " ./verify install it into the checkout's .venv when python3 lacks it (scripts/python-env.sh); else install it with:"
+            + " pip install 'moto[server]' (the project's machine image ships it), or set " + PYTHON_VARIABLE
+            + " to a Python that has it, or set " + EXECUTABLE_VARIABLE + " to a server command, or point the run at LocalStack"
+            + " (--endpoint).";
     /** The launcher's exit status when moto cannot be imported (scripts/moto-server.py). */
     static final int MOTO_MISSING_EXIT = 3;
     private static final String LAUNCHER_RESOURCE = "moto-server.py";
