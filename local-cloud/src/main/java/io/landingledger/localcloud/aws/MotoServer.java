@@ -23,6 +23,8 @@ import java.util.concurrent.TimeUnit;
 public final class MotoServer implements AutoCloseable {
     /** Overrides the server command: an executable taking moto_server's {@code -H HOST -p PORT} flags. */
     public static final String EXECUTABLE_VARIABLE = "LANDING_MOTO_SERVER";
+    /** The Python that runs the launcher: the one ./landing and ./verify chose (scripts/python-env.sh), else python3. */
+    public static final String PYTHON_VARIABLE = "LANDING_PYTHON";
     private static final String EXECUTABLE = "moto_server";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final int PORT_ATTEMPTS = 3;
@@ -76,18 +78,20 @@ public final class MotoServer implements AutoCloseable {
     }
 
     /** What to tell a user whose Python has no moto. */
-    public static final String INSTALL_HINT = "DynamoDB is emulated by moto's server (docs/emulators.md). Install it with:"
-            + " pip install 'moto[server]' (the project's machine image ships it), or set " + EXECUTABLE_VARIABLE
-            + " to a server command, or point the run at LocalStack (--endpoint).";
+    public static final String INSTALL_HINT = "DynamoDB is emulated by moto's server (docs/emulators.md). ./landing local and"
+            + " ./verify install it into the checkout's .venv when python3 lacks it (scripts/python-env.sh); else install it with:"
+            + " pip install 'moto[server]' (the project's machine image ships it), or set " + PYTHON_VARIABLE
+            + " to a Python that has it, or set " + EXECUTABLE_VARIABLE + " to a server command, or point the run at LocalStack"
+            + " (--endpoint).";
     /** The launcher's exit status when moto cannot be imported (scripts/moto-server.py). */
     static final int MOTO_MISSING_EXIT = 3;
     private static final String LAUNCHER_RESOURCE = "moto-server.py";
     private static Path extractedLauncher;
 
     /**
-     * The override as is, or the serialized launcher run by python3. The launcher is a resource of this jar
-     * (copied from scripts/moto-server.py by the build), so it is found from the installation, not the working
-     * directory; it exits with {@value #MOTO_MISSING_EXIT} when moto cannot be imported.
+     * The override as is, or the serialized launcher run by {@value #PYTHON_VARIABLE} (else python3). The launcher is a
+     * resource of this jar (copied from scripts/moto-server.py by the build), so it is found from the installation, not
+     * the working directory; it exits with {@value #MOTO_MISSING_EXIT} when moto cannot be imported.
      */
     private static List<String> baseCommand() throws IOException {
         String override = System.getenv(EXECUTABLE_VARIABLE);
@@ -100,7 +104,12 @@ public final class MotoServer implements AutoCloseable {
         return List.of(PYTHON, launcher().toString());
     }
 
-    private static final String PYTHON = "python3";
+    private static final String PYTHON = python();
+
+    private static String python() {
+        String python = System.getenv(PYTHON_VARIABLE);
+        return python == null || python.isBlank() ? "python3" : python;
+    }
 
     /** The bundled launcher, extracted once per JVM to a temporary file (deleted on exit). */
     static synchronized Path launcher() throws IOException {

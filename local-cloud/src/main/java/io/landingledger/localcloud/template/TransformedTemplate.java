@@ -40,13 +40,13 @@ public final class TransformedTemplate {
             Files.createDirectories(cacheDirectory);
             Path out = Files.createTempFile(cacheDirectory, "transform-", ".json");
             try {
-                Process process = new ProcessBuilder("python3", script.toString(), template.toString(), out.toString())
+                Process process = new ProcessBuilder(python(), script.toString(), template.toString(), out.toString())
                         .redirectErrorStream(true).start();
                 String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 int status = waitFor(process);
                 if (status != 0) {
-                    throw new TemplateException("scripts/sam-transform.py refused " + template + " (it needs python3 with cfn-lint "
-                            + "and its SAM translator, as .ci/run does):\n" + output.strip());
+                    throw new TemplateException("scripts/sam-transform.py refused " + template + " (it needs " + python()
+                            + " with cfn-lint and its SAM translator, as .ci/run does):\n" + output.strip());
                 }
                 Files.move(out, cached, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } finally {
@@ -54,6 +54,12 @@ public final class TransformedTemplate {
             }
         }
         return Template.read(cached);
+    }
+
+    /** The Python ./landing and ./verify chose (LANDING_PYTHON, scripts/python-env.sh), else python3. */
+    private static String python() {
+        String python = System.getenv("LANDING_PYTHON");
+        return python == null || python.isBlank() ? "python3" : python;
     }
 
     private static int waitFor(Process process) {
