@@ -1,75 +1,26 @@
 package io.landingledger.cli;
 
-import org.junit.jupiter.api.Test;
+import io.landingledger.cli.testing.CommandLineContract;
 
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.Map;
-import java.util.Set;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-class LandingTest {
-
-    @Test
-    void eachSubcommandIsFoundByItsCommandAnnotationsName_andIsTheOnlyOneBuilt() {
-        for (Map.Entry<String, Class<?>> subcommand : Landing.SUBCOMMANDS.entrySet()) {
-            assertEquals(subcommand.getKey(), subcommand.getValue().getAnnotation(Command.class).name(), subcommand.getValue().getName());
-            if (!"help".equals(subcommand.getKey())) {
-                assertEquals(Set.of(subcommand.getKey()), Landing.commandLine(Landing.SUBCOMMANDS, subcommand.getKey(), "--help").getSubcommands().keySet());
-            }
-        }
+/** The operator's command line ({@code cli/target/landing.jar}). */
+class LandingTest extends CommandLineContract {
+    @Override
+    protected Map<String, Class<?>> subcommands() {
+        return Landing.SUBCOMMANDS;
     }
 
-    @Test
-    void helpAndNoSubcommandListEveryOne() {
-        for (String[] args : new String[][] {{}, {"--help"}, {"help"}, {"help", "validate"}}) {
-            assertEquals(Landing.SUBCOMMANDS.keySet(), Landing.commandLine(Landing.SUBCOMMANDS, args).getSubcommands().keySet(), String.join(" ", args));
-        }
-        Output help = run("--help");
-        assertEquals(0, help.code);
-        for (String name : Landing.SUBCOMMANDS.keySet()) {
-            assertTrue(help.out.contains("  " + name + " "), name + " missing from:\n" + help.out);
-        }
+    @Override
+    protected CommandLine commandLine(String... args) {
+        return Landing.commandLine(Landing.SUBCOMMANDS, args);
     }
 
-    @Test
-    void version_needsNoSubcommand_andPrintsTheVersion() {
-        assertEquals(Set.of(), Landing.commandLine(Landing.SUBCOMMANDS, "--version").getSubcommands().keySet());
-        for (String flag : new String[] {"--version", "-V"}) {
-            Output version = run(flag);
-            assertEquals(0, version.code);
-            assertEquals("landing 0.1.0", version.out.strip());
-        }
-    }
-
-    @Test
-    void aSubcommandsHelpNamesItUnderLanding() {
-        Output help = run("validate", "--help");
-        assertEquals(0, help.code);
-        assertTrue(help.out.startsWith("Usage: landing validate "), help.out);
-        Output viaHelp = run("help", "validate");
-        assertEquals(help.out, viaHelp.out);
-    }
-
-    @Test
-    void aMisspelledSubcommandIsAnsweredWithTheNearestName() {
-        Output typo = run("valdate", "--contract", "progress_events");
-        assertEquals(2, typo.code);
-        assertTrue(typo.err.contains("valdate") && typo.err.contains("validate"), typo.err);
-    }
-
-    private record Output(int code, String out, String err) {
-    }
-
-    private static Output run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Landing.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
-        return new Output(code, out.toString(), err.toString());
+    @Override
+    protected int run(PrintWriter out, PrintWriter err, String... args) {
+        return Landing.run(out, err, args);
     }
 }
