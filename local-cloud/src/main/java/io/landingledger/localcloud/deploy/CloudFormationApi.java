@@ -9,9 +9,9 @@ import java.util.Map;
  */
 final class CloudFormationApi implements AwsGateway.LocalService {
     private static final String NAMESPACE = "http://cloudformation.amazonaws.com/doc/2010-05-15/";
-    private final LocalDeployment stack;
+    private final StackParts stack;
 
-    CloudFormationApi(LocalDeployment stack) {
+    CloudFormationApi(StackParts stack) {
         this.stack = stack;
     }
 
@@ -20,7 +20,7 @@ final class CloudFormationApi implements AwsGateway.LocalService {
         Map<String, String> form = form(new String(body, StandardCharsets.UTF_8));
         String action = form.getOrDefault("Action", "");
         String name = form.get("StackName");
-        if (name != null && !name.equals(stack.stackName()) && !name.equals(stack.stackId())) {
+        if (name != null && !name.equals(stack.stackName) && !name.equals(stack.stackId)) {
             return AwsGateway.error("cloudformation", 400, "ValidationError", "Stack with id " + name + " does not exist");
         }
         StringBuilder xml = new StringBuilder();
@@ -28,19 +28,19 @@ final class CloudFormationApi implements AwsGateway.LocalService {
             case "DescribeStackResources" -> {
                 xml.append("<DescribeStackResourcesResponse xmlns=\"").append(NAMESPACE).append("\"><DescribeStackResourcesResult><StackResources>");
                 for (DeployedResource resource : stack.resources()) {
-                    xml.append("<member><StackId>").append(AwsGateway.xmlEscape(stack.stackId())).append("</StackId><StackName>")
-                            .append(stack.stackName()).append("</StackName><LogicalResourceId>").append(resource.logicalId())
+                    xml.append("<member><StackId>").append(AwsGateway.xmlEscape(stack.stackId)).append("</StackId><StackName>")
+                            .append(stack.stackName).append("</StackName><LogicalResourceId>").append(resource.logicalId())
                             .append("</LogicalResourceId><PhysicalResourceId>").append(AwsGateway.xmlEscape(resource.physicalId()))
                             .append("</PhysicalResourceId><ResourceType>").append(resource.type()).append("</ResourceType><Timestamp>")
-                            .append(stack.createdAt()).append("</Timestamp><ResourceStatus>CREATE_COMPLETE</ResourceStatus></member>");
+                            .append(stack.createdAt).append("</Timestamp><ResourceStatus>CREATE_COMPLETE</ResourceStatus></member>");
                 }
                 xml.append("</StackResources></DescribeStackResourcesResult><ResponseMetadata><RequestId>local</RequestId>"
                         + "</ResponseMetadata></DescribeStackResourcesResponse>");
             }
             case "DescribeStacks" -> {
                 xml.append("<DescribeStacksResponse xmlns=\"").append(NAMESPACE).append("\"><DescribeStacksResult><Stacks><member><StackId>")
-                        .append(AwsGateway.xmlEscape(stack.stackId())).append("</StackId><StackName>").append(stack.stackName())
-                        .append("</StackName><CreationTime>").append(stack.createdAt())
+                        .append(AwsGateway.xmlEscape(stack.stackId)).append("</StackId><StackName>").append(stack.stackName)
+                        .append("</StackName><CreationTime>").append(stack.createdAt)
                         .append("</CreationTime><StackStatus>CREATE_COMPLETE</StackStatus><Outputs>");
                 stack.outputs().forEach((key, value) -> xml.append("<member><OutputKey>").append(key).append("</OutputKey><OutputValue>")
                         .append(AwsGateway.xmlEscape(value)).append("</OutputValue></member>"));

@@ -17,7 +17,7 @@ final class DeployChecks {
     private DeployChecks() {
     }
 
-    static void run(LocalDeployment stack, S3Client operator) {
+    static void run(StackParts stack, S3Client operator) {
         String lake = stack.physicalId("LakeBucket");
         String inbox = stack.physicalId("InboxBucket");
         String probe = "published/_deploy-check/" + UUID.randomUUID() + ".txt";

@@ -21,13 +21,13 @@ final class DynamoDbStreamEventSource {
     private final String function;
     private final int batchSize;
     private final int maximumRetryAttempts;
-    private final LocalDeployment stack;
+    private final StackParts stack;
     private final MotoApi moto;
     /** Shard id to its next iterator. */
     private final Map<String, String> iterators = new LinkedHashMap<>();
 
     DynamoDbStreamEventSource(String logicalId, String streamArn, String function, int batchSize, int maximumRetryAttempts,
-                              boolean latest, LocalDeployment stack, MotoApi moto) {
+                              boolean latest, StackParts stack, MotoApi moto) {
         this.logicalId = logicalId;
         this.streamArn = streamArn;
         this.function = function;
@@ -78,7 +78,7 @@ final class DynamoDbStreamEventSource {
                     String payload = JSON.std.asString(Map.of("Records", event));
                     boolean delivered = false;
                     for (int attempt = 0; attempt <= maximumRetryAttempts && !delivered; attempt++) {
-                        delivered = !stack.lambda().invoke(function, null, payload).failed();
+                        delivered = !stack.lambda.invoke(function, null, payload).failed();
                     }
                     if (!delivered) {
                         stack.undeliverable(logicalId + ": a batch of " + records.size() + " stream records failed "

@@ -22,10 +22,8 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -68,26 +66,15 @@ public final class LocalDeployment implements AutoCloseable {
         }
     }
 
-    private final String stackName;
-    private final String stackId;
     private final String region = "us-east-1";
-    private final String createdAt = Instant.now().truncatedTo(ChronoUnit.MILLIS).toString();
     private final EmbeddedAws emulators;
     private final boolean ownsEmulators;
     private final AwsGateway gateway;
     private final LocalLambda lambda;
     private final FunctionRuntime runtime;
     private final IamState iam = new IamState();
-    private final LambdaPermissions permissions = new LambdaPermissions();
-    private final S3NotificationRules notificationRules = new S3NotificationRules();
-    private final LocalEvents events = new LocalEvents();
-    private final StackAccess access;
-    private final S3Client adminS3;
-    private final Map<String, DeployedResource> resources = new LinkedHashMap<>();
-    private final Map<String, String> skipped = new LinkedHashMap<>();
-    private final Map<String, String> queues = new ConcurrentHashMap<>();
-    private final Map<String, String> outputs = new LinkedHashMap<>();
-    private final List<String> undeliverable = new CopyOnWriteArrayList<>();
+    private final StackParts parts;
+    private final LocalEvents events;
     private final List<String> denied = new CopyOnWriteArrayList<>();
     private final Map<String, AwsBasicCredentials> sessions = new ConcurrentHashMap<>();
     private final SecureRandom random = new SecureRandom();
@@ -97,22 +84,25 @@ public final class LocalDeployment implements AutoCloseable {
 
     private LocalDeployment(Options options, FunctionRuntime runtime, EmbeddedAws emulators, boolean ownsEmulators) throws IOException {
         this.runtime = runtime;
-        this.stackName = options.stackName();
-        this.stackId = "arn:aws:cloudformation:" + region + ":" + ACCOUNT + ":stack/" + stackName + "/" + UUID.randomUUID();
+        String stackName = options.stackName();
+        String stackId = "arn:aws:cloudformation:" + region + ":" + ACCOUNT + ":stack/" + stackName + "/" + UUID.randomUUID();
         this.emulators = emulators;
         this.ownsEmulators = ownsEmulators;
         this.gateway = AwsGateway.start(emulators.s3Endpoint(), emulators.dynamoDbEndpoint());
         this.gateway.principal(new Principal(EmbeddedAws.ACCESS_KEY, "arn:aws:iam::" + ACCOUNT + ":user/operator", null));
         this.lambda = new LocalLambda(options.workDirectory().resolve("logs"), this::runtimeVariables, runtime);
-        this.access = new StackAccess(iam, lambda, ACCOUNT, region);
-        this.adminS3 = s3Client(new StackConnection(Region.of(region), emulators.s3Endpoint(), operatorCredentials()));
+        StackAccess access = new StackAccess(iam, lambda, ACCOUNT, region);
+        S3Client adminS3 = s3Client(new StackConnection(Region.of(region), emulators.s3Endpoint(), operatorCredentials()));
+        this.parts = new StackParts(stackName, stackId, region, ACCOUNT, lambda, iam, access, adminS3, emulators.dynamoDbEndpoint(),
+                gateway.endpoint(), this::functionConnection);
+        this.events = parts.events;
         if (options.enforce()) {
             gateway.policy(access);
         }
         gateway.localService("lambda", new LambdaApi(lambda));
-        gateway.localService("cloudformation", new CloudFormationApi(this));
+        gateway.localService("cloudformation", new CloudFormationApi(parts));
         gateway.localService("events", (principal, head, body) -> AwsGateway.Answer.json(200,
-                JSON.std.asString(events.putEvents(JSON.std.mapFrom(new String(body, java.nio.charset.StandardCharsets.UTF_8)), this))));
+                JSON.std.asString(events.putEvents(JSON.std.mapFrom(new String(body, java.nio.charset.StandardCharsets.UTF_8)), parts))));
         lambda.destinations(this::sendFailure);
         Path trail = options.workDirectory().resolve("logs/access-denied.log");
         java.nio.file.Files.createDirectories(trail.getParent());
@@ -154,7 +144,7 @@ public final class LocalDeployment implements AutoCloseable {
             stack.deploy(transformed, options.parameters());
             long deployedAt = System.nanoTime();
             try (S3Client operator = s3Client(stack.operatorConnection())) {
-                DeployChecks.run(stack, operator);
+                DeployChecks.run(stack.parts, operator);
             }
             runtime.afterDeploy(stack);
             long end = System.nanoTime();
@@ -184,10 +174,10 @@ public final class LocalDeployment implements AutoCloseable {
 
     @SuppressWarnings("unchecked")
     private void deploy(Template template, Map<String, String> parameters) {
-        TemplateDeployer deployer = new TemplateDeployer(this, template, parameters);
+        TemplateDeployer deployer = new TemplateDeployer(parts, template, parameters);
         deployer.deploy();
-        this.notifier = new S3Notifier(notificationRules, permissions, lambda, adminS3, region, ACCOUNT);
-        notifier.eventBridge(event -> events.emit("default", event, this));
+        this.notifier = new S3Notifier(parts.notificationRules, parts.permissions, lambda, parts.adminS3, region, ACCOUNT);
+        notifier.eventBridge(event -> events.emit("default", event, parts));
         gateway.objectCreated(notifier);
         Map<String, Object> declared = template.outputs();
         for (Map.Entry<String, Object> output : declared.entrySet()) {
@@ -196,46 +186,11 @@ public final class LocalDeployment implements AutoCloseable {
                 if (spec.get("Condition") instanceof String condition && !deployer.scope().condition(condition)) {
                     continue;
                 }
-                outputs.put(output.getKey(), deployer.scope().string(spec.get("Value"), "Outputs." + output.getKey()));
+                parts.output(output.getKey(), deployer.scope().string(spec.get("Value"), "Outputs." + output.getKey()));
             } catch (TemplateException e) {
                 // an output over a resource not created here (a recorded-only type without the attribute) is left out
             }
         }
-    }
-
-    // ---- what the deployer records ---------------------------------------------------------------------------------
-
-    void created(DeployedResource resource) {
-        resources.put(resource.logicalId(), resource);
-    }
-
-    void skipped(String logicalId, String type, String why) {
-        skipped.put(logicalId, type + ": " + why);
-    }
-
-    void queue(String arn, String url) {
-        queues.put(arn, url);
-    }
-
-    String queueUrl(String arn) {
-        return queues.get(arn);
-    }
-
-    /** The logical id of the function named (by name or ARN, qualified or not). */
-    String logicalIdOf(String function) {
-        return lambda.spec(function).logicalId();
-    }
-
-    boolean hasQueueArn(String arn) {
-        return queues.containsKey(arn);
-    }
-
-    boolean hasBucket(String name) {
-        return resources.values().stream().anyMatch(r -> r.type().equals("AWS::S3::Bucket") && r.physicalId().equals(name));
-    }
-
-    void undeliverable(String what) {
-        undeliverable.add(what);
     }
 
     // ---- the functions' runtime ------------------------------------------------------------------------------------
@@ -278,9 +233,9 @@ public final class LocalDeployment implements AutoCloseable {
         try (SqsClient sqs = SqsClient.builder().region(Region.of(region)).endpointOverride(gateway.endpoint())
                 .credentialsProvider(StaticCredentialsProvider.create(credentials))
                 .httpClientBuilder(UrlConnectionHttpClient.builder()).build()) {
-            sqs.sendMessage(r -> r.queueUrl(queues.get(queueArn)).messageBody(record));
+            sqs.sendMessage(r -> r.queueUrl(parts.queueUrl(queueArn)).messageBody(record));
         } catch (RuntimeException e) {
-            undeliverable.add(function.name() + " on-failure record to " + queueArn + ": " + e.getMessage());
+            parts.undeliverable(function.name() + " on-failure record to " + queueArn + ": " + e.getMessage());
         }
     }
 
@@ -323,11 +278,11 @@ public final class LocalDeployment implements AutoCloseable {
     }
 
     public String stackName() {
-        return stackName;
+        return parts.stackName;
     }
 
     public String stackId() {
-        return stackId;
+        return parts.stackId;
     }
 
     public String region() {
@@ -338,61 +293,25 @@ public final class LocalDeployment implements AutoCloseable {
         return ACCOUNT;
     }
 
-    String createdAt() {
-        return createdAt;
-    }
-
     public DeployedResource resource(String logicalId) {
-        return resources.get(logicalId);
+        return parts.resource(logicalId);
     }
 
     /** The physical id of a logical one; fails naming it when the stack has no such resource. */
     public String physicalId(String logicalId) {
-        DeployedResource resource = resources.get(logicalId);
-        if (resource == null) {
-            throw new DeployException("the deployed stack has no resource " + logicalId);
-        }
-        return resource.physicalId();
+        return parts.physicalId(logicalId);
     }
 
     public List<DeployedResource> resources() {
-        return new ArrayList<>(resources.values());
+        return parts.resources();
     }
 
     public Map<String, String> outputs() {
-        return Map.copyOf(outputs);
+        return parts.outputs();
     }
 
     public LocalLambda lambda() {
         return lambda;
-    }
-
-    IamState iam() {
-        return iam;
-    }
-
-    LambdaPermissions permissions() {
-        return permissions;
-    }
-
-    S3NotificationRules notificationRules() {
-        return notificationRules;
-    }
-
-    LocalEvents events() {
-        return events;
-    }
-
-    StackAccess access() {
-        return access;
-    }
-
-    S3Client adminS3() {
-        return adminS3;
-    }
-
-    URI motoEndpoint() {
-        return emulators.dynamoDbEndpoint();
     }
 
     public Duration startupTime() {
@@ -406,7 +325,7 @@ public final class LocalDeployment implements AutoCloseable {
 
     /** Fires a schedule now (by its logical id); null, or why Scheduler could not invoke its target. */
     public String fireSchedule(String logicalId) {
-        return events.fire(logicalId, this);
+        return events.fire(logicalId, parts);
     }
 
     /** The schedules' logical ids. */
@@ -422,7 +341,7 @@ public final class LocalDeployment implements AutoCloseable {
 
     /** Notifications and events that could not be delivered (no permission), as S3 and EventBridge drop them. */
     public List<String> undeliverable() {
-        List<String> all = new ArrayList<>(undeliverable);
+        List<String> all = new ArrayList<>(parts.undeliverable());
         if (notifier != null) {
             all.addAll(notifier.undelivered());
         }
@@ -432,7 +351,7 @@ public final class LocalDeployment implements AutoCloseable {
     /** One line per resource type: how many, and whether it runs here or is recorded only (the deploy's summary). */
     public List<String> summary() {
         Map<String, int[]> byType = new TreeMap<>();
-        for (DeployedResource resource : resources.values()) {
+        for (DeployedResource resource : parts.resources()) {
             int[] counts = byType.computeIfAbsent(resource.type(), t -> new int[2]);
             counts[resource.modelled() ? 0 : 1]++;
         }
@@ -452,7 +371,7 @@ public final class LocalDeployment implements AutoCloseable {
         if (!recorded.isEmpty()) {
             lines.add("recorded, not run here (AWS only, docs/emulators.md): " + String.join(", ", recorded));
         }
-        skipped.forEach((id, why) -> lines.add("not created: " + id + " (" + why + ")"));
+        parts.skipped().forEach((id, why) -> lines.add("not created: " + id + " (" + why + ")"));
         return lines;
     }
 
@@ -471,7 +390,7 @@ public final class LocalDeployment implements AutoCloseable {
     public String notificationsFor(String bucket, String key) {
         List<String> matching = new ArrayList<>();
         List<String> all = new ArrayList<>();
-        for (S3NotificationRules.Rule rule : notificationRules.of(bucket)) {
+        for (S3NotificationRules.Rule rule : parts.notificationRules.of(bucket)) {
             String text = rule.event() + (rule.prefix() == null ? "" : " prefix " + rule.prefix())
                     + (rule.suffix() == null ? "" : " suffix " + rule.suffix()) + " -> " + rule.function();
             all.add(text);
@@ -509,7 +428,7 @@ public final class LocalDeployment implements AutoCloseable {
         try {
             lambda.close();
             gateway.close();
-            adminS3.close();
+            parts.adminS3.close();
             if (ownsEmulators) {
                 emulators.close();
             }

@@ -33,29 +33,29 @@ final class LocalEvents {
     private final Map<String, String> groups = new ConcurrentHashMap<>();
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
 
-    DeployedResource scheduleGroup(String id, Map<String, Object> properties, LocalDeployment stack) {
+    DeployedResource scheduleGroup(String id, Map<String, Object> properties, StackParts stack) {
         String name = String.valueOf(properties.getOrDefault("Name", id));
-        String arn = "arn:aws:scheduler:" + stack.region() + ":" + stack.account() + ":schedule-group/" + name;
+        String arn = "arn:aws:scheduler:" + stack.region + ":" + stack.account + ":schedule-group/" + name;
         groups.put(name, arn);
         return new DeployedResource(id, "AWS::Scheduler::ScheduleGroup", name, Map.of("Arn", arn), properties, true);
     }
 
-    DeployedResource schedule(String id, Map<String, Object> properties, LocalDeployment stack) {
+    DeployedResource schedule(String id, Map<String, Object> properties, StackParts stack) {
         String name = String.valueOf(properties.getOrDefault("Name", id));
         String group = String.valueOf(properties.getOrDefault("GroupName", "default"));
-        String groupArn = groups.getOrDefault(group, "arn:aws:scheduler:" + stack.region() + ":" + stack.account() + ":schedule-group/" + group);
+        String groupArn = groups.getOrDefault(group, "arn:aws:scheduler:" + stack.region + ":" + stack.account + ":schedule-group/" + group);
         if (!(properties.get("Target") instanceof Map<?, ?> target)) {
             throw new DeployException("Target is required");
         }
         String targetArn = String.valueOf(target.get("Arn"));
-        if (!stack.lambda().exists(targetArn)) {
+        if (!stack.lambda.exists(targetArn)) {
             throw new DeployException("Target.Arn " + targetArn + " is not a function of this stack (the local deploy models Lambda targets)");
         }
         String roleArn = String.valueOf(target.get("RoleArn"));
-        if (stack.iam().roleByArn(roleArn) == null) {
+        if (stack.iam.roleByArn(roleArn) == null) {
             throw new DeployException("Target.RoleArn " + roleArn + " is not a role of this stack");
         }
-        String arn = "arn:aws:scheduler:" + stack.region() + ":" + stack.account() + ":schedule/" + group + "/" + name;
+        String arn = "arn:aws:scheduler:" + stack.region + ":" + stack.account + ":schedule/" + group + "/" + name;
         Object input = target.get("Input");
         schedules.put(id, new Schedule(id, name, group, groupArn, arn, String.valueOf(properties.get("ScheduleExpression")), targetArn,
                 roleArn, input == null ? "{}" : String.valueOf(input), !"DISABLED".equals(String.valueOf(properties.get("State")))));
@@ -72,7 +72,7 @@ final class LocalEvents {
      * group's ARN), the role must allow lambda:InvokeFunction on the target, and the target is invoked asynchronously
      * with the schedule's input. Returns null, or why Scheduler could not invoke it.
      */
-    String fire(String logicalId, LocalDeployment stack) {
+    String fire(String logicalId, StackParts stack) {
         Schedule schedule = schedules.get(logicalId);
         if (schedule == null) {
             throw new IllegalArgumentException("no schedule " + logicalId);
@@ -80,30 +80,30 @@ final class LocalEvents {
         if (!schedule.enabled()) {
             return "schedule " + schedule.name() + " is DISABLED";
         }
-        IamState.Role role = stack.iam().roleByArn(schedule.roleArn());
-        String trust = stack.access().mayAssume(role, "scheduler.amazonaws.com", stack.account(), schedule.groupArn());
+        IamState.Role role = stack.iam.roleByArn(schedule.roleArn());
+        String trust = stack.access.mayAssume(role, "scheduler.amazonaws.com", stack.account, schedule.groupArn());
         if (trust != null) {
             return "Scheduler cannot assume " + role.name() + ": " + trust;
         }
-        String denied = stack.access().roleMay(role, "lambda:InvokeFunction", schedule.target());
+        String denied = stack.access.roleMay(role, "lambda:InvokeFunction", schedule.target());
         if (denied != null) {
             return denied;
         }
-        stack.lambda().invokeAsync(schedule.target(), null, schedule.input());
+        stack.lambda.invokeAsync(schedule.target(), null, schedule.input());
         return null;
     }
 
-    DeployedResource eventBus(String id, Map<String, Object> properties, LocalDeployment stack) {
+    DeployedResource eventBus(String id, Map<String, Object> properties, StackParts stack) {
         String name = String.valueOf(properties.get("Name"));
-        String arn = "arn:aws:events:" + stack.region() + ":" + stack.account() + ":event-bus/" + name;
+        String arn = "arn:aws:events:" + stack.region + ":" + stack.account + ":event-bus/" + name;
         return new DeployedResource(id, "AWS::Events::EventBus", name, Map.of("Arn", arn, "Name", name), properties, true);
     }
 
     @SuppressWarnings("unchecked")
-    DeployedResource rule(String id, Map<String, Object> properties, LocalDeployment stack) {
+    DeployedResource rule(String id, Map<String, Object> properties, StackParts stack) {
         String name = String.valueOf(properties.getOrDefault("Name", id));
         String bus = busName(String.valueOf(properties.getOrDefault("EventBusName", "default")));
-        String arn = "arn:aws:events:" + stack.region() + ":" + stack.account() + ":rule/" + (bus.equals("default") ? "" : bus + "/") + name;
+        String arn = "arn:aws:events:" + stack.region + ":" + stack.account + ":rule/" + (bus.equals("default") ? "" : bus + "/") + name;
         Object pattern = properties.get("EventPattern");
         if (pattern instanceof String text) {
             try {
@@ -116,7 +116,7 @@ final class LocalEvents {
         if (properties.get("Targets") instanceof List<?> list) {
             for (Object t : list) {
                 Map<String, Object> target = (Map<String, Object>) t;
-                if (!stack.lambda().exists(String.valueOf(target.get("Arn")))) {
+                if (!stack.lambda.exists(String.valueOf(target.get("Arn")))) {
                     throw new DeployException("Targets " + target.get("Id") + ": " + target.get("Arn") + " is not a function of this stack "
                             + "(the local deploy models Lambda targets)");
                 }
@@ -128,10 +128,10 @@ final class LocalEvents {
         return new DeployedResource(id, "AWS::Events::Rule", physical, Map.of("Arn", arn), properties, true);
     }
 
-    DeployedResource eventSourceMapping(String id, Map<String, Object> properties, LocalDeployment stack) {
+    DeployedResource eventSourceMapping(String id, Map<String, Object> properties, StackParts stack) {
         String source = String.valueOf(properties.get("EventSourceArn"));
         String function = String.valueOf(properties.get("FunctionName"));
-        if (!stack.lambda().exists(function)) {
+        if (!stack.lambda.exists(function)) {
             throw new DeployException("FunctionName " + function + " is not a function of this stack");
         }
         int batchSize = properties.containsKey("BatchSize") ? Integer.parseInt(String.valueOf(properties.get("BatchSize")).replace(".0", "")) : 10;
@@ -139,8 +139,8 @@ final class LocalEvents {
             int retries = properties.containsKey("MaximumRetryAttempts")
                     ? Integer.parseInt(String.valueOf(properties.get("MaximumRetryAttempts")).replace(".0", "")) : 2;
             DynamoDbStreamEventSource stream = new DynamoDbStreamEventSource(id, source, function, batchSize, retries,
-                    "LATEST".equals(String.valueOf(properties.get("StartingPosition"))), stack, new MotoApi(stack.motoEndpoint(), stack.region()));
-            stack.lambda().whenIdle(stream::drain);
+                    "LATEST".equals(String.valueOf(properties.get("StartingPosition"))), stack, new MotoApi(stack.motoEndpoint, stack.region));
+            stack.lambda.whenIdle(stream::drain);
             String uuid = java.util.UUID.randomUUID().toString();
             return new DeployedResource(id, "AWS::Lambda::EventSourceMapping", uuid, Map.of("Id", uuid), properties, true);
         }
@@ -152,7 +152,7 @@ final class LocalEvents {
         boolean enabled = !"false".equals(String.valueOf(properties.getOrDefault("Enabled", "true")));
         if (enabled) {
             SqsEventSource poller = new SqsEventSource(id, source, url, function, batchSize, partial, stack);
-            stack.lambda().whenIdle(poller::drain);
+            stack.lambda.whenIdle(poller::drain);
         }
         String uuid = java.util.UUID.randomUUID().toString();
         return new DeployedResource(id, "AWS::Lambda::EventSourceMapping", uuid, Map.of("Id", uuid), properties, true);
@@ -163,19 +163,19 @@ final class LocalEvents {
     }
 
     /** An event a service sends to a bus (S3's, to the default bus): to every matching rule's targets. */
-    void emit(String bus, Map<String, Object> event, LocalDeployment stack) {
+    void emit(String bus, Map<String, Object> event, StackParts stack) {
         for (Rule rule : rules) {
             if (!rule.bus().equals(bus) || !EventPatterns.matches(rule.pattern(), event)) {
                 continue;
             }
             for (Map<String, Object> target : rule.targets()) {
                 String function = String.valueOf(target.get("Arn"));
-                if (!stack.permissions().allows(function, "events.amazonaws.com", rule.arn(), stack.account())) {
+                if (!stack.permissions.allows(function, "events.amazonaws.com", rule.arn(), stack.account)) {
                     stack.undeliverable(rule.logicalId() + " -> " + function + ": no Lambda permission for events.amazonaws.com from " + rule.arn());
                     continue;
                 }
                 try {
-                    stack.lambda().invokeAsync(function, null, JSON.std.asString(event));
+                    stack.lambda.invokeAsync(function, null, JSON.std.asString(event));
                 } catch (IOException io) {
                     throw new IllegalStateException(io);
                 }
@@ -185,7 +185,7 @@ final class LocalEvents {
 
     /** PutEvents: each entry to its bus's matching rules; returns the entries' results as PutEvents answers them. */
     @SuppressWarnings("unchecked")
-    Map<String, Object> putEvents(Map<String, Object> request, LocalDeployment stack) {
+    Map<String, Object> putEvents(Map<String, Object> request, StackParts stack) {
         List<Map<String, Object>> results = new ArrayList<>();
         int failed = 0;
         for (Object e : (List<Object>) request.getOrDefault("Entries", List.of())) {
@@ -196,9 +196,9 @@ final class LocalEvents {
             event.put("id", id);
             event.put("detail-type", entry.get("DetailType"));
             event.put("source", entry.get("Source"));
-            event.put("account", stack.account());
+            event.put("account", stack.account);
             event.put("time", Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
-            event.put("region", stack.region());
+            event.put("region", stack.region);
             event.put("resources", entry.getOrDefault("Resources", List.of()));
             try {
                 event.put("detail", entry.get("Detail") == null ? Map.of() : JSON.std.mapFrom(String.valueOf(entry.get("Detail"))));

@@ -32,10 +32,10 @@ final class SqsEventSource {
     private final String function;
     private final int batchSize;
     private final boolean reportItemFailures;
-    private final LocalDeployment stack;
+    private final StackParts stack;
 
     SqsEventSource(String logicalId, String queueArn, String queueUrl, String function, int batchSize, boolean reportItemFailures,
-                   LocalDeployment stack) {
+                   StackParts stack) {
         this.logicalId = logicalId;
         this.queueArn = queueArn;
         this.queueUrl = queueUrl;
@@ -48,7 +48,7 @@ final class SqsEventSource {
     /** Receives and runs batches until the queue has no visible message; true when it ran any. */
     boolean drain() {
         boolean ran = false;
-        try (SqsClient sqs = SqsClient.builder().region(Region.of(stack.region())).endpointOverride(stack.endpoint())
+        try (SqsClient sqs = SqsClient.builder().region(Region.of(stack.region)).endpointOverride(stack.endpoint)
                 .credentialsProvider(StaticCredentialsProvider.create(stack.functionConnection(stack.logicalIdOf(function))
                         .credentials()))
                 .httpClientBuilder(UrlConnectionHttpClient.builder()).build()) {
@@ -59,7 +59,7 @@ final class SqsEventSource {
                     return ran;
                 }
                 ran = true;
-                InvokeResult result = stack.lambda().invoke(function, null, event(messages));
+                InvokeResult result = stack.lambda.invoke(function, null, event(messages));
                 Set<String> failed = new HashSet<>();
                 if (result.failed()) {
                     messages.forEach(m -> failed.add(m.messageId()));
@@ -94,7 +94,7 @@ final class SqsEventSource {
             record.put("md5OfBody", message.md5OfBody());
             record.put("eventSource", "aws:sqs");
             record.put("eventSourceARN", queueArn);
-            record.put("awsRegion", stack.region());
+            record.put("awsRegion", stack.region);
             records.add(record);
         }
         try {

@@ -39,24 +39,24 @@ final class TemplateDeployer {
     static final Set<String> RECORDED_ONLY = Set.of("AWS::CloudWatch::Alarm", "AWS::CloudWatch::Dashboard", "AWS::SNS::Topic",
             "AWS::SNS::Subscription", "AWS::Glue::Database", "AWS::Glue::Table", "AWS::Athena::WorkGroup", "AWS::Pipes::Pipe");
 
-    private final LocalDeployment stack;
+    private final StackParts stack;
     private final Template template;
     private final StackScope scope;
     private final MotoApi moto;
     private final S3Client s3;
     private final SecureRandom random = new SecureRandom();
 
-    TemplateDeployer(LocalDeployment stack, Template template, Map<String, String> parameterValues) {
+    TemplateDeployer(StackParts stack, Template template, Map<String, String> parameterValues) {
         this.stack = stack;
         this.template = template;
         try {
-            this.scope = new StackScope(template, stack.region(), stack.account(), stack.stackName(), stack.stackId(), parameterValues,
+            this.scope = new StackScope(template, stack.region, stack.account, stack.stackName, stack.stackId, parameterValues,
                     new Created());
         } catch (TemplateException e) {
             throw new DeployException(e.getMessage(), e);
         }
-        this.moto = new MotoApi(stack.motoEndpoint(), stack.region());
-        this.s3 = stack.adminS3();
+        this.moto = new MotoApi(stack.motoEndpoint, stack.region);
+        this.s3 = stack.adminS3;
     }
 
     // ---------------------------------------------------------------------------------------------------------------
@@ -158,11 +158,11 @@ final class TemplateDeployer {
             case "AWS::Lambda::Alias" -> alias(id, properties);
             case "AWS::Lambda::Permission" -> permission(id, properties);
             case "AWS::Lambda::EventInvokeConfig" -> eventInvokeConfig(id, properties);
-            case "AWS::Lambda::EventSourceMapping" -> stack.events().eventSourceMapping(id, properties, stack);
-            case "AWS::Scheduler::ScheduleGroup" -> stack.events().scheduleGroup(id, properties, stack);
-            case "AWS::Scheduler::Schedule" -> stack.events().schedule(id, properties, stack);
-            case "AWS::Events::EventBus" -> stack.events().eventBus(id, properties, stack);
-            case "AWS::Events::Rule" -> stack.events().rule(id, properties, stack);
+            case "AWS::Lambda::EventSourceMapping" -> stack.events.eventSourceMapping(id, properties, stack);
+            case "AWS::Scheduler::ScheduleGroup" -> stack.events.scheduleGroup(id, properties, stack);
+            case "AWS::Scheduler::Schedule" -> stack.events.schedule(id, properties, stack);
+            case "AWS::Events::EventBus" -> stack.events.eventBus(id, properties, stack);
+            case "AWS::Events::Rule" -> stack.events.rule(id, properties, stack);
             default -> {
                 if (!RECORDED_ONLY.contains(type)) {
                     throw new DeployException("the local deploy cannot model " + type + " and does not know whether it matters here;"
@@ -212,7 +212,7 @@ final class TemplateDeployer {
         if (properties.get("NotificationConfiguration") instanceof Map<?, ?> notifications) {
             if (notifications.get("EventBridgeConfiguration") instanceof Map<?, ?> eventBridge
                     && Boolean.parseBoolean(String.valueOf(eventBridge.get("EventBridgeEnabled")))) {
-                stack.notificationRules().eventBridge(name);
+                stack.notificationRules.eventBridge(name);
             }
             for (String unsupported : List.of("QueueConfigurations", "TopicConfigurations")) {
                 if (notifications.containsKey(unsupported)) {
@@ -225,11 +225,11 @@ final class TemplateDeployer {
                     Map<?, ?> configuration = (Map<?, ?>) entry;
                     String function = String.valueOf(configuration.get("Function"));
                     String where = "NotificationConfiguration.LambdaConfigurations[" + index + "]";
-                    if (!stack.lambda().exists(function)) {
+                    if (!stack.lambda.exists(function)) {
                         throw new DeployException(where + " names " + function + ", which is not a function of this stack");
                     }
                     // S3 checks that it may invoke the destination when the configuration is written (PutBucketNotification)
-                    if (!stack.permissions().allows(function, "s3.amazonaws.com", "arn:aws:s3:::" + name, stack.account())) {
+                    if (!stack.permissions.allows(function, "s3.amazonaws.com", "arn:aws:s3:::" + name, stack.account)) {
                         throw new DeployException(where + ": Unable to validate the following destination configurations: S3 may not "
                                 + "invoke " + function + " (no AWS::Lambda::Permission for s3.amazonaws.com from arn:aws:s3:::" + name + ")");
                     }
@@ -248,7 +248,7 @@ final class TemplateDeployer {
                         }
                     }
                     String ruleId = configuration.get("Id") != null ? String.valueOf(configuration.get("Id")) : id + "-lambda-" + index;
-                    stack.notificationRules().add(name, new S3NotificationRules.Rule(ruleId, String.valueOf(configuration.get("Event")),
+                    stack.notificationRules.add(name, new S3NotificationRules.Rule(ruleId, String.valueOf(configuration.get("Event")),
                             prefix, suffix, function));
                     index++;
                 }
@@ -257,7 +257,7 @@ final class TemplateDeployer {
         Map<String, String> attributes = new LinkedHashMap<>();
         attributes.put("Arn", "arn:aws:s3:::" + name);
         attributes.put("DomainName", name + ".s3.amazonaws.com");
-        attributes.put("RegionalDomainName", name + ".s3." + stack.region() + ".amazonaws.com");
+        attributes.put("RegionalDomainName", name + ".s3." + stack.region + ".amazonaws.com");
         return new DeployedResource(id, "AWS::S3::Bucket", name, attributes, properties, true);
     }
 
@@ -267,7 +267,7 @@ final class TemplateDeployer {
         if (!stack.hasBucket(bucket)) {
             throw new DeployException("Bucket " + bucket + " is not a bucket of this stack");
         }
-        stack.iam().bucketPolicy(bucket, (Map<String, Object>) properties.get("PolicyDocument"));
+        stack.iam.bucketPolicy(bucket, (Map<String, Object>) properties.get("PolicyDocument"));
         return new DeployedResource(id, "AWS::S3::BucketPolicy", generatedName(id), Map.of(), properties, true);
     }
 
@@ -339,7 +339,7 @@ final class TemplateDeployer {
             name = generatedName(id);
         }
         String path = firstString(properties, "Path");
-        String arn = "arn:aws:iam::" + stack.account() + ":role" + (path == null ? "/" : path) + name;
+        String arn = "arn:aws:iam::" + stack.account + ":role" + (path == null ? "/" : path) + name;
         Map<String, Map<String, Object>> inline = new LinkedHashMap<>();
         if (properties.get("Policies") instanceof List<?> policies) {
             for (Object p : policies) {
@@ -355,7 +355,7 @@ final class TemplateDeployer {
         if (trust == null) {
             throw new DeployException("AssumeRolePolicyDocument is required");
         }
-        stack.iam().role(new IamState.Role(name, arn, trust, inline, managed));
+        stack.iam.role(new IamState.Role(name, arn, trust, inline, managed));
         String roleId = "AROA" + HexFormat.of().formatHex(randomBytes(8)).toUpperCase(Locale.ROOT);
         return new DeployedResource(id, "AWS::IAM::Role", name, Map.of("Arn", arn, "RoleId", roleId), properties, true);
     }
@@ -366,17 +366,17 @@ final class TemplateDeployer {
         if (name == null) {
             name = generatedName(id);
         }
-        String arn = "arn:aws:iam::" + stack.account() + ":policy/" + name;
-        stack.iam().managedPolicy(arn, (Map<String, Object>) properties.get("PolicyDocument"));
+        String arn = "arn:aws:iam::" + stack.account + ":policy/" + name;
+        stack.iam.managedPolicy(arn, (Map<String, Object>) properties.get("PolicyDocument"));
         if (properties.get("Roles") instanceof List<?> roles) {
             for (Object roleName : roles) {
-                IamState.Role role = stack.iam().role(String.valueOf(roleName));
+                IamState.Role role = stack.iam.role(String.valueOf(roleName));
                 if (role == null) {
                     throw new DeployException("Roles names " + roleName + ", which is not a role of this stack");
                 }
                 List<String> managed = new ArrayList<>(role.managed());
                 managed.add(arn);
-                stack.iam().role(new IamState.Role(role.name(), role.arn(), role.trust(), role.inline(), managed));
+                stack.iam.role(new IamState.Role(role.name(), role.arn(), role.trust(), role.inline(), managed));
             }
         }
         return new DeployedResource(id, "AWS::IAM::ManagedPolicy", arn, Map.of("PolicyArn", arn), properties, true);
@@ -403,12 +403,12 @@ final class TemplateDeployer {
             throw new DeployException("Runtime " + runtime + ": the local runtime runs Java handlers only");
         }
         String roleArn = firstString(properties, "Role");
-        IamState.Role role = stack.iam().roleByArn(roleArn);
+        IamState.Role role = stack.iam.roleByArn(roleArn);
         if (role == null) {
             throw new DeployException("Role " + roleArn + " is not a role of this stack");
         }
         // Lambda's CreateFunction: "The role defined for the function cannot be assumed by Lambda."
-        String trustDenied = stack.access().mayAssume(role, "lambda.amazonaws.com", null, null);
+        String trustDenied = stack.access.mayAssume(role, "lambda.amazonaws.com", null, null);
         if (trustDenied != null) {
             throw new DeployException("The role defined for the function cannot be assumed by Lambda (" + role.name() + "): " + trustDenied);
         }
@@ -427,7 +427,7 @@ final class TemplateDeployer {
         FunctionSpec spec = new FunctionSpec(id, name, arn, String.valueOf(properties.get("Handler")), environment, timeout, memory,
                 roleArn, logGroup, snapStart);
         try {
-            stack.lambda().create(spec);
+            stack.lambda.create(spec);
         } catch (IOException e) {
             throw new DeployException("cannot open the function's log: " + e.getMessage(), e);
         }
@@ -438,12 +438,12 @@ final class TemplateDeployer {
         String function = String.valueOf(properties.get("FunctionName"));
         String version;
         try {
-            version = stack.lambda().publishVersion(function);
+            version = stack.lambda.publishVersion(function);
         } catch (LocalLambda.InitFailure e) {
             // SnapStart runs the init to publish a version; a failing init fails the version, and the deploy with it
             throw new DeployException("publishing a version ran the function's init (SnapStart), which failed: " + e.getMessage(), e);
         }
-        String arn = stack.lambda().spec(function).arn() + ":" + version;
+        String arn = stack.lambda.spec(function).arn() + ":" + version;
         return new DeployedResource(id, "AWS::Lambda::Version", arn, Map.of("Version", version, "FunctionArn", arn), properties, true);
     }
 
@@ -451,17 +451,17 @@ final class TemplateDeployer {
         String function = String.valueOf(properties.get("FunctionName"));
         String name = String.valueOf(properties.get("Name"));
         String version = String.valueOf(properties.get("FunctionVersion"));
-        stack.lambda().alias(function, name, version);
-        String arn = stack.lambda().spec(function).arn() + ":" + name;
+        stack.lambda.alias(function, name, version);
+        String arn = stack.lambda.spec(function).arn() + ":" + name;
         return new DeployedResource(id, "AWS::Lambda::Alias", arn, Map.of("AliasArn", arn), properties, true);
     }
 
     private DeployedResource permission(String id, Map<String, Object> properties) {
         String function = String.valueOf(properties.get("FunctionName"));
-        if (!stack.lambda().exists(function)) {
+        if (!stack.lambda.exists(function)) {
             throw new DeployException("FunctionName " + function + " is not a function of this stack");
         }
-        stack.permissions().add(new LambdaPermissions.Grant(id, LambdaPermissions.nameOf(function), LocalLambda.qualifierOf(function),
+        stack.permissions.add(new LambdaPermissions.Grant(id, LambdaPermissions.nameOf(function), LocalLambda.qualifierOf(function),
                 String.valueOf(properties.get("Action")), String.valueOf(properties.get("Principal")), firstString(properties, "SourceArn"),
                 firstString(properties, "SourceAccount")));
         return new DeployedResource(id, "AWS::Lambda::Permission", generatedName(id), Map.of(), properties, true);
@@ -486,14 +486,14 @@ final class TemplateDeployer {
                 throw new DeployException("DestinationConfig.OnSuccess is not modelled by the local deploy");
             }
         }
-        stack.lambda().asyncConfig(function, new LocalLambda.AsyncConfig(retries, age, onFailure));
+        stack.lambda.asyncConfig(function, new LocalLambda.AsyncConfig(retries, age, onFailure));
         return new DeployedResource(id, "AWS::Lambda::EventInvokeConfig", function + ":" + qualifier, Map.of(), properties, true);
     }
 
     // ---------------------------------------------------------------------------------------------------------------
 
     String generatedName(String id) {
-        return stack.stackName() + "-" + id + "-" + HexFormat.of().formatHex(randomBytes(4)).toUpperCase(Locale.ROOT);
+        return stack.stackName + "-" + id + "-" + HexFormat.of().formatHex(randomBytes(4)).toUpperCase(Locale.ROOT);
     }
 
     private byte[] randomBytes(int n) {
@@ -503,7 +503,7 @@ final class TemplateDeployer {
     }
 
     String arn(String service, String resource) {
-        return "arn:aws:" + service + ":" + stack.region() + ":" + stack.account() + ":" + resource;
+        return "arn:aws:" + service + ":" + stack.region + ":" + stack.account + ":" + resource;
     }
 
     private static Boolean asBoolean(Object value) {
