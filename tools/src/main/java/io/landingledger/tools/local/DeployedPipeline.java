@@ -221,10 +221,10 @@ final class DeployedPipeline implements Pipeline {
     public Map<String, Object> sweep() {
         Map<String, Object> results = new LinkedHashMap<>();
         for (Map.Entry<String, TreeSet<String>> units : unitsSeen.entrySet()) {
-            Map<String, Object> payload = Pipeline.sweepPayload(units.getKey(), units.getValue());
+            var payload = Pipeline.sweepPayload(units.getKey(), units.getValue());
             InvokeResult result;
             try {
-                result = stack.lambda().invoke(sweepFunction, "live", JSON.std.asString(payload));
+                result = stack.lambda().invoke(sweepFunction, "live", io.landingledger.core.json.JsonCodec.writeString(payload));
                 results.put(units.getKey(), result.failed() ? Map.of("error", result.payloadText()) : JSON.std.mapFrom(result.payloadText()));
             } catch (IOException e) {
                 throw new IllegalStateException(e);

@@ -1,5 +1,7 @@
 package io.landingledger.core.sweep;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +16,7 @@ import java.util.Map;
  * @param datasets       the datasets it sweeps, in order
  * @param estimatedUnits the expected units of its datasets' ranges (the plan's measure of its size)
  */
-public record SweepShard(int index, List<String> datasets, long estimatedUnits) {
+public record SweepShard(int index, List<String> datasets, @JsonProperty("estimated_units") long estimatedUnits) {
     public SweepShard {
         datasets = List.copyOf(datasets);
         if (index < 0) {
