@@ -13,7 +13,11 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.deser.std.FromStringDeserializer;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import com.fasterxml.jackson.databind.type.LogicalType;
 
 import java.io.IOException;
@@ -21,6 +25,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -54,6 +59,14 @@ public final class JsonCodec {
             .withCoercionConfig(LogicalType.Float, c -> c.setCoercion(CoercionInputShape.String, CoercionAction.Fail))
             .withCoercionConfig(LogicalType.Textual, c -> c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
                     .setCoercion(CoercionInputShape.Float, CoercionAction.Fail).setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+            // an instant as ISO-8601 text (Instant.toString / Instant.parse), as the stored documents spell it
+            .addModule(new SimpleModule("instants").addSerializer(Instant.class, ToStringSerializer.instance)
+                    .addDeserializer(Instant.class, new FromStringDeserializer<Instant>(Instant.class) {
+                        @Override
+                        protected Instant _deserialize(String value, DeserializationContext context) {
+                            return Instant.parse(value);
+                        }
+                    }))
             .build();
 
     private JsonCodec() {
@@ -127,6 +140,15 @@ public final class JsonCodec {
     public static byte[] write(Object value) {
         try {
             return MAPPER.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + (value == null ? null : value.getClass().getName()) + " as JSON", e);
+        }
+    }
+
+    /** {@code value} as indented JSON (UTF-8), for documents people read (reports, summaries). */
+    public static byte[] writePretty(Object value) {
+        try {
+            return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(value);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write " + (value == null ? null : value.getClass().getName()) + " as JSON", e);
         }
