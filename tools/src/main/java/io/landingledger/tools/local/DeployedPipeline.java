@@ -96,7 +96,7 @@ final class DeployedPipeline implements Pipeline {
                         progress.printf("  unroutable %s  %s: %s%n", record.get("key"), record.get("reason"), record.get("detail"));
                         continue;
                     }
-                    IngestOutcome outcome = IngestOutcome.fromMap(record);
+                    IngestOutcome outcome = io.landingledger.core.json.JsonCodec.convert(record, IngestOutcome.class);
                     outcomes.add(outcome);
                     unitsSeen.computeIfAbsent(outcome.dataset(), d -> new TreeSet<>()).add(outcome.unit());
                     progress.println(Pipeline.progressLine(outcome));

@@ -13,7 +13,12 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import com.fasterxml.jackson.databind.deser.std.FromStringDeserializer;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
@@ -25,6 +30,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -67,6 +73,18 @@ public final class JsonCodec {
                             return Instant.parse(value);
                         }
                     }))
+            // a duration as whole milliseconds (IngestOutcome's duration_ms)
+            .addModule(new SimpleModule("durations").addSerializer(Duration.class, new StdSerializer<Duration>(Duration.class) {
+                @Override
+                public void serialize(Duration value, JsonGenerator generator, SerializerProvider provider) throws IOException {
+                    generator.writeNumber(value.toMillis());
+                }
+            }).addDeserializer(Duration.class, new StdDeserializer<Duration>(Duration.class) {
+                @Override
+                public Duration deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+                    return Duration.ofMillis(context.readValue(parser, long.class));
+                }
+            }))
             .build();
 
     private JsonCodec() {
@@ -143,6 +161,14 @@ public final class JsonCodec {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write " + (value == null ? null : value.getClass().getName()) + " as JSON", e);
         }
+    }
+
+    /**
+     * {@code value} (a record) as the map of its JSON object, for a structured log line's fields: numbers stay
+     * {@code Integer}/{@code Long}, as JSON reads them.
+     */
+    public static Map<String, Object> fields(Object value) {
+        return MAPPER.convertValue(value, new TypeReference<Map<String, Object>>() { });
     }
 
     /** {@code value} as indented JSON (UTF-8), for documents people read (reports, summaries). */

@@ -502,7 +502,7 @@ final class ProtocolModel implements Model {
             assertNoPlanted("an exception message", exceptionMessages.get(messagesChecked));
         }
         for (; outcomesChecked < outcomes.size(); outcomesChecked++) {
-            assertNoPlanted("an outcome", outcomes.get(outcomesChecked).toMap().toString());
+            assertNoPlanted("an outcome", outcomes.get(outcomesChecked).fields().toString());
         }
     }
 
