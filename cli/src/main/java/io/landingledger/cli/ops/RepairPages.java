@@ -34,7 +34,7 @@ record RepairPages(List<RepairResult> pages) {
 
     /** Every page as the function answers it (the {@code --json} documents show them so). */
     List<Map<String, Object>> documents() {
-        return pages.stream().map(page -> JsonCodec.readMap(JsonCodec.writeString(page))).toList();
+        return pages.stream().map(JsonCodec::fields).toList();
     }
 
     /** Every page's table, one after the other. */

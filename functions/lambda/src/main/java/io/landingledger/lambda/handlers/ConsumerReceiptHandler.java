@@ -121,7 +121,7 @@ public final class ConsumerReceiptHandler extends TypedHandler<ConsumerReceiptHa
     }
 
     private static Map<String, Object> fields(Receipt result) {
-        return JsonCodec.readMap(JsonCodec.writeString(result));
+        return JsonCodec.fields(result);
     }
 
     /** The receipt an EventBridge UnitConsumed event carries. */

@@ -84,7 +84,7 @@ public final class SweepPlannerHandler extends TypedHandler<SweepPlannerHandler.
                 schedule.to()), contracts), metrics);
         queue.accept(plan.shards().stream().map(shard -> ShardTask.of(plan, shard)).toList());
         Planned planned = new Planned(plan.sweepId(), plan.mode().lowerCase(), plan.datasetCount(), plan.carried(), plan.shards().size());
-        LOG.info(new JsonLine("sweep planned", JsonCodec.readMap(JsonCodec.writeString(planned))));
+        LOG.info(new JsonLine("sweep planned", JsonCodec.fields(planned)));
         return planned;
     }
 }
