@@ -2,6 +2,7 @@ package io.landingledger.cli.ops;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 
+import io.landingledger.core.repair.RepairRequest;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ingest.UnitRouter;
@@ -267,14 +268,9 @@ public final class ExplainCommand extends UnitCommand {
         String command = RepairCommand.repairCommand(dataset, List.of(unit), null, null, why.strip(), true, false, false, inputVersion, action);
         fix.put("advice", advice);
         fix.put("command", command);
-        Map<String, Object> payload = new LinkedHashMap<>();
-        payload.put("dataset", dataset);
-        payload.put("units", List.of(unit));
-        payload.put("dryRun", true);
-        payload.put("reason", why.strip());
-        payload.put("inputVersion", inputVersion);
-        payload.put("action", action);
-        fix.put("dry_run", repairJob(payload).pages());
+        RepairRequest payload = new RepairRequest(dataset, List.of(unit), null, null, RepairRequest.Mode.TARGETED, true, false,
+                why.strip(), RepairRequest.InputVersion.of(inputVersion), RepairRequest.Action.of(action));
+        fix.put("dry_run", repairJob(payload).documents());
         return fix;
     }
 

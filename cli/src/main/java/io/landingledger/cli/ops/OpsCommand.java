@@ -14,6 +14,8 @@ import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.repair.RepairRequest;
 import io.landingledger.core.repair.RepairResult;
 import io.landingledger.core.sweep.CompletenessSweep;
+import io.landingledger.core.sweep.SweepRequest;
+import io.landingledger.core.sweep.SweepResult;
 import io.landingledger.lambda.DatasetMetrics;
 import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.OutcomeReporter;
@@ -33,7 +35,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -127,27 +128,26 @@ abstract class OpsCommand implements Callable<Integer> {
     }
 
     /**
-     * The repair job (docs/design.md section 6), run as the repair function runs it: {@code RepairRequest.fromPayload},
+     * The repair job (docs/design.md section 6), run as the repair function runs it: the {@link RepairRequest},
      * {@code RepairService}, and its continuation followed until done. Locally in process; on a deployed stack
      * ({@link Resources#repairFunction()} set) the repair function runs it: {@link RemoteRepair}, one invocation per
      * page at the live alias, no retries.
      */
-    RepairPages repairJob(Map<String, Object> payload) {
+    RepairPages repairJob(RepairRequest request) {
         if (resources.repairFunction().isPresent()) {
             try (LambdaClient lambda = TargetOptions.lambdaClient(resources.region(), RemoteRepair.FUNCTION_TIMEOUT);
                  RemoteRepair repair = new RemoteRepair(lambda, resources.repairFunction().get())) {
-                return RepairPages.remote(repair.run(payload));
+                return RepairPages.remote(repair.run(request));
             }
         }
         List<RepairResult> results = new ArrayList<>();
-        Map<String, Object> next = payload;
+        RepairRequest next = request;
         while (next != null) {
-            RepairResult result = dependencies.repairService().run(RepairRequest.fromPayload(next),
-                    Deadline.NONE, () -> UUID.randomUUID().toString());
+            RepairResult result = dependencies.repairService().run(next, Deadline.NONE, () -> UUID.randomUUID().toString());
             results.add(result);
             next = result.continuation();
         }
-        return RepairPages.local(results);
+        return new RepairPages(results);
     }
 
     /**
@@ -155,7 +155,7 @@ abstract class OpsCommand implements Callable<Integer> {
      * reports written under {@code _reports/}. On a deployed stack the sweep function runs it ({@link RemoteSweep}:
      * one invocation at the live alias, no retries).
      */
-    Map<String, Object> sweepJob(Map<String, Object> payload) {
+    SweepResult sweepJob(SweepRequest.Payload payload) {
         if (resources.sweepFunction().isPresent()) {
             try (LambdaClient lambda = TargetOptions.lambdaClient(resources.region(), RemoteSweep.FUNCTION_TIMEOUT);
                  RemoteSweep sweep = new RemoteSweep(lambda, resources.sweepFunction().get())) {
@@ -164,7 +164,7 @@ abstract class OpsCommand implements Callable<Integer> {
         }
         CompletenessSweepHandler handler = new CompletenessSweepHandler(dependencies.contracts(), dependencies.sweep(),
                 DatasetMetrics.to(new PrintStream(OutputStream.nullOutputStream())), progressReporter());
-        return handler.handleRequest(payload, null);
+        return handler.handle(payload, null);
     }
 
     /** Each re-drive's or repair's outcome as one line on stderr: names, counts and codes only. */

@@ -3,6 +3,7 @@ package io.landingledger.cli.ops;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.repair.RepairRequest;
 import io.landingledger.core.repair.RepairResult;
 
 import picocli.CommandLine.Command;
@@ -127,7 +128,7 @@ public final class RepairCommand extends OpsCommand {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("target", resources.source());
         doc.put("command", commandLine());
-        doc.put("plan", plan.pages());
+        doc.put("plan", plan.documents());
         doc.put("blast_radius", radius);
         if (!json) {
             out.println("Plan (dry run, nothing written yet): " + commandLine());
@@ -159,7 +160,7 @@ public final class RepairCommand extends OpsCommand {
         RepairPages results = repairJob(payload(false));
         boolean succeeded = results.succeeded();
         if (json) {
-            doc.put("result", results.pages());
+            doc.put("result", results.documents());
             doc.put("succeeded", succeeded);
             printJson(doc);
         } else {
@@ -172,28 +173,15 @@ public final class RepairCommand extends OpsCommand {
         return succeeded ? 0 : 1;
     }
 
-    private Map<String, Object> payload(boolean dry) {
+    private RepairRequest payload(boolean dry) {
         return payload(dataset, units, dry);
     }
 
-    private Map<String, Object> payload(String dataset, List<String> units, boolean dry) {
-        Map<String, Object> payload = new LinkedHashMap<>();
-        payload.put("dataset", dataset);
-        if (!units.isEmpty()) {
-            payload.put("units", units);
-        } else {
-            payload.put("from", from);
-            if (to != null) {
-                payload.put("to", to);
-            }
-        }
-        payload.put("mode", forward ? "forward" : "targeted");
-        payload.put("dryRun", dry);
-        payload.put("force", force);
-        payload.put("reason", reason);
-        payload.put("inputVersion", inputVersion);
-        payload.put("action", action());
-        return payload;
+    /** The repair function's payload: the same record the function reads, sent through the same codec. */
+    private RepairRequest payload(String dataset, List<String> units, boolean dry) {
+        return new RepairRequest(dataset, units, units.isEmpty() ? from : null, units.isEmpty() ? to : null,
+                forward ? RepairRequest.Mode.FORWARD : RepairRequest.Mode.TARGETED, dry, force, reason,
+                RepairRequest.InputVersion.of(inputVersion), RepairRequest.Action.of(action()));
     }
 
     /** Per planned unit: what it reads, what it may write and, for a changed input, the rows a republish changes. */
@@ -278,7 +266,7 @@ public final class RepairCommand extends OpsCommand {
                 planned &= plan.plan().succeeded();
                 unitCount += plan.radius().size();
                 doc.put("units", plan.units());
-                doc.put("plan", plan.plan().pages());
+                doc.put("plan", plan.plan().documents());
                 doc.put("blast_radius", plan.radius());
                 if (!json) {
                     out.println();
@@ -346,7 +334,7 @@ public final class RepairCommand extends OpsCommand {
             } else {
                 RepairPages pages = entry.getValue().value();
                 succeeded &= pages.succeeded();
-                result.put("result", pages.pages());
+                result.put("result", pages.documents());
                 result.put("succeeded", pages.succeeded());
                 if (!json) {
                     out.println("== " + entry.getKey());

@@ -1,5 +1,7 @@
 package io.landingledger.cli.ops;
 
+import io.landingledger.core.sweep.SweepRequest;
+import io.landingledger.core.sweep.SweepResult;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.sweep.CompletenessSweep;
 
@@ -43,15 +45,10 @@ public final class SweepCommand extends OpsCommand {
             if (range == null) {
                 continue;
             }
-            Map<String, Object> payload = new LinkedHashMap<>();
-            payload.put("datasets", List.of(contract.dataset()));
-            if (range.from() != null) {
-                payload.put("from", range.from());
-                payload.put("to", range.to());
-            }
-            Map<String, Object> result = sweepJob(payload);
-            complete &= Boolean.TRUE.equals(result.get("complete"));
-            results.addAll((List<Object>) result.get("datasets"));
+            SweepResult result = sweepJob(new SweepRequest.Payload(List.of(contract.dataset()), range.from(),
+                    range.from() == null ? null : range.to()));
+            complete &= result.complete();
+            results.addAll(result.datasets());
         }
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package io.landingledger.cli.stack;
 
-import com.fasterxml.jackson.jr.ob.JSON;
+
+import io.landingledger.core.json.JsonCodec;
 
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -12,11 +13,8 @@ import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.InvocationType;
 import software.amazon.awssdk.services.lambda.model.InvokeResponse;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Duration;
-import java.util.Map;
 
 /**
  * One deployed function invoked synchronously (RequestResponse) at its live alias: the client reads for longer than
@@ -68,24 +66,25 @@ public final class RemoteFunction implements AutoCloseable {
         return functionName;
     }
 
-    /** One synchronous invocation; the function's JSON answer as a map. */
-    public Map<String, Object> invoke(Map<String, Object> payload) {
-        String json;
-        try {
-            json = JSON.std.asString(payload);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    /**
+     * One synchronous invocation: {@code payload} written and the function's answer read as {@code answer} by
+     * JsonCodec, the codec the function itself reads and writes with.
+     */
+    public <T> T invoke(Object payload, Class<T> answer) {
         InvokeResponse response = lambda.invoke(r -> r.functionName(functionName).qualifier(qualifier)
-                .invocationType(InvocationType.REQUEST_RESPONSE).payload(SdkBytes.fromUtf8String(json)));
+                .invocationType(InvocationType.REQUEST_RESPONSE).payload(SdkBytes.fromByteArray(JsonCodec.write(payload))));
         String body = response.payload() == null ? "" : response.payload().asUtf8String();
         if (response.functionError() != null) {
             throw RemoteFunctionException.of(functionName, response.functionError(), body);
         }
         try {
-            return body.isBlank() ? Map.of() : JSON.std.mapFrom(body);
-        } catch (IOException e) {
-            throw new RemoteFunctionException(functionName, "the function's answer is not a JSON object: " + e.getMessage());
+            T read = JsonCodec.read(body, answer);
+            if (read == null) {
+                throw new RemoteFunctionException(functionName, "the function answered nothing");
+            }
+            return read;
+        } catch (IllegalArgumentException e) {
+            throw new RemoteFunctionException(functionName, "the function's answer is not a " + answer.getSimpleName() + ": " + e.getMessage());
         }
     }
 

@@ -1,9 +1,11 @@
 package io.landingledger.cli.stack;
 
+import io.landingledger.core.sweep.SweepRequest;
+import io.landingledger.core.sweep.SweepResult;
+
 import software.amazon.awssdk.services.lambda.LambdaClient;
 
 import java.time.Duration;
-import java.util.Map;
 
 /**
  * The completeness sweep on a deployed stack, run now: the sweep function (CompletenessSweepHandler; payload as in
@@ -31,8 +33,8 @@ public final class RemoteSweep implements AutoCloseable {
     }
 
     /** The sweep's answer ({@code as_of}, {@code complete}, {@code datasets}: one summary per dataset). */
-    public Map<String, Object> run(Map<String, Object> payload) {
-        return function.invoke(payload);
+    public SweepResult run(SweepRequest.Payload payload) {
+        return function.invoke(payload, SweepResult.class);
     }
 
     @Override

@@ -1,5 +1,10 @@
 package io.landingledger.cli.stack;
 
+import io.landingledger.core.json.JsonCodec;
+import io.landingledger.core.repair.RepairRequest;
+import io.landingledger.core.repair.RepairResult;
+import io.landingledger.core.sweep.SweepRequest;
+import io.landingledger.core.sweep.SweepResult;
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import org.junit.jupiter.api.Test;
@@ -32,23 +37,32 @@ class RemoteFunctionsTest {
                 StaticCredentialsProvider.create(AwsBasicCredentials.create("AKIDEXAMPLE", "secret")), functionTimeout);
     }
 
-    private static final String FIRST_PAGE = """
-            {"dataset":"progress_events","dryRun":false,"mode":"targeted","reason":"lost event","succeeded":false,
-             "units":[{"unit":"2026-03-01","action":"published"}],"notReached":["2026-03-02"],
-             "continuation":{"dataset":"progress_events","units":["2026-03-02"],"mode":"targeted","force":false,
-                             "reason":"lost event","inputVersion":"recorded","action":"repair"},
-             "table":"UNIT ...\\n2026-03-01 ...\\n"}""";
-    private static final String LAST_PAGE = """
-            {"dataset":"progress_events","dryRun":false,"mode":"targeted","reason":"lost event","succeeded":true,
-             "units":[{"unit":"2026-03-02","action":"published"}],"table":"UNIT ...\\n2026-03-02 ...\\n"}""";
+    private static final RepairRequest REQUEST = new RepairRequest("progress_events", List.of("2026-03-01", "2026-03-02"), null, null,
+            null, false, false, "lost event", null, null);
+
+    private static RepairResult.UnitResult published(String unit) {
+        return new RepairResult.UnitResult(unit, null, null, "published", null, null, null, null, null);
+    }
+
+    /** The function's first answer: one unit done, the other left for the continuation. */
+    private static String firstPage(RepairRequest request) {
+        return JsonCodec.writeString(first(request));
+    }
+
+    private static RepairResult first(RepairRequest request) {
+        return new RepairResult(request, false, List.of(published("2026-03-01")), List.of("2026-03-02"));
+    }
+
+    private static String lastPage(RepairRequest request) {
+        return JsonCodec.writeString(new RepairResult(first(request).continuation(), false, List.of(published("2026-03-02")), List.of()));
+    }
 
     @Test
     void repair_followsTheContinuation_oneInvokePerPage_atTheLiveAlias() throws Exception {
-        try (StubAws lambda = new StubAws().answer(200, Map.of(), FIRST_PAGE).answer(200, Map.of(), LAST_PAGE);
+        try (StubAws lambda = new StubAws().answer(200, Map.of(), firstPage(REQUEST)).answer(200, Map.of(), lastPage(REQUEST));
              LambdaClient client = client(lambda, RemoteRepair.FUNCTION_TIMEOUT);
              RemoteRepair repair = new RemoteRepair(client, "landing-ledger-dev-repair")) {
-            Map<String, Object> payload = Map.of("dataset", "progress_events", "units", List.of("2026-03-01", "2026-03-02"), "reason", "lost event");
-            RemoteRepair.Result result = repair.run(payload);
+            RemoteRepair.Result result = repair.run(REQUEST);
 
             assertEquals(2, lambda.requests.size(), "one Invoke per page");
             for (StubAws.Request request : lambda.requests) {
@@ -57,10 +71,11 @@ class RemoteFunctionsTest {
                 assertEquals("Qualifier=live", request.query());
                 assertEquals("RequestResponse", request.header("X-Amz-Invocation-Type"));
             }
-            assertEquals(payload, JSON.std.mapFrom(lambda.requests.get(0).body()));
-            assertEquals(JSON.std.mapFrom(FIRST_PAGE).get("continuation"), JSON.std.mapFrom(lambda.requests.get(1).body()),
-                    "the second invocation sends the first answer's continuation as it is");
-            assertEquals(List.of("2026-03-01", "2026-03-02"), result.units().stream().map(u -> u.get("unit")).toList());
+            assertEquals(REQUEST, RepairRequest.fromJson(lambda.requests.get(0).body()), "the request as the function reads it");
+            assertEquals(Map.of("dataset", "progress_events", "units", List.of("2026-03-02"), "mode", "targeted", "dryRun", false, "force", false,
+                    "reason", "lost event", "inputVersion", "recorded", "action", "repair"), JSON.std.mapFrom(lambda.requests.get(1).body()),
+                    "the second invocation sends the first answer's continuation");
+            assertEquals(List.of("2026-03-01", "2026-03-02"), result.units().stream().map(RepairResult.UnitResult::unit).toList());
             assertTrue(result.succeeded());
             assertEquals(2, result.pages().size());
         }
@@ -68,12 +83,23 @@ class RemoteFunctionsTest {
 
     @Test
     void aDryRunStaysADryRun_whenItsContinuationIsFollowed() throws Exception {
-        try (StubAws lambda = new StubAws().answer(200, Map.of(), FIRST_PAGE.replace("\"dryRun\":false", "\"dryRun\":true"))
-                .answer(200, Map.of(), LAST_PAGE);
+        RepairRequest plan = new RepairRequest("progress_events", List.of("2026-03-01", "2026-03-02"), null, null, null, true, false, "plan",
+                null, null);
+        try (StubAws lambda = new StubAws().answer(200, Map.of(), firstPage(plan)).answer(200, Map.of(), lastPage(plan));
              LambdaClient client = client(lambda, RemoteRepair.FUNCTION_TIMEOUT);
              RemoteRepair repair = new RemoteRepair(client, "landing-ledger-dev-repair")) {
-            repair.run(Map.of("dataset", "progress_events", "from", "2026-03-01", "to", "2026-03-02", "reason", "plan", "dryRun", true));
+            repair.run(plan);
             assertEquals(Boolean.TRUE, JSON.std.mapFrom(lambda.requests.get(1).body()).get("dryRun"));
+        }
+    }
+
+    @Test
+    void anAnswerThatIsNoRepairResult_isReportedNamingTheField() throws Exception {
+        try (StubAws lambda = new StubAws().answer(200, Map.of(), "{\"dataset\":\"progress_events\",\"succeeded\":true}");
+             LambdaClient client = client(lambda, RemoteRepair.FUNCTION_TIMEOUT);
+             RemoteRepair repair = new RemoteRepair(client, "landing-ledger-dev-repair")) {
+            RemoteFunctionException e = assertThrows(RemoteFunctionException.class, () -> repair.run(REQUEST));
+            assertTrue(e.getMessage().contains("unknown field \"dataset\""), e.getMessage());
         }
     }
 
@@ -81,11 +107,10 @@ class RemoteFunctionsTest {
     void a500_isNotRetried() throws Exception {
         try (StubAws lambda = new StubAws().answer(500, Map.of("Content-Type", "application/json", "x-amzn-ErrorType", "ServiceException"),
                         "{\"Type\":\"Service\",\"message\":\"internal\"}")
-                .answer(200, Map.of(), LAST_PAGE);
+                .answer(200, Map.of(), lastPage(REQUEST));
              LambdaClient client = client(lambda, RemoteRepair.FUNCTION_TIMEOUT);
              RemoteRepair repair = new RemoteRepair(client, "landing-ledger-dev-repair")) {
-            assertThrows(SdkServiceException.class, () -> repair.run(Map.of("dataset", "progress_events", "units", List.of("2026-03-01"),
-                    "reason", "r")));
+            assertThrows(SdkServiceException.class, () -> repair.run(REQUEST));
             assertEquals(1, lambda.requests.size(), "no retry: a retried repair could run twice at once");
         }
     }
@@ -97,7 +122,7 @@ class RemoteFunctionsTest {
              LambdaClient client = client(lambda, RemoteRepair.FUNCTION_TIMEOUT);
              RemoteRepair repair = new RemoteRepair(client, "landing-ledger-dev-repair")) {
             RemoteFunctionException e = assertThrows(RemoteFunctionException.class,
-                    () -> repair.run(Map.of("dataset", "progress_events", "units", List.of("2026-03-01"))));
+                    () -> repair.run(REQUEST));
             assertEquals("landing-ledger-dev-repair: the function failed (Unhandled): java.lang.IllegalArgumentException: reason is required",
                     e.getMessage());
             assertEquals(1, lambda.requests.size());
@@ -110,8 +135,10 @@ class RemoteFunctionsTest {
         try (StubAws lambda = new StubAws().answer(200, Map.of(), answer);
              LambdaClient client = client(lambda, RemoteSweep.FUNCTION_TIMEOUT);
              RemoteSweep sweep = new RemoteSweep(client, "landing-ledger-dev-sweep")) {
-            Map<String, Object> result = sweep.run(Map.of("datasets", List.of("progress_events")));
-            assertEquals(false, result.get("complete"));
+            SweepResult result = sweep.run(new SweepRequest.Payload(List.of("progress_events"), null, null));
+            assertEquals(false, result.complete());
+            assertEquals("2026-12-01T00:00:00Z", result.asOf());
+            assertEquals(Map.of("datasets", List.of("progress_events")), JSON.std.mapFrom(lambda.requests.get(0).body()));
             assertEquals(1, lambda.requests.size());
             assertEquals("/2015-03-31/functions/landing-ledger-dev-sweep/invocations", lambda.requests.get(0).path());
             assertEquals("Qualifier=live", lambda.requests.get(0).query());

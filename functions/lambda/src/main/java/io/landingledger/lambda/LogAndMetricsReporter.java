@@ -18,7 +18,7 @@ import org.apache.logging.log4j.Logger;
  * detail is a sentence that names fields and line numbers, never a value (invariant 7).
  *
  * <p>Logs: log4j2 with JsonTemplateLayout ({@code log4j2.properties}, {@code LandingLogLayout.json}); each field of
- * {@link IngestOutcome#toMap()} becomes a top-level JSON field next to timestamp, level, logger and message. Metrics:
+ * {@link IngestOutcome#fields()} becomes a top-level JSON field next to timestamp, level, logger and message. Metrics:
  * {@link DatasetMetrics}, namespace {@value DatasetMetrics#NAMESPACE}, dimension {@value DatasetMetrics#DIMENSION}.
  *
  * <p>Metrics per outcome: {@code FilesPublished}, {@code FilesRefused}, {@code FilesSkipped}, {@code FilesFinished}

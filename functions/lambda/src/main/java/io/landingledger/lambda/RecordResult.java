@@ -22,12 +22,12 @@ public sealed interface RecordResult {
     record Ingested(IngestOutcome outcome) implements RecordResult {
         @Override
         public Map<String, Object> response() {
-            return outcome.toMap();
+            return outcome.fields();
         }
 
         @Override
         public Map<String, Object> logFields() {
-            return outcome.toMap();
+            return outcome.fields();
         }
     }
 

@@ -1,7 +1,7 @@
 package io.landingledger.lambda;
 
-import com.amazonaws.services.lambda.runtime.events.S3Event;
-import com.amazonaws.services.lambda.runtime.events.models.s3.S3EventNotification;
+import io.landingledger.core.json.JsonCodec;
+import io.landingledger.lambda.testing.Invocations;
 
 import io.landingledger.lambda.handlers.CompletenessSweepHandler;
 import io.landingledger.lambda.handlers.RepairHandler;
@@ -25,21 +25,21 @@ public final class HandlerJarProbe {
         String bucket = args[0];
         String key = args[1];
         String unit = args[5];
-        S3EventNotification.S3ObjectEntity object = new S3EventNotification.S3ObjectEntity(key, Long.parseLong(args[4]), args[3],
-                args[2], "0066A1B2C3D4E5F601");
-        S3EventNotification.S3BucketEntity bucketEntity = new S3EventNotification.S3BucketEntity(bucket,
-                new S3EventNotification.UserIdentityEntity("LANDING"), "arn:aws:s3:::" + bucket);
-        S3EventNotification.S3EventNotificationRecord record = new S3EventNotification.S3EventNotificationRecord("us-east-1",
-                "ObjectCreated:Put", "aws:s3", "2026-03-02T00:05:00.000Z", "2.1", null, null,
-                new S3EventNotification.S3Entity("probe", bucketEntity, object, "1.0"), null);
-        Map<String, Object> validated = new ValidateObjectHandler().handleRequest(new S3Event(List.of(record)), null);
+        // the notification's JSON as S3 sends it: the handler reads it with the serializers Lambda's runtime uses
+        Map<String, Object> object = Map.of("key", key, "size", Long.parseLong(args[4]), "eTag", args[3], "versionId", args[2],
+                "sequencer", "0066A1B2C3D4E5F601");
+        Map<String, Object> s3 = Map.of("s3SchemaVersion", "1.0", "configurationId", "probe", "object", object,
+                "bucket", Map.of("name", bucket, "ownerIdentity", Map.of("principalId", "LANDING"), "arn", "arn:aws:s3:::" + bucket));
+        String event = JsonCodec.writeString(Map.of("Records", List.of(Map.of("eventVersion", "2.1", "eventSource", "aws:s3",
+                "awsRegion", "us-east-1", "eventTime", "2026-03-02T00:05:00.000Z", "eventName", "ObjectCreated:Put", "s3", s3))));
+        Map<String, Object> validated = Invocations.invoke(new ValidateObjectHandler(), event, null);
         System.err.println("probe ValidateObjectHandler " + oneLine(validated));
 
-        Map<String, Object> swept = new CompletenessSweepHandler().handleRequest(
+        Map<String, Object> swept = Invocations.invoke(new CompletenessSweepHandler(),
                 Map.of("datasets", List.of("progress_events"), "from", unit, "to", unit), null);
         System.err.println("probe CompletenessSweepHandler " + oneLine(swept));
 
-        Map<String, Object> repaired = new RepairHandler().handleRequest(Map.of("dataset", "progress_events", "units", List.of(unit),
+        Map<String, Object> repaired = Invocations.invoke(new RepairHandler(), Map.of("dataset", "progress_events", "units", List.of(unit),
                 "mode", "targeted", "dryRun", true, "reason", "jar probe", "inputVersion", "latest"), null);
         System.err.println("probe RepairHandler " + oneLine(repaired));
         System.exit(0); // as the function's JVM, which the runtime keeps, not its threads, decides to end

@@ -106,8 +106,11 @@ class LandingFunctionsJarIT {
                 "--missing-deps", "-include", "io\\.landingledger\\..*|com\\.amazonaws\\..*|software\\.amazon\\.cloudwatchlogs\\..*",
                 "-cp", JAR.toString(), JAR.toString());
 
+        // Joda-Time's @FromString/@ToString (joda-convert) are annotations the JVM skips when absent: the serializers'
+        // shaded Joda-Time (aws-lambda-java-serialization) names them and never needs them.
         String missing = out.toString().lines()
                 .filter(line -> line.startsWith(" ") && line.endsWith("not found"))
+                .filter(line -> !line.contains("-> org.joda.convert."))
                 .collect(Collectors.joining("\n"));
         assertEquals(0, status, out.toString());
         assertEquals("", missing, "classes referenced but not in " + JAR + " (add an include to the shade filter in "

@@ -1,5 +1,6 @@
 package io.landingledger.lambda;
 
+import io.landingledger.lambda.testing.Invocations;
 import com.amazonaws.services.lambda.runtime.events.S3Event;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 import com.fasterxml.jackson.jr.ob.JSON;
@@ -126,7 +127,7 @@ class LocalStackIT {
             for (String unit : List.of("2026-03-01", "2026-03-02", "2026-03-03", "2026-03-05")) {
                 S3Event event = producer.put(unit, example("inbox", unit));
                 String expected = unit.equals("2026-03-05") ? "refused" : "published"; // 03-05 carries an email field
-                assertEquals(expected, record(validator.handleRequest(event, null)).get("action"), unit);
+                assertEquals(expected, record(Invocations.invoke(validator, event, null)).get("action"), unit);
                 if (unit.equals("2026-03-03")) {
                     day3 = event;
                 }
@@ -137,7 +138,7 @@ class LocalStackIT {
             assertEquals(LedgerStatus.REFUSED, ledger(aws, "2026-03-05").status());
 
             // replay: S3 delivers at least once; a second delivery of the same version writes nothing
-            Map<String, Object> replay = record(validator.handleRequest(day3, null));
+            Map<String, Object> replay = record(Invocations.invoke(validator, day3, null));
             assertEquals("skipped", replay.get("action"), replay::toString);
 
             // sweep: the missing day and the refused day, nothing else
@@ -151,7 +152,7 @@ class LocalStackIT {
             producer.put("2026-03-05", example("redelivery", "2026-03-05"));
 
             // the operator's dry run (events/repair-dry-run.json): the plan, and no write
-            Map<String, Object> plan = repair.handleRequest(event("repair-dry-run.json"), null);
+            Map<String, Object> plan = Invocations.invoke(repair, event("repair-dry-run.json"), null);
             assertEquals(List.of("publish", "publish"), units(plan).stream().map(u -> u.get("expect")).toList(), plan::toString);
             assertTrue(aws.ledger().get(DATASET, "2026-03-04").isEmpty(), "a dry run writes no ledger item");
             assertEquals(LedgerStatus.REFUSED, ledger(aws, "2026-03-05").status(), "a dry run changes no ledger item");
@@ -159,7 +160,7 @@ class LocalStackIT {
                     .key(LakeLayout.publishedKey(DATASET, "2026-03-04"))), "a dry run publishes nothing");
 
             // the repair (events/repair-targeted.json), through the same ingest path, recorded as REPAIR
-            Map<String, Object> repaired = repair.handleRequest(event("repair-targeted.json"), null);
+            Map<String, Object> repaired = Invocations.invoke(repair, event("repair-targeted.json"), null);
             assertEquals(List.of("published", "published"), units(repaired).stream().map(u -> u.get("action")).toList(),
                     repaired::toString);
             assertEquals(true, repaired.get("succeeded"), repaired::toString);
@@ -294,7 +295,7 @@ class LocalStackIT {
     }
 
     private static Map<String, Object> sweep(CompletenessSweepHandler sweep) {
-        return sweep.handleRequest(Map.of("datasets", List.of(DATASET), "from", "2026-03-01", "to", "2026-03-05"), null);
+        return Invocations.invoke(sweep, Map.of("datasets", List.of(DATASET), "from", "2026-03-01", "to", "2026-03-05"), null);
     }
 
     @SuppressWarnings("unchecked")

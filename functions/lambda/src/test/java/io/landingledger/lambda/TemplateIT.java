@@ -113,9 +113,9 @@ public class TemplateIT {
     @Test
     void handlers_areClassesInTheSharedJarThatImplementRequestHandler() throws Exception {
         assertTrue(Files.isRegularFile(JAR), JAR + " is missing: run `mvn verify`, which packages it before this test");
-        // the jar alone, as Lambda loads it: its own RequestHandler, nothing from the test classpath
+        // the jar alone, as Lambda loads it: its own RequestStreamHandler (TypedHandler), nothing from the test classpath
         try (URLClassLoader jar = new URLClassLoader(new URL[] {JAR.toUri().toURL()}, ClassLoader.getPlatformClassLoader())) {
-            Class<?> requestHandler = jar.loadClass("com.amazonaws.services.lambda.runtime.RequestHandler");
+            Class<?> requestHandler = jar.loadClass("com.amazonaws.services.lambda.runtime.RequestStreamHandler");
             for (String function : model.functions()) {
                 String handler = (String) model.property(function, "Handler");
                 assertNotNull(handler, function + " has no Handler");
@@ -126,7 +126,7 @@ public class TemplateIT {
                 } catch (ClassNotFoundException e) {
                     throw new AssertionError(function + ": handler class " + parts[0] + " is not in " + JAR, e);
                 }
-                assertTrue(requestHandler.isAssignableFrom(type), function + ": " + parts[0] + " does not implement RequestHandler");
+                assertTrue(requestHandler.isAssignableFrom(type), function + ": " + parts[0] + " does not implement RequestStreamHandler");
                 assertTrue(Modifier.isPublic(type.getModifiers()), function + ": " + parts[0] + " is not public");
                 type.getConstructor(); // the runtime's no-arg constructor
                 String method = parts.length == 2 ? parts[1] : "handleRequest";

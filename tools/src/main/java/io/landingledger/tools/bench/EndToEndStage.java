@@ -280,7 +280,7 @@ final class EndToEndStage implements BenchStage, AutoCloseable {
             long cpuBefore = threads.getCurrentThreadCpuTime();
             timeline.start = System.nanoTime();
             try {
-                handler.handleRequest(event, null);
+                handler.handle(event, null);
             } catch (RuntimeException e) {
                 failure.compareAndSet(null, e);
             }

@@ -96,7 +96,7 @@ final class DeployedPipeline implements Pipeline {
                         progress.printf("  unroutable %s  %s: %s%n", record.get("key"), record.get("reason"), record.get("detail"));
                         continue;
                     }
-                    IngestOutcome outcome = IngestOutcome.fromMap(record);
+                    IngestOutcome outcome = io.landingledger.core.json.JsonCodec.convert(record, IngestOutcome.class);
                     outcomes.add(outcome);
                     unitsSeen.computeIfAbsent(outcome.dataset(), d -> new TreeSet<>()).add(outcome.unit());
                     progress.println(Pipeline.progressLine(outcome));
@@ -226,10 +226,10 @@ final class DeployedPipeline implements Pipeline {
         lastSeen = seen.size();
         Map<String, Object> results = new LinkedHashMap<>();
         for (Map.Entry<String, TreeSet<String>> units : unitsSeen.entrySet()) {
-            Map<String, Object> payload = Pipeline.sweepPayload(units.getKey(), units.getValue());
+            var payload = Pipeline.sweepPayload(units.getKey(), units.getValue());
             InvokeResult result;
             try {
-                result = stack.lambda().invoke(sweepFunction, "live", JSON.std.asString(payload));
+                result = stack.lambda().invoke(sweepFunction, "live", io.landingledger.core.json.JsonCodec.writeString(payload));
                 results.put(units.getKey(), result.failed() ? Map.of("error", result.payloadText()) : JSON.std.mapFrom(result.payloadText()));
             } catch (IOException e) {
                 throw new IllegalStateException(e);

@@ -1,5 +1,6 @@
 package io.landingledger.tools.local;
 
+import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.cli.stack.LocalStackRecord;
 import com.fasterxml.jackson.jr.ob.JSON;
 
@@ -231,7 +232,7 @@ public final class LocalCommand implements Callable<Integer> {
             Map<String, Object> summary = new LinkedHashMap<>();
             summary.put("complete", complete);
             summary.put("units", rows);
-            summary.put("outcomes", pipeline.outcomes().stream().map(o -> o.toMap()).toList());
+            summary.put("outcomes", pipeline.outcomes().stream().map(IngestOutcome::fields).toList());
             summary.put("unroutable", pipeline.unroutable());
             summary.put("failed", pipeline.failures());
             summary.put("reports", htmlReports);

@@ -197,7 +197,7 @@ final class LocalPipeline implements Pipeline {
                     created.size(), quietProgress, progressInterval)) {
                 meter = progressMeter;
                 try {
-                    validator.handleRequest(event, null);
+                    validator.handle(event, null);
                 } catch (RuntimeException e) {
                     // the handler fails the invocation so that Lambda retries it; here the record is reported failed
                     // (Recorder.failed, below) and the run goes on with the next file
@@ -288,7 +288,7 @@ final class LocalPipeline implements Pipeline {
     public Map<String, Object> sweep() {
         Map<String, Object> results = new LinkedHashMap<>();
         for (Map.Entry<String, TreeSet<String>> seen : unitsSeen.entrySet()) {
-            results.put(seen.getKey(), sweep.handleRequest(Pipeline.sweepPayload(seen.getKey(), seen.getValue()), null));
+            results.put(seen.getKey(), sweep.handle(Pipeline.sweepPayload(seen.getKey(), seen.getValue()), null));
         }
         return results;
     }

@@ -57,11 +57,7 @@ interface Pipeline extends AutoCloseable {
     }
 
     /** The sweep's payload for the units seen of one dataset: first to last, so a gap shows as MISSING. */
-    static Map<String, Object> sweepPayload(String dataset, java.util.SortedSet<String> unitsSeen) {
-        Map<String, Object> payload = new java.util.LinkedHashMap<>();
-        payload.put("datasets", List.of(dataset));
-        payload.put("from", unitsSeen.first());
-        payload.put("to", unitsSeen.last());
-        return payload;
+    static io.landingledger.core.sweep.SweepRequest.Payload sweepPayload(String dataset, java.util.SortedSet<String> unitsSeen) {
+        return new io.landingledger.core.sweep.SweepRequest.Payload(List.of(dataset), unitsSeen.first(), unitsSeen.last());
     }
 }

@@ -3,6 +3,7 @@ package io.landingledger.cli.ops;
 import com.fasterxml.jackson.jr.ob.JSON;
 import com.sun.net.httpserver.HttpServer;
 
+import io.landingledger.core.json.JsonCodec;
 import io.landingledger.cli.stack.LocalStackRecord;
 import io.landingledger.cli.testing.LandingRun;
 import io.landingledger.tools.testing.WatchedLocalStack;
@@ -49,7 +50,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (pointed at through the package-private seam {@link TargetOptions#stackApis}). CloudFormation answers the recorded
  * DescribeStackResources of DeployedStackTest with the local stack's names. The stub repair function runs the real
  * RepairService on the emulators one unit per invocation, as a function that runs out of time after each unit does,
- * and answers {@code RepairResult.toMap()} with the rest as continuation: every invocation is a page.
+ * and answers its {@code RepairResult} (through JsonCodec) with the rest as continuation: every invocation is a page.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -124,20 +125,19 @@ class DeployedTargetIT {
                 reply(exchange, 404, "application/json", "{\"Type\":\"User\",\"message\":\"no such function\"}");
                 return;
             }
-            reply(exchange, 200, "application/json", JSON.std.asString(Plain.of(onePage(body))));
+            reply(exchange, 200, "application/json", JsonCodec.writeString(onePage(RepairRequest.fromPayload(body))));
         });
         TargetOptions.stackApis = new TargetOptions.StackApis(endpoint(cloudFormation), endpoint(lambda), record.s3Endpoint(),
                 record.dynamoDbEndpoint(), credentials);
     }
 
     /** The repair function that runs out of time after each unit: the first unit repaired (or planned), the rest continued. */
-    @SuppressWarnings("unchecked")
-    Map<String, Object> onePage(Map<String, Object> payload) {
-        List<String> units = (List<String>) payload.get("units");
-        Map<String, Object> first = new LinkedHashMap<>(payload);
-        first.put("units", units.subList(0, 1));
-        RepairResult ran = functions.repairService().run(RepairRequest.fromPayload(first), Deadline.NONE, () -> UUID.randomUUID().toString());
-        return new RepairResult(RepairRequest.fromPayload(payload), ran.forward(), ran.units(), units.subList(1, units.size())).toMap();
+    RepairResult onePage(RepairRequest payload) {
+        List<String> units = payload.units();
+        RepairRequest first = new RepairRequest(payload.dataset(), units.subList(0, 1), null, null, payload.mode(), payload.dryRun(),
+                payload.force(), payload.reason(), payload.inputVersion(), payload.action());
+        RepairResult ran = functions.repairService().run(first, Deadline.NONE, () -> UUID.randomUUID().toString());
+        return new RepairResult(payload, ran.forward(), ran.units(), units.subList(1, units.size()));
     }
 
     static HttpServer server(com.sun.net.httpserver.HttpHandler handler) throws Exception {

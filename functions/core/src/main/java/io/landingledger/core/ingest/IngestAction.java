@@ -31,4 +31,15 @@ public enum IngestAction {
     public boolean ran() {
         return this != SUBMITTED;
     }
+
+    /** On the wire (handler responses, log lines) in lower case: {@code published}. */
+    @com.fasterxml.jackson.annotation.JsonValue
+    public String wireName() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    @com.fasterxml.jackson.annotation.JsonCreator
+    public static IngestAction of(String wireName) {
+        return valueOf(wireName.toUpperCase(java.util.Locale.ROOT));
+    }
 }

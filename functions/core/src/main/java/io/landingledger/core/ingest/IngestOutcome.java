@@ -1,37 +1,33 @@
 package io.landingledger.core.ingest;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
+import io.landingledger.core.json.JsonCodec;
+
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 
 /**
  * The result of one run, as logged (one line per outcome) and returned by the handlers. Names, hashes, counts and
  * codes only. Build one with {@link #builder(IngestAction, String, String)}.
  */
-public record IngestOutcome(IngestAction action, String dataset, String unit, String inputKey, String inputVersionId,
-                            String sha256, long bytes, long accepted, long rejected, long duplicates, String publishedKey,
-                            String publishedEtag, String refusalCode, String detail, String runId, String runKind,
-                            Duration duration) {
-
-    /**
-     * Reads an outcome back from {@link #toMap()}'s shape (a validator function's response, when the sweep re-drives
-     * through it).
-     */
-    public static IngestOutcome fromMap(Map<String, ?> map) {
-        return builder(IngestAction.valueOf(String.valueOf(map.get("action")).toUpperCase(Locale.ROOT)),
-                (String) map.get("dataset"), (String) map.get("unit"))
-                .input((String) map.get("key"), (String) map.get("version"))
-                .sha256((String) map.get("sha256"))
-                .bytes(number(map, "bytes"))
-                .counts(number(map, "accepted"), number(map, "rejected"), number(map, "duplicates"))
-                .published((String) map.get("published_key"), (String) map.get("published_etag"))
-                .refusal((String) map.get("refusal"))
-                .detail((String) map.get("detail"))
-                .run((String) map.get("run_id"), (String) map.get("run_kind"))
-                .duration(Duration.ofMillis(number(map, "duration_ms")))
-                .build();
+@JsonPropertyOrder({"action", "dataset", "unit", "key", "version", "sha256", "bytes", "accepted", "rejected", "duplicates",
+        "published_key", "published_etag", "refusal", "detail", "run_id", "run_kind", "duration_ms"})
+public record IngestOutcome(IngestAction action, String dataset, String unit,
+                            @JsonProperty("key") @JsonInclude(JsonInclude.Include.ALWAYS) String inputKey,
+                            @JsonProperty("version") @JsonInclude(JsonInclude.Include.ALWAYS) String inputVersionId,
+                            @JsonInclude(JsonInclude.Include.ALWAYS) String sha256, long bytes, long accepted, long rejected, long duplicates,
+                            @JsonProperty("published_key") String publishedKey, @JsonProperty("published_etag") String publishedEtag,
+                            @JsonProperty("refusal") String refusalCode, String detail,
+                            @JsonProperty("run_id") @JsonInclude(JsonInclude.Include.ALWAYS) String runId,
+                            @JsonProperty("run_kind") @JsonInclude(JsonInclude.Include.ALWAYS) String runKind,
+                            @JsonProperty("duration_ms") Duration duration) {
+    public IngestOutcome {
+        duration = duration == null ? Duration.ZERO : duration;
     }
+
 
     /** An outcome of {@code action} on {@code dataset}'s {@code unit}; what is not named is null, 0, or no time. */
     public static Builder builder(IngestAction action, String dataset, String unit) {
@@ -52,38 +48,12 @@ public record IngestOutcome(IngestAction action, String dataset, String unit, St
                 .build();
     }
 
-    private static long number(Map<String, ?> map, String key) {
-        Object value = map.get(key);
-        return value instanceof Number n ? n.longValue() : 0;
-    }
-
-    /** The outcome as a flat map (for JSON logs and handler responses). */
-    public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("action", action.name().toLowerCase(Locale.ROOT));
-        map.put("dataset", dataset);
-        map.put("unit", unit);
-        map.put("key", inputKey);
-        map.put("version", inputVersionId);
-        map.put("sha256", sha256);
-        map.put("bytes", bytes);
-        map.put("accepted", accepted);
-        map.put("rejected", rejected);
-        map.put("duplicates", duplicates);
-        if (publishedKey != null) {
-            map.put("published_key", publishedKey);
-            map.put("published_etag", publishedEtag);
-        }
-        if (refusalCode != null) {
-            map.put("refusal", refusalCode);
-        }
-        if (detail != null) {
-            map.put("detail", detail);
-        }
-        map.put("run_id", runId);
-        map.put("run_kind", runKind);
-        map.put("duration_ms", duration.toMillis());
-        return map;
+    /**
+     * The outcome as the flat object of JSON logs and handler responses (JsonCodec writes the record so): for a
+     * structured log line's fields.
+     */
+    public Map<String, Object> fields() {
+        return JsonCodec.fields(this);
     }
 
     /** Names each part of an {@link IngestOutcome}. */

@@ -1,5 +1,10 @@
 package io.landingledger.core.repair;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
 import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.ingest.InputRef;
 import io.landingledger.core.ledger.LedgerItem;
@@ -7,22 +12,27 @@ import io.landingledger.core.ledger.LedgerItem;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * What a repair did (or, for a dry run, plans to do), unit by unit, plus the units it did not reach before its
- * deadline and the payload that continues it.
+ * deadline and the payload that continues it. The repair function's answer on both sides of the wire (JsonCodec):
+ * {@code {"request": {...}, "forward": ..., "units": [...], "notReached": [...], "succeeded": ..., "continuation":
+ * {...}, "table": "..."}}; {@code succeeded}, {@code continuation} and {@code table} are written for the operator
+ * reading the answer and derived again when it is read.
  */
-public record RepairResult(RepairRequest request, boolean forward, List<UnitResult> units, List<String> notReached) {
+@JsonPropertyOrder({"request", "forward", "succeeded", "units", "notReached", "continuation", "table"})
+@JsonIgnoreProperties(value = {"succeeded", "continuation", "table"}, allowGetters = true)
+public record RepairResult(RepairRequest request, boolean forward, List<UnitResult> units,
+                           @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> notReached) {
 
     private static final Set<String> SUCCESS = Set.of("published", "skipped", "finished", "unchanged", "omitted", "accepted_empty", "revoked",
             "planned");
 
     public RepairResult {
-        units = List.copyOf(units);
-        notReached = List.copyOf(notReached);
+        units = units == null ? List.of() : List.copyOf(units);
+        notReached = notReached == null ? List.of() : List.copyOf(notReached);
     }
 
     /**
@@ -34,6 +44,7 @@ public record RepairResult(RepairRequest request, boolean forward, List<UnitResu
      *               and planned count as restored
      * @param expect for a dry run: publish, skip, refuse-again, no input, omit
      */
+    @JsonPropertyOrder({"unit", "action", "expect", "detail", "before", "after", "input", "output", "counts"})
     public record UnitResult(String unit, Map<String, Object> before, Map<String, Object> after, String action, String detail,
                              String expect, Map<String, Object> input, String output, Map<String, Object> counts) {
 
@@ -76,80 +87,29 @@ public record RepairResult(RepairRequest request, boolean forward, List<UnitResu
         public boolean succeeded() {
             return SUCCESS.contains(action);
         }
-
-        public Map<String, Object> toMap() {
-            Map<String, Object> map = new LinkedHashMap<>();
-            map.put("unit", unit);
-            map.put("action", action);
-            if (expect != null) {
-                map.put("expect", expect);
-            }
-            if (detail != null) {
-                map.put("detail", detail);
-            }
-            if (before != null) {
-                map.put("before", before);
-            }
-            if (after != null) {
-                map.put("after", after);
-            }
-            if (input != null) {
-                map.put("input", input);
-            }
-            if (output != null) {
-                map.put("output", output);
-            }
-            if (counts != null) {
-                map.put("counts", counts);
-            }
-            return map;
-        }
     }
 
     /** True when every unit reached succeeded (or, for a dry run, was planned) and none was left unreached. */
+    @JsonProperty("succeeded")
     public boolean succeeded() {
         return notReached.isEmpty() && units.stream().allMatch(UnitResult::succeeded);
     }
 
     /**
      * The payload that continues this repair where it stopped (the units not reached, as a targeted list, so a
-     * forward range is not expanded again), or null when nothing is left.
+     * forward range is not expanded again), or null when nothing is left. A dry run's next page is a dry run too.
      */
-    public Map<String, Object> continuation() {
+    @JsonProperty("continuation")
+    public RepairRequest continuation() {
         if (notReached.isEmpty()) {
             return null;
         }
-        Map<String, Object> next = new LinkedHashMap<>();
-        next.put("dataset", request.dataset());
-        next.put("units", notReached);
-        next.put("mode", "targeted");
-        next.put("force", request.force());
-        next.put("reason", request.reason());
-        next.put("inputVersion", request.inputVersion().name().toLowerCase(Locale.ROOT));
-        next.put("action", request.action().wireName());
-        next.put("dryRun", request.dryRun()); // a dry run's next page is a dry run too, never a repair
-        return next;
-    }
-
-    public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("dataset", request.dataset());
-        map.put("dryRun", request.dryRun());
-        map.put("mode", forward ? "forward" : "targeted");
-        map.put("reason", request.reason());
-        map.put("succeeded", succeeded());
-        List<Map<String, Object>> list = new ArrayList<>();
-        units.forEach(u -> list.add(u.toMap()));
-        map.put("units", list);
-        if (!notReached.isEmpty()) {
-            map.put("notReached", notReached);
-            map.put("continuation", continuation());
-        }
-        map.put("table", table());
-        return map;
+        return new RepairRequest(request.dataset(), notReached, null, null, RepairRequest.Mode.TARGETED, request.dryRun(),
+                request.force(), request.reason(), request.inputVersion(), request.action());
     }
 
     /** The per-unit table an operator reads in a terminal: unit, before, after, action, reason. */
+    @JsonProperty("table")
     public String table() {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"UNIT", "BEFORE", "AFTER", "ACTION", "REASON"});

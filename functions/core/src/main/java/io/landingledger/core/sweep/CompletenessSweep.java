@@ -151,7 +151,7 @@ public final class CompletenessSweep {
      * @return {@code as_of}, {@code complete} (every dataset complete) and {@code datasets}, each its
      *         {@link DatasetReport#summary()} (or, after a fault, its name, {@code complete: false} and the error)
      */
-    public Map<String, Object> sweep(SweepRequest request, ReportListener listener) {
+    public SweepResult sweep(SweepRequest request, ReportListener listener) {
         String from = request.from();
         String to = request.to();
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
@@ -184,11 +184,7 @@ public final class CompletenessSweep {
             }
         }
         failures.throwIfAny();
-        Map<String, Object> response = new LinkedHashMap<>();
-        response.put("as_of", now.toString());
-        response.put("complete", complete);
-        response.put("datasets", results);
-        return response;
+        return new SweepResult(now.toString(), complete, results);
     }
 
     /** Sweeps one dataset over {@code from}..{@code to} (null: the default range): classify, re-drive, report. */

@@ -1,11 +1,16 @@
 package io.landingledger.core.sweep;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
 import io.landingledger.core.contract.Cadence;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.UnitCalendar;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -27,14 +32,18 @@ import java.util.Map;
  *                   the sweep found without an input (PENDING), else of the unit after the range; null for a list
  *                   cadence (its units have no deadline)
  */
-public record DatasetFigures(String dataset, Instant asOf, String sweepId, boolean complete, boolean actionable, String rangeFrom,
-                             String rangeTo, Map<String, DatasetReport.Metric> metrics, Map<String, Object> reports, boolean pending,
-                             Instant nextDeadline) {
+@JsonPropertyOrder({"dataset", "as_of", "sweep_id", "complete", "actionable", "range_from", "range_to", "metrics", "reports", "pending",
+        "next_deadline"})
+public record DatasetFigures(String dataset, @JsonProperty("as_of") Instant asOf, @JsonProperty("sweep_id") String sweepId, boolean complete,
+                             boolean actionable, @JsonProperty("range_from") String rangeFrom, @JsonProperty("range_to") String rangeTo,
+                             Map<String, DatasetReport.Metric> metrics, Map<String, Object> reports,
+                             @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean pending,
+                             @JsonProperty("next_deadline") Instant nextDeadline) {
     static final String OLDEST_UNPUBLISHED = "OldestUnpublishedAgeSeconds";
 
     public DatasetFigures {
-        metrics = Map.copyOf(metrics);
-        reports = reports == null ? null : Map.copyOf(reports);
+        metrics = Collections.unmodifiableMap(ordered(metrics == null ? Map.of() : metrics));
+        reports = reports == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(reports));
     }
 
     static DatasetFigures of(DatasetReport report, String sweepId, DatasetContract contract) {
@@ -75,8 +84,12 @@ public record DatasetFigures(String dataset, Instant asOf, String sweepId, boole
         return at;
     }
 
-    /** The metrics in {@link DatasetReport#metrics()}' order (Map.copyOf keeps none). */
+    /** The metrics in {@link DatasetReport#metrics()}' order (the constructor keeps them so). */
     Map<String, DatasetReport.Metric> ordered() {
+        return metrics;
+    }
+
+    private static Map<String, DatasetReport.Metric> ordered(Map<String, DatasetReport.Metric> metrics) {
         Map<String, DatasetReport.Metric> ordered = new LinkedHashMap<>();
         ordered.put("UnitsExpected", metrics.get("UnitsExpected"));
         for (UnitStatus status : UnitStatus.values()) {
@@ -91,39 +104,5 @@ public record DatasetFigures(String dataset, Instant asOf, String sweepId, boole
 
     DatasetFigures asPending() {
         return new DatasetFigures(dataset, asOf, sweepId, complete, actionable, rangeFrom, rangeTo, metrics, reports, true, nextDeadline);
-    }
-
-    public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("dataset", dataset);
-        map.put("as_of", asOf == null ? null : asOf.toString());
-        map.put("sweep_id", sweepId);
-        map.put("complete", complete);
-        map.put("actionable", actionable);
-        map.put("range_from", rangeFrom);
-        map.put("range_to", rangeTo);
-        Map<String, Object> values = new LinkedHashMap<>();
-        ordered().forEach((name, metric) -> values.put(name, metric.unit() == DatasetReport.Metric.Unit.SECONDS
-                ? Map.of("seconds", metric.value()) : metric.value()));
-        map.put("metrics", values);
-        map.put("reports", reports);
-        if (pending) {
-            map.put("pending", true);
-        }
-        map.put("next_deadline", nextDeadline == null ? null : nextDeadline.toString());
-        return map;
-    }
-
-    @SuppressWarnings("unchecked")
-    public static DatasetFigures fromMap(Map<String, Object> map) {
-        Map<String, DatasetReport.Metric> metrics = new LinkedHashMap<>();
-        ((Map<String, Object>) map.getOrDefault("metrics", Map.of())).forEach((name, value) -> metrics.put(name,
-                value instanceof Map<?, ?> seconds ? DatasetReport.Metric.seconds(((Number) seconds.get("seconds")).longValue())
-                        : DatasetReport.Metric.count(((Number) value).longValue())));
-        Object asOf = map.get("as_of");
-        return new DatasetFigures((String) map.get("dataset"), asOf == null ? null : Instant.parse((String) asOf),
-                (String) map.get("sweep_id"), Boolean.TRUE.equals(map.get("complete")), Boolean.TRUE.equals(map.get("actionable")),
-                (String) map.get("range_from"), (String) map.get("range_to"), metrics, (Map<String, Object>) map.get("reports"),
-                Boolean.TRUE.equals(map.get("pending")), map.get("next_deadline") == null ? null : Instant.parse((String) map.get("next_deadline")));
     }
 }

@@ -108,6 +108,23 @@ public record DatasetReport(String dataset, Cadence cadence, String from, String
     public record Metric(long value, Unit unit) {
         public enum Unit { COUNT, SECONDS }
 
+        /** As stored ({@code _reports/sweeps/state.json}): a count is a number, an age {@code {"seconds": n}}. */
+        @com.fasterxml.jackson.annotation.JsonValue
+        Object json() {
+            return unit == Unit.SECONDS ? Map.of("seconds", value) : value;
+        }
+
+        @com.fasterxml.jackson.annotation.JsonCreator(mode = com.fasterxml.jackson.annotation.JsonCreator.Mode.DELEGATING)
+        static Metric fromJson(Object json) {
+            if (json instanceof Number count) {
+                return count(count.longValue());
+            }
+            if (json instanceof Map<?, ?> map && map.size() == 1 && map.get("seconds") instanceof Number seconds) {
+                return seconds(seconds.longValue());
+            }
+            throw new IllegalArgumentException("a metric is a count or {\"seconds\": n}, not " + json);
+        }
+
         public static Metric count(long count) {
             return new Metric(count, Unit.COUNT);
         }

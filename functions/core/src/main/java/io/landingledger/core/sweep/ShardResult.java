@@ -1,10 +1,11 @@
 package io.landingledger.core.sweep;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * What one shard did, as written to {@code _reports/sweeps/<sweep-id>/shards/<nnnnn>.json}: the figures of each
@@ -13,22 +14,18 @@ import java.util.Map;
  *
  * @param attempt how many times the shard was handed out when this was written (SQS's receive count; 1 in process)
  */
-public record ShardResult(String sweepId, int index, Instant startedAt, Instant finishedAt, int attempt, List<DatasetFigures> swept,
-                          List<Unswept> unswept) {
+@JsonPropertyOrder({"sweep_id", "index", "started_at", "finished_at", "attempt", "finished", "swept", "unswept"})
+@JsonIgnoreProperties(value = "finished", allowGetters = true)
+public record ShardResult(@JsonProperty("sweep_id") String sweepId, int index, @JsonProperty("started_at") Instant startedAt,
+                          @JsonProperty("finished_at") Instant finishedAt, int attempt, List<DatasetFigures> swept, List<Unswept> unswept) {
     /** Why a dataset of the shard has no figures: {@code FAILED} (its sweep threw) or {@code OUT_OF_TIME}. */
     public record Unswept(String dataset, String reason, String error) {
-        public Map<String, Object> toMap() {
-            Map<String, Object> map = new LinkedHashMap<>();
-            map.put("dataset", dataset);
-            map.put("reason", reason);
-            map.put("error", error);
-            return map;
-        }
     }
 
     public ShardResult {
-        swept = List.copyOf(swept);
-        unswept = List.copyOf(unswept);
+        swept = swept == null ? List.of() : List.copyOf(swept);
+        unswept = unswept == null ? List.of() : List.copyOf(unswept);
+        attempt = attempt == 0 ? 1 : attempt; // written before attempts were counted: the first
     }
 
     /** A shard none of whose datasets was swept (every attempt failed): {@code error} says why. */
@@ -37,36 +34,8 @@ public record ShardResult(String sweepId, int index, Instant startedAt, Instant 
                 shard.datasets().stream().map(d -> new Unswept(d, "SHARD_FAILED", error)).toList());
     }
 
+    @JsonProperty("finished")
     public boolean finished() {
         return unswept.isEmpty();
-    }
-
-    public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("sweep_id", sweepId);
-        map.put("index", index);
-        map.put("started_at", startedAt.toString());
-        map.put("finished_at", finishedAt.toString());
-        map.put("attempt", attempt);
-        map.put("finished", finished());
-        map.put("swept", swept.stream().map(DatasetFigures::toMap).toList());
-        map.put("unswept", unswept.stream().map(Unswept::toMap).toList());
-        return map;
-    }
-
-    @SuppressWarnings("unchecked")
-    public static ShardResult fromMap(Map<String, Object> map) {
-        List<DatasetFigures> swept = new ArrayList<>();
-        for (Object figures : (List<Object>) map.getOrDefault("swept", List.of())) {
-            swept.add(DatasetFigures.fromMap((Map<String, Object>) figures));
-        }
-        List<Unswept> unswept = new ArrayList<>();
-        for (Object u : (List<Object>) map.getOrDefault("unswept", List.of())) {
-            Map<String, Object> m = (Map<String, Object>) u;
-            unswept.add(new Unswept((String) m.get("dataset"), (String) m.get("reason"), (String) m.get("error")));
-        }
-        return new ShardResult((String) map.get("sweep_id"), ((Number) map.get("index")).intValue(),
-                Instant.parse((String) map.get("started_at")), Instant.parse((String) map.get("finished_at")),
-                ((Number) map.getOrDefault("attempt", 1)).intValue(), swept, unswept);
     }
 }

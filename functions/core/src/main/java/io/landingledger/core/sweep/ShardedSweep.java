@@ -8,10 +8,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
@@ -74,11 +72,8 @@ public final class ShardedSweep {
         assembleOverdue(metrics);
         Instant now = sweep.clock().instant().truncatedTo(ChronoUnit.SECONDS);
         SweepPlan plan = planner.plan(mode, request.datasets(), request.from(), request.to(), now, assembler.state());
-        files.write(SweepPlan.planKey(plan.sweepId()), plan.toMap(), false);
-        Map<String, Object> planned = new LinkedHashMap<>();
-        planned.put("sweep_id", plan.sweepId());
-        planned.put("as_of", plan.asOf().toString());
-        files.write(SweepLayout.PLANNED_KEY, planned, true);
+        files.write(SweepPlan.planKey(plan.sweepId()), plan, false);
+        files.write(SweepLayout.PLANNED_KEY, new Planned(plan.sweepId(), plan.asOf()), true);
         if (plan.shards().isEmpty()) {
             assembler.assemble(plan, new LinkedHashSet<>(plan.requested()), metrics);
         }
@@ -105,7 +100,7 @@ public final class ShardedSweep {
     }
 
     private void assembleOverdue(SweepAssembler.MetricsSink metrics) {
-        Optional<String> last = files.read(SweepLayout.PLANNED_KEY).map(m -> (String) m.get("sweep_id"));
+        Optional<String> last = files.read(SweepLayout.PLANNED_KEY, Planned.class).map(Planned::sweepId);
         if (last.isPresent() && !assembler.assembled(last.get())) {
             assembler.plan(last.get()).ifPresent(p -> assembler.assemble(p, new LinkedHashSet<>(p.requested()), metrics));
         }
@@ -114,5 +109,10 @@ public final class ShardedSweep {
     /** How long a worker keeps back for its result. */
     public static Duration margin() {
         return SweepShardRunner.DEFAULT_MARGIN;
+    }
+
+    /** The last sweep planned ({@link SweepLayout#PLANNED_KEY}). */
+    record Planned(@com.fasterxml.jackson.annotation.JsonProperty("sweep_id") String sweepId,
+                   @com.fasterxml.jackson.annotation.JsonProperty("as_of") Instant asOf) {
     }
 }

@@ -64,15 +64,15 @@ public final class SweepAssembler {
     }
 
     public SweepState state() {
-        return files.read(SweepLayout.STATE_KEY).map(SweepState::fromMap).orElse(SweepState.EMPTY);
+        return files.read(SweepLayout.STATE_KEY, SweepState.class).orElse(SweepState.EMPTY);
     }
 
     public java.util.Optional<SweepPlan> plan(String sweepId) {
-        return files.read(SweepPlan.planKey(sweepId)).map(SweepPlan::fromMap);
+        return files.read(SweepPlan.planKey(sweepId), SweepPlan.class);
     }
 
     public boolean assembled(String sweepId) {
-        return files.read(SweepLayout.summaryKey(sweepId)).isPresent();
+        return files.read(SweepLayout.summaryKey(sweepId), Map.class).isPresent();
     }
 
     /**
@@ -85,7 +85,7 @@ public final class SweepAssembler {
         SweepState previous = state();
         Map<Integer, ShardResult> results = new TreeMap<>();
         for (ObjectStore.ListedObject object : files.list(SweepLayout.shardsPrefix(plan.sweepId()))) {
-            files.read(object.key()).map(ShardResult::fromMap).ifPresent(r -> results.put(r.index(), r));
+            files.read(object.key(), ShardResult.class).ifPresent(r -> results.put(r.index(), r));
         }
 
         Map<String, DatasetFigures> figures = new TreeMap<>(previous.datasets());
@@ -118,10 +118,13 @@ public final class SweepAssembler {
                 partial.put("datasets", shard.datasets().size());
                 partial.put("reason", "UNSWEPT_DATASETS");
                 partial.put("attempt", result.attempt());
-                partial.put("unswept", result.unswept().stream().map(ShardResult.Unswept::toMap).toList());
+                partial.put("unswept", result.unswept());
                 unfinished.add(partial);
                 for (ShardResult.Unswept u : result.unswept()) {
-                    Map<String, Object> f = new LinkedHashMap<>(u.toMap());
+                    Map<String, Object> f = new LinkedHashMap<>();
+                    f.put("dataset", u.dataset());
+                    f.put("reason", u.reason());
+                    f.put("error", u.error());
                     failed.add(f);
                 }
             }
@@ -188,7 +191,7 @@ public final class SweepAssembler {
         files.write(SweepLayout.summaryKey(plan.sweepId()), summary, true);
         // never over a newer sweep's state: a late assembly of an older sweep leaves it alone
         if (previous.lastAsOf() == null || !previous.lastAsOf().isAfter(plan.asOf())) {
-            files.write(SweepLayout.STATE_KEY, state.toMap(), false);
+            files.write(SweepLayout.STATE_KEY, state, false);
             files.write(SweepLayout.LATEST_KEY, summary, true);
         }
         return new Assembly(summary, state);

@@ -1,20 +1,17 @@
 package io.landingledger.core.sweep;
 
-import com.fasterxml.jackson.jr.ob.JSON;
 
+import io.landingledger.core.json.JsonCodec;
 import io.landingledger.core.store.ObjectNotFoundException;
 import io.landingledger.core.store.ObjectStore;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.Map;
 import java.util.Optional;
 
-/** The sharded sweep's JSON files in the lake bucket: one GET or one PUT each. */
+/** The sharded sweep's JSON files in the lake bucket: one GET or one PUT each, records through JsonCodec. */
 final class SweepFiles {
-    private static final JSON PRETTY = JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT);
-
     private final ObjectStore store;
     private final String lakeBucket;
 
@@ -23,22 +20,22 @@ final class SweepFiles {
         this.lakeBucket = lakeBucket;
     }
 
-    Optional<Map<String, Object>> read(String key) {
+    /** The document at {@code key} as {@code type} (JsonCodec), or empty when there is none. */
+    <T> Optional<T> read(String key, Class<T> type) {
         try (ObjectStore.OpenedObject opened = store.open(lakeBucket, key, null); InputStream body = opened.body()) {
-            return Optional.of(JSON.std.mapFrom(body.readAllBytes()));
+            return Optional.ofNullable(JsonCodec.read(body, type));
         } catch (ObjectNotFoundException e) {
             return Optional.empty();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + key, e);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(key + " is not a " + type.getSimpleName() + ": " + e.getMessage(), e);
         }
     }
 
-    void write(String key, Map<String, Object> document, boolean pretty) {
-        try {
-            store.put(lakeBucket, key, (pretty ? PRETTY : JSON.std).asBytes(document), "application/json");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + key + " as JSON", e);
-        }
+    /** {@code document} (a record or a map) as JSON at {@code key}. */
+    void write(String key, Object document, boolean pretty) {
+        store.put(lakeBucket, key, pretty ? JsonCodec.writePretty(document) : JsonCodec.write(document), "application/json");
     }
 
     Iterable<ObjectStore.ListedObject> list(String prefix) {

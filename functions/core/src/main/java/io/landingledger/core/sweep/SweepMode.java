@@ -17,11 +17,13 @@ import java.util.Locale;
 public enum SweepMode {
     FULL, INCREMENTAL;
 
+    @com.fasterxml.jackson.annotation.JsonValue
     public String lowerCase() {
         return name().toLowerCase(Locale.ROOT);
     }
 
     /** {@code full} or {@code incremental}, any case. */
+    @com.fasterxml.jackson.annotation.JsonCreator
     public static SweepMode parse(String text) {
         for (SweepMode mode : values()) {
             if (mode.name().equalsIgnoreCase(text == null ? "" : text.strip())) {

@@ -5,9 +5,6 @@ import io.landingledger.core.contract.DatasetContract;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * A completeness sweep's request, parsed from the scheduled invocation's payload
@@ -19,11 +16,18 @@ import java.util.TreeSet;
  * @param to       the last unit, or null for the default range's
  */
 public record SweepRequest(List<DatasetContract> datasets, String from, String to) {
-    /** The keys a payload may have; anything else is a mistake worth failing on (a typo would sweep everything). */
-    public static final Set<String> PAYLOAD_KEYS = Set.of("datasets", "from", "to");
-
     public SweepRequest {
         datasets = List.copyOf(datasets);
+    }
+
+    /**
+     * The sweep function's payload {@code {"datasets": [...], "from": unit, "to": unit}}, every key optional, on both
+     * sides of the wire (the CLI's {@code landing sweep --stack} sends one, CompletenessSweepHandler reads it) through
+     * JsonCodec, which refuses any other key: a typo would sweep everything.
+     */
+    public record Payload(List<String> datasets, String from, String to) {
+        /** The empty payload: every dataset, each one's default range. */
+        public static final Payload ALL = new Payload(null, null, null);
     }
 
     /**
@@ -31,31 +35,23 @@ public record SweepRequest(List<DatasetContract> datasets, String from, String t
      * field and what is allowed. The bounds' shape against each dataset's cadence is checked by
      * {@link CompletenessSweep#sweep(SweepRequest, CompletenessSweep.ReportListener)}, before anything is swept.
      */
-    public static SweepRequest fromPayload(Map<String, Object> payload, ContractRegistry contracts) {
-        Map<String, Object> input = payload == null ? Map.of() : payload;
-        Set<String> unknown = new TreeSet<>(input.keySet());
-        unknown.removeAll(PAYLOAD_KEYS);
-        if (!unknown.isEmpty()) {
-            throw new IllegalArgumentException("unknown key(s) " + unknown + " in the sweep payload; it takes datasets (a list; "
-                    + "omit it for all), from and to (units; omit them for the default range)");
-        }
-        String from = text(input, "from");
-        String to = text(input, "to");
-        return new SweepRequest(datasets(input.get("datasets"), contracts), from, to);
+    public static SweepRequest of(Payload payload, ContractRegistry contracts) {
+        Payload input = payload == null ? Payload.ALL : payload;
+        return new SweepRequest(datasets(input.datasets(), contracts), text(input.from(), "from"), text(input.to(), "to"));
     }
 
-    private static List<DatasetContract> datasets(Object value, ContractRegistry contracts) {
-        if (value == null) {
+    private static List<DatasetContract> datasets(List<String> names, ContractRegistry contracts) {
+        if (names == null) {
             return List.copyOf(contracts.all().values());
         }
-        if (!(value instanceof List<?> names) || names.isEmpty()) {
+        if (names.isEmpty()) {
             throw new IllegalArgumentException("datasets must be a non-empty list of dataset names (omit it for all: "
                     + String.join(", ", contracts.all().keySet()) + ")");
         }
         List<DatasetContract> chosen = new ArrayList<>();
-        for (Object name : names) {
-            if (!(name instanceof String dataset) || contracts.get(dataset).isEmpty()) {
-                throw new IllegalArgumentException("unknown dataset " + name + " in datasets; known: "
+        for (String dataset : names) {
+            if (dataset == null || contracts.get(dataset).isEmpty()) {
+                throw new IllegalArgumentException("unknown dataset " + dataset + " in datasets; known: "
                         + String.join(", ", contracts.all().keySet()));
             }
             chosen.add(contracts.get(dataset).get());
@@ -63,12 +59,11 @@ public record SweepRequest(List<DatasetContract> datasets, String from, String t
         return chosen;
     }
 
-    private static String text(Map<String, Object> input, String key) {
-        Object value = input.get(key);
-        if (value == null) {
+    private static String text(String text, String key) {
+        if (text == null) {
             return null;
         }
-        if (!(value instanceof String text) || text.isBlank()) {
+        if (text.isBlank()) {
             throw new IllegalArgumentException(key + " must be a unit name such as \"2026-03-01\" (daily) or "
                     + "\"2026-03-01T05\" (hourly); omit it for the default range");
         }

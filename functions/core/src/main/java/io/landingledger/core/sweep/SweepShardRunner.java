@@ -81,6 +81,6 @@ public final class SweepShardRunner {
 
     /** Writes a result: also the one of a shard whose every attempt failed ({@link ShardResult#failed}). */
     public void write(ShardResult result) {
-        files.write(SweepLayout.shardKey(result.sweepId(), result.index()), result.toMap(), false);
+        files.write(SweepLayout.shardKey(result.sweepId(), result.index()), result, false);
     }
 }

@@ -1,7 +1,10 @@
 package io.landingledger.core.sweep;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
 import java.time.Instant;
-import java.util.LinkedHashMap;
+import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -15,40 +18,13 @@ import java.util.TreeMap;
  * @param lastFullAsOf  the as-of of the last full sweep assembled, or null
  * @param datasets      by name
  */
-public record SweepState(String lastSweepId, Instant lastAsOf, Instant changesCursor, Instant lastFullAsOf,
+@JsonPropertyOrder({"last_sweep_id", "last_as_of", "changes_cursor", "last_full_as_of", "datasets"})
+public record SweepState(@JsonProperty("last_sweep_id") String lastSweepId, @JsonProperty("last_as_of") Instant lastAsOf,
+                         @JsonProperty("changes_cursor") Instant changesCursor, @JsonProperty("last_full_as_of") Instant lastFullAsOf,
                          Map<String, DatasetFigures> datasets) {
     public static final SweepState EMPTY = new SweepState(null, null, null, null, Map.of());
 
     public SweepState {
-        datasets = Map.copyOf(datasets);
-    }
-
-    public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("last_sweep_id", lastSweepId);
-        map.put("last_as_of", text(lastAsOf));
-        map.put("changes_cursor", text(changesCursor));
-        map.put("last_full_as_of", text(lastFullAsOf));
-        Map<String, Object> figures = new LinkedHashMap<>();
-        new TreeMap<>(datasets).forEach((name, f) -> figures.put(name, f.toMap()));
-        map.put("datasets", figures);
-        return map;
-    }
-
-    @SuppressWarnings("unchecked")
-    public static SweepState fromMap(Map<String, Object> map) {
-        Map<String, DatasetFigures> datasets = new LinkedHashMap<>();
-        ((Map<String, Object>) map.getOrDefault("datasets", Map.of()))
-                .forEach((name, f) -> datasets.put(name, DatasetFigures.fromMap((Map<String, Object>) f)));
-        return new SweepState((String) map.get("last_sweep_id"), instant(map.get("last_as_of")), instant(map.get("changes_cursor")),
-                instant(map.get("last_full_as_of")), datasets);
-    }
-
-    private static String text(Instant instant) {
-        return instant == null ? null : instant.toString();
-    }
-
-    private static Instant instant(Object text) {
-        return text == null ? null : Instant.parse((String) text);
+        datasets = Collections.unmodifiableMap(new TreeMap<>(datasets == null ? Map.of() : datasets)); // written in name order
     }
 }

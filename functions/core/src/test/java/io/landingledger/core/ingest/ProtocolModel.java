@@ -459,7 +459,7 @@ final class ProtocolModel implements Model {
         sim.task("repair", () -> {
             RepairResult result = repair(store, ledger).run(request, io.landingledger.core.ingest.Deadline.NONE, this::runId);
             for (RepairResult.UnitResult unit : result.units()) {
-                String text = String.valueOf(unit.toMap());
+                String text = io.landingledger.core.json.JsonCodec.writeString(unit);
                 assertNoPlanted("a repair result", text);
             }
         }).onEnd(this::expectedEnd);
@@ -499,7 +499,7 @@ final class ProtocolModel implements Model {
             assertNoPlanted("an exception message", exceptionMessages.get(messagesChecked));
         }
         for (; outcomesChecked < outcomes.size(); outcomesChecked++) {
-            assertNoPlanted("an outcome", outcomes.get(outcomesChecked).toMap().toString());
+            assertNoPlanted("an outcome", outcomes.get(outcomesChecked).fields().toString());
         }
     }
 

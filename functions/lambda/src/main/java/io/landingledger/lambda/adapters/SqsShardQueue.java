@@ -1,11 +1,9 @@
 package io.landingledger.lambda.adapters;
 
-import com.fasterxml.jackson.jr.ob.JSON;
 
+import io.landingledger.core.json.JsonCodec;
 import io.landingledger.core.sweep.ShardTask;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -32,12 +30,8 @@ public final class SqsShardQueue {
         for (int from = 0; from < tasks.size(); from += 10) {
             List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
             for (ShardTask task : tasks.subList(from, Math.min(tasks.size(), from + 10))) {
-                try {
-                    entries.add(SendMessageBatchRequestEntry.builder().id("shard-" + task.shard().index())
-                            .messageBody(JSON.std.asString(task.toMap())).build());
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot write shard " + task.shard().index() + " as JSON", e);
-                }
+                entries.add(SendMessageBatchRequestEntry.builder().id("shard-" + task.shard().index())
+                        .messageBody(JsonCodec.writeString(task)).build());
             }
             SendMessageBatchResponse response = sqs.sendMessageBatch(r -> r.queueUrl(queueUrl).entries(entries));
             if (!response.failed().isEmpty()) {

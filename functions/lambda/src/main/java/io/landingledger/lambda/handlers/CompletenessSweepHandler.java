@@ -1,13 +1,13 @@
 package io.landingledger.lambda.handlers;
 
 import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.RequestHandler;
 
 import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.sweep.CompletenessSweep;
 import io.landingledger.core.sweep.DatasetReport;
 import io.landingledger.core.sweep.SweepRequest;
+import io.landingledger.core.sweep.SweepResult;
 import io.landingledger.lambda.DatasetMetrics;
 import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.FunctionConfig;
@@ -25,7 +25,8 @@ import org.apache.logging.log4j.Logger;
  * The scheduled completeness sweep (EventBridge Scheduler, {@code events/sweep-schedule.json}). Payload
  * {@code {"datasets": [...], "from": unit, "to": unit}}, every key optional: no datasets means every bundled
  * contract, a missing bound means the contract's default range ({@code lookbackDays} back, ending at now minus
- * {@code graceHours}). Maps the payload to a {@link SweepRequest}, runs {@link CompletenessSweep} over its datasets,
+ * {@code graceHours}). Reads the payload as a {@link SweepRequest.Payload} (JsonCodec: any other key fails the
+ * invocation), makes it a {@link SweepRequest}, runs {@link CompletenessSweep} over its datasets,
  * and reports each dataset's outcome (metrics, a log line).
  *
  * <p>Result: {@code as_of}, {@code complete} (every dataset complete) and per dataset its counts, the units that are
@@ -55,7 +56,7 @@ import org.apache.logging.log4j.Logger;
  * Each re-drive's ingest outcome is reported like the validator's (one log line and its File* metrics) when it ran
  * in the sweep; a submitted re-drive is reported by the validator function when it runs there.
  */
-public final class CompletenessSweepHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
+public final class CompletenessSweepHandler extends TypedHandler<SweepRequest.Payload, SweepResult> {
     private static final Logger LOG = LogManager.getLogger(CompletenessSweepHandler.class);
 
     private final ContractRegistry contracts;
@@ -83,6 +84,7 @@ public final class CompletenessSweepHandler implements RequestHandler<Map<String
     /** For tests and the local run. */
     public CompletenessSweepHandler(ContractRegistry contracts, CompletenessSweep sweep, DatasetMetrics metrics,
                                     OutcomeReporter reporter) {
+        super(SweepRequest.Payload.class);
         this.contracts = Objects.requireNonNull(contracts, "contracts");
         this.sweep = Objects.requireNonNull(sweep, "sweep");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -90,8 +92,8 @@ public final class CompletenessSweepHandler implements RequestHandler<Map<String
     }
 
     @Override
-    public Map<String, Object> handleRequest(Map<String, Object> payload, Context context) {
-        return sweep.sweep(SweepRequest.fromPayload(payload, contracts), new CompletenessSweep.ReportListener() {
+    public SweepResult handle(SweepRequest.Payload payload, Context context) {
+        return sweep.sweep(SweepRequest.of(payload, contracts), new CompletenessSweep.ReportListener() {
             @Override
             public void redriveRan(IngestOutcome outcome) {
                 reporter.outcome(outcome);

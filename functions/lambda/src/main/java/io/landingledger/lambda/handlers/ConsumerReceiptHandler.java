@@ -1,7 +1,10 @@
 package io.landingledger.lambda.handlers;
 
 import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
 import io.landingledger.core.consumers.ConsumerReceipt;
 import io.landingledger.core.consumers.ConsumerReceipts;
 import io.landingledger.core.contract.Cadence;
@@ -9,6 +12,7 @@ import io.landingledger.core.contract.ContractCache;
 import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.UnitCalendar;
+import io.landingledger.core.json.JsonCodec;
 import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.FunctionConfig;
 import io.landingledger.lambda.JsonLine;
@@ -18,7 +22,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.io.PrintStream;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.logging.log4j.LogManager;
@@ -35,7 +38,7 @@ import org.apache.logging.log4j.Logger;
  * {@link ConsumerReceipt#CONSUMER_PATTERN}). An invalid event is logged and dropped, not thrown: no retry can fix
  * it. A DynamoDB fault is thrown, so Lambda's asynchronous retries apply.
  */
-public final class ConsumerReceiptHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
+public final class ConsumerReceiptHandler extends TypedHandler<ConsumerReceiptHandler.UnitConsumedEvent, ConsumerReceiptHandler.Receipt> {
     private static final Logger LOG = LogManager.getLogger(ConsumerReceiptHandler.class);
 
     private final ContractRegistry contracts;
@@ -68,61 +71,76 @@ public final class ConsumerReceiptHandler implements RequestHandler<Map<String, 
 
     /** For tests and the local run. */
     public ConsumerReceiptHandler(ContractRegistry contracts, ConsumerReceipts receipts) {
+        super(UnitConsumedEvent.class);
         this.contracts = Objects.requireNonNull(contracts, "contracts");
         this.receipts = Objects.requireNonNull(receipts, "receipts");
     }
 
+    /** The EventBridge event: its {@code detail-type}, {@code time} and {@code detail}; EventBridge's other fields are ignored. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record UnitConsumedEvent(@JsonProperty("detail-type") String detailType, String time, Detail detail) {
+        /** The receipt's fields (events/unit-consumed.schema.json); a producer's extra fields are ignored. */
+        @JsonIgnoreProperties(ignoreUnknown = true)
+        public record Detail(String dataset, String unit, String consumer, String publish, @JsonProperty("consumed_at") String consumedAt) {
+        }
+    }
+
+    /** The answer: recorded or not and why, and the receipt's fields (none for an invalid event). */
+    @JsonPropertyOrder({"recorded", "reason", "detail", "dataset", "unit", "consumer", "publish", "consumed_at"})
+    public record Receipt(boolean recorded, String reason, String detail, String dataset, String unit, String consumer, String publish,
+                          @JsonProperty("consumed_at") String consumedAt) {
+        static Receipt invalid(String detail) {
+            return new Receipt(false, "INVALID_EVENT", detail, null, null, null, null, null);
+        }
+    }
+
     @Override
-    public Map<String, Object> handleRequest(Map<String, Object> event, Context context) {
-        Map<String, Object> result = new LinkedHashMap<>();
+    protected Receipt refused(IllegalArgumentException refusal) {
+        return invalid(refusal.getMessage());
+    }
+
+    @Override
+    public Receipt handle(UnitConsumedEvent event, Context context) {
         ConsumerReceipt receipt;
         try {
             receipt = receipt(event);
-        } catch (IllegalArgumentException | DateTimeParseException | ClassCastException e) {
-            result.put("recorded", false);
-            result.put("reason", "INVALID_EVENT");
-            result.put("detail", e.getMessage());
-            LOG.warn(new JsonLine("consumer receipt refused", result));
-            return result;
+        } catch (IllegalArgumentException | DateTimeParseException e) {
+            return invalid(e.getMessage());
         }
         boolean recorded = receipts.record(receipt);
-        result.put("recorded", recorded);
-        if (!recorded) {
-            result.put("reason", "OLDER_THAN_STORED");
-        }
-        result.put("dataset", receipt.dataset());
-        result.put("unit", receipt.unit());
-        result.put("consumer", receipt.consumer());
-        result.put("publish", receipt.publish());
-        result.put("consumed_at", receipt.consumedAt().toString());
-        LOG.info(new JsonLine(recorded ? "consumer receipt recorded" : "consumer receipt older than the stored one", result));
+        Receipt result = new Receipt(recorded, recorded ? null : "OLDER_THAN_STORED", null, receipt.dataset(), receipt.unit(),
+                receipt.consumer(), receipt.publish(), receipt.consumedAt().toString());
+        LOG.info(new JsonLine(recorded ? "consumer receipt recorded" : "consumer receipt older than the stored one", fields(result)));
         return result;
     }
 
+    private static Receipt invalid(String detail) {
+        Receipt result = Receipt.invalid(detail);
+        LOG.warn(new JsonLine("consumer receipt refused", fields(result)));
+        return result;
+    }
+
+    private static Map<String, Object> fields(Receipt result) {
+        return JsonCodec.fields(result);
+    }
+
     /** The receipt an EventBridge UnitConsumed event carries. */
-    ConsumerReceipt receipt(Map<String, Object> event) {
-        if (event == null || !"UnitConsumed".equals(event.get("detail-type")) || !(event.get("detail") instanceof Map<?, ?> detail)) {
+    ConsumerReceipt receipt(UnitConsumedEvent event) {
+        if (event == null || !"UnitConsumed".equals(event.detailType()) || event.detail() == null) {
             throw new IllegalArgumentException("not a UnitConsumed event");
         }
-        String dataset = text(detail, "dataset");
+        UnitConsumedEvent.Detail detail = event.detail();
+        String dataset = detail.dataset();
         DatasetContract contract = contracts.get(dataset == null ? "" : dataset)
                 .orElseThrow(() -> new IllegalArgumentException("unknown dataset " + dataset));
-        String unit = text(detail, "unit");
+        String unit = detail.unit();
         if (unit == null || contract.unit().cadence() != Cadence.LIST && !UnitCalendar.of(contract).isUnit(unit)) {
             throw new IllegalArgumentException("'" + unit + "' is not a unit of " + dataset);
         }
-        String at = text(detail, "consumed_at");
-        if (at == null) {
-            at = event.get("time") == null ? null : event.get("time").toString();
-        }
+        String at = detail.consumedAt() != null ? detail.consumedAt() : event.time();
         if (at == null) {
             throw new IllegalArgumentException("consumed_at and time are missing");
         }
-        return new ConsumerReceipt(dataset, unit, text(detail, "consumer"), text(detail, "publish"), Instant.parse(at));
-    }
-
-    private static String text(Map<?, ?> map, String key) {
-        Object value = map.get(key);
-        return value == null ? null : value.toString();
+        return new ConsumerReceipt(dataset, unit, detail.consumer(), detail.publish(), Instant.parse(at));
     }
 }

@@ -1,7 +1,6 @@
 package io.landingledger.lambda.handlers;
 
 import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.RequestHandler;
 
 import io.landingledger.core.repair.RepairRequest;
 import io.landingledger.core.repair.RepairResult;
@@ -18,10 +17,11 @@ import java.util.function.Supplier;
  * Operator repair: {@code AWS_MAX_ATTEMPTS=1 aws lambda invoke --cli-read-timeout 910
  * --function-name <RepairFunction> --payload file://events/repair-dry-run.json out.json} (a read timeout above the
  * function's 900 s and no CLI retries, so one repair never runs twice at once).
- * Maps the payload to a {@link RepairRequest}, runs {@link RepairService}, returns the per-unit table. A payload
- * error fails the invocation with a message that names the field.
+ * Reads the payload as a {@link RepairRequest} (JsonCodec), runs {@link RepairService}, answers the
+ * {@link RepairResult} (its per-unit table included). A payload error fails the invocation with a message that names
+ * the field.
  */
-public final class RepairHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
+public final class RepairHandler extends TypedHandler<RepairRequest, RepairResult> {
     private final RepairService repair;
     private final Supplier<String> runIds;
 
@@ -38,17 +38,17 @@ public final class RepairHandler implements RequestHandler<Map<String, Object>, 
     }
 
     public RepairHandler(RepairService repair, Supplier<String> runIds) {
+        super(RepairRequest.class);
         this.repair = repair;
         this.runIds = runIds;
     }
 
     @Override
-    public Map<String, Object> handleRequest(Map<String, Object> payload, Context context) {
-        RepairRequest request = RepairRequest.fromPayload(payload);
-        RepairResult result = repair.run(request, LambdaDeadline.of(context), runIds);
+    public RepairResult handle(RepairRequest payload, Context context) {
+        RepairResult result = repair.run(RepairRequest.orRefuse(payload), LambdaDeadline.of(context), runIds);
         if (context != null) {
             context.getLogger().log(result.table());
         }
-        return result.toMap();
+        return result;
     }
 }

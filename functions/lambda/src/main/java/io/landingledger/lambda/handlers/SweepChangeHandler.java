@@ -1,7 +1,8 @@
 package io.landingledger.lambda.handlers;
 
 import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.sweep.LakeSweepChanges;
@@ -27,7 +28,7 @@ import java.util.TreeSet;
  * </ul>
  * One marker PUT per dataset in the event. Names only: never an item's or object's content.
  */
-public final class SweepChangeHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
+public final class SweepChangeHandler extends TypedHandler<SweepChangeHandler.ChangeEvent, SweepChangeHandler.Recorded> {
     private final SweepChanges changes;
     private final Clock clock;
 
@@ -50,36 +51,64 @@ public final class SweepChangeHandler implements RequestHandler<Map<String, Obje
 
     /** For tests and the local stack. */
     public SweepChangeHandler(SweepChanges changes, Clock clock) {
+        super(ChangeEvent.class);
         this.changes = Objects.requireNonNull(changes, "changes");
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     @Override
-    public Map<String, Object> handleRequest(Map<String, Object> event, Context context) {
+    public Recorded handle(ChangeEvent event, Context context) {
         Set<String> datasets = datasets(event);
         for (String dataset : datasets) {
             changes.record(dataset, clock.instant());
         }
-        return Map.of("recorded", List.copyOf(datasets));
+        return new Recorded(List.copyOf(datasets));
+    }
+
+    /** The answer: the datasets whose change was recorded. */
+    public record Recorded(List<String> recorded) {
+    }
+
+    /**
+     * The two triggers' events, of which the handler reads names only: a stream batch's {@code Records[].dynamodb.Keys}
+     * or an S3 notification's {@code detail.object.key}. AWS adds fields to both: the rest is ignored.
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record ChangeEvent(@JsonProperty("Records") List<StreamRecord> records, Detail detail) {
+        @JsonIgnoreProperties(ignoreUnknown = true)
+        public record StreamRecord(Stream dynamodb) {
+        }
+
+        @JsonIgnoreProperties(ignoreUnknown = true)
+        public record Stream(@JsonProperty("Keys") Map<String, Map<String, Object>> keys) {
+        }
+
+        @JsonIgnoreProperties(ignoreUnknown = true)
+        public record Detail(S3Object object) {
+        }
+
+        @JsonIgnoreProperties(ignoreUnknown = true)
+        public record S3Object(String key) {
+        }
     }
 
     /** The datasets an event names: a stream batch's, or one S3 notification's. */
-    @SuppressWarnings("unchecked")
-    static Set<String> datasets(Map<String, Object> event) {
+    static Set<String> datasets(ChangeEvent event) {
         Set<String> datasets = new TreeSet<>();
-        Object records = event.get("Records");
-        if (records instanceof List<?> list) {
-            for (Object r : list) {
-                Object keys = ((Map<String, Object>) ((Map<String, Object>) r).getOrDefault("dynamodb", Map.of())).get("Keys");
-                if (keys instanceof Map<?, ?> k && k.get("dataset") instanceof Map<?, ?> attribute && attribute.get("S") instanceof String name) {
+        if (event == null) {
+            return datasets;
+        }
+        if (event.records() != null) {
+            for (ChangeEvent.StreamRecord r : event.records()) {
+                Map<String, Map<String, Object>> keys = r == null || r.dynamodb() == null ? null : r.dynamodb().keys();
+                if (keys != null && keys.get("dataset") != null && keys.get("dataset").get("S") instanceof String name) {
                     datasets.add(name);
                 }
             }
             return datasets;
         }
-        Object detail = event.get("detail");
-        if (detail instanceof Map<?, ?> d && d.get("object") instanceof Map<?, ?> object && object.get("key") instanceof String key) {
-            String decoded = java.net.URLDecoder.decode(key, java.nio.charset.StandardCharsets.UTF_8);
+        if (event.detail() != null && event.detail().object() != null && event.detail().object().key() != null) {
+            String decoded = java.net.URLDecoder.decode(event.detail().object().key(), java.nio.charset.StandardCharsets.UTF_8);
             String[] parts = decoded.split("/");
             String dataset = decoded.startsWith(LakeLayout.PUBLISHED_PREFIX) && parts.length > 2 ? parts[1] : parts[0];
             if (!dataset.isEmpty() && !dataset.startsWith("_") && parts.length > 1) {

@@ -1,9 +1,10 @@
 package io.landingledger.lambda.handlers;
 
 import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.RequestHandler;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
 import io.landingledger.core.contract.ContractRegistry;
+import io.landingledger.core.json.JsonCodec;
 import io.landingledger.core.sweep.ShardTask;
 import io.landingledger.core.sweep.ShardedSweep;
 import io.landingledger.core.sweep.SweepMode;
@@ -14,8 +15,7 @@ import io.landingledger.lambda.JsonLine;
 import io.landingledger.lambda.adapters.SqsShardQueue;
 
 import java.io.PrintStream;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -29,7 +29,7 @@ import org.apache.logging.log4j.Logger;
  * this one (which datasets, in which shards), and puts one message per shard on the shard queue
  * ({@value #SHARD_QUEUE}). Result: the sweep id, its mode, how many datasets it reads and carries, its shards.
  */
-public final class SweepPlannerHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
+public final class SweepPlannerHandler extends TypedHandler<SweepPlannerHandler.Schedule, SweepPlannerHandler.Planned> {
     /** The shard queue's URL (infra/template.yaml, SweepShardQueue). */
     public static final String SHARD_QUEUE = "SWEEP_SHARD_QUEUE";
     private static final Logger LOG = LogManager.getLogger(SweepPlannerHandler.class);
@@ -60,26 +60,31 @@ public final class SweepPlannerHandler implements RequestHandler<Map<String, Obj
 
     /** For tests and the local stack: {@code queue} takes the shards (the lead's SQS emulator, or a list). */
     public SweepPlannerHandler(ContractRegistry contracts, ShardedSweep sweep, Consumer<java.util.List<ShardTask>> queue, SweepMetrics metrics) {
+        super(Schedule.class);
         this.contracts = Objects.requireNonNull(contracts, "contracts");
         this.sweep = Objects.requireNonNull(sweep, "sweep");
         this.queue = Objects.requireNonNull(queue, "queue");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
     }
 
+    /** The schedule's payload: the sweep's mode (default incremental) and the sweep's own keys. */
+    public record Schedule(String mode, List<String> datasets, String from, String to) {
+    }
+
+    /** The answer: the sweep planned, how many datasets it reads and carries, its shards. */
+    public record Planned(@JsonProperty("sweep_id") String sweepId, String mode, @JsonProperty("datasets_read") int datasetsRead,
+                          @JsonProperty("datasets_carried") int datasetsCarried, int shards) {
+    }
+
     @Override
-    public Map<String, Object> handleRequest(Map<String, Object> payload, Context context) {
-        Map<String, Object> rest = new HashMap<>(payload == null ? Map.of() : payload);
-        Object mode = rest.remove("mode");
-        SweepMode sweepMode = mode == null ? SweepMode.INCREMENTAL : SweepMode.parse(String.valueOf(mode));
-        SweepPlan plan = sweep.plan(sweepMode, SweepRequest.fromPayload(rest, contracts), metrics);
+    public Planned handle(Schedule payload, Context context) {
+        Schedule schedule = payload == null ? new Schedule(null, null, null, null) : payload;
+        SweepMode sweepMode = schedule.mode() == null ? SweepMode.INCREMENTAL : SweepMode.parse(schedule.mode());
+        SweepPlan plan = sweep.plan(sweepMode, SweepRequest.of(new SweepRequest.Payload(schedule.datasets(), schedule.from(),
+                schedule.to()), contracts), metrics);
         queue.accept(plan.shards().stream().map(shard -> ShardTask.of(plan, shard)).toList());
-        Map<String, Object> result = new LinkedHashMap<>();
-        result.put("sweep_id", plan.sweepId());
-        result.put("mode", plan.mode().lowerCase());
-        result.put("datasets_read", plan.datasetCount());
-        result.put("datasets_carried", plan.carried());
-        result.put("shards", plan.shards().size());
-        LOG.info(new JsonLine("sweep planned", result));
-        return result;
+        Planned planned = new Planned(plan.sweepId(), plan.mode().lowerCase(), plan.datasetCount(), plan.carried(), plan.shards().size());
+        LOG.info(new JsonLine("sweep planned", JsonCodec.fields(planned)));
+        return planned;
     }
 }

@@ -1,10 +1,11 @@
 package io.landingledger.lambda.handlers;
 
 import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.RequestHandler;
-import com.fasterxml.jackson.jr.ob.JSON;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
 import io.landingledger.core.ingest.IngestOutcome;
+import io.landingledger.core.json.JsonCodec;
 import io.landingledger.core.sweep.CompletenessSweep;
 import io.landingledger.core.sweep.DatasetReport;
 import io.landingledger.core.sweep.ShardTask;
@@ -15,8 +16,6 @@ import io.landingledger.lambda.JsonLine;
 import io.landingledger.lambda.LambdaDeadline;
 import io.landingledger.lambda.OutcomeReporter;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,7 +35,7 @@ import org.apache.logging.log4j.Logger;
  * to the dead-letter queue (alarmed). A worker killed on its last attempt writes nothing: the next planner names the
  * shard ({@code NO_RESULT}).
  */
-public final class SweepShardHandler implements RequestHandler<Map<String, Object>, Map<String, Object>> {
+public final class SweepShardHandler extends TypedHandler<SQSEvent, SweepShardHandler.ShardRun> {
     /** The shard queue's redrive policy maxReceiveCount (infra/template.yaml, SweepShardQueue). */
     public static final int MAX_RECEIVES = 3;
     private static final Logger LOG = LogManager.getLogger(SweepShardHandler.class);
@@ -64,22 +63,26 @@ public final class SweepShardHandler implements RequestHandler<Map<String, Objec
 
     /** For tests and the local stack. */
     public SweepShardHandler(ShardedSweep sweep, OutcomeReporter reporter, SweepMetrics metrics) {
+        super(SQSEvent.class);
         this.sweep = Objects.requireNonNull(sweep, "sweep");
         this.reporter = Objects.requireNonNull(reporter, "reporter");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
     }
 
+    /** The answer: the shard run, how many of its datasets were swept and left unswept (empty for an empty batch). */
+    public record ShardRun(@JsonProperty("sweep_id") String sweepId, Integer shard, Integer swept, Integer unswept) {
+        static final ShardRun NONE = new ShardRun(null, null, null, null);
+    }
+
     /** An SQS event: {@code Records[].body} a {@link ShardTask}, {@code attributes.ApproximateReceiveCount}. */
     @Override
-    @SuppressWarnings("unchecked")
-    public Map<String, Object> handleRequest(Map<String, Object> event, Context context) {
-        List<Object> records = (List<Object>) event.getOrDefault("Records", List.of());
-        Map<String, Object> result = new LinkedHashMap<>();
-        for (Object r : records) {
-            Map<String, Object> record = (Map<String, Object>) r;
-            ShardTask task = task(String.valueOf(record.get("body")));
-            Map<String, Object> attributes = (Map<String, Object>) record.getOrDefault("attributes", Map.of());
-            int attempt = Integer.parseInt(String.valueOf(attributes.getOrDefault("ApproximateReceiveCount", "1")));
+    public ShardRun handle(SQSEvent event, Context context) {
+        List<SQSEvent.SQSMessage> records = event == null || event.getRecords() == null ? List.of() : event.getRecords();
+        ShardRun result = ShardRun.NONE;
+        for (SQSEvent.SQSMessage record : records) {
+            ShardTask task = task(record.getBody());
+            Map<String, String> attributes = record.getAttributes() == null ? Map.of() : record.getAttributes();
+            int attempt = Integer.parseInt(attributes.getOrDefault("ApproximateReceiveCount", "1"));
             SweepShardRunner.Outcome outcome;
             try {
                 outcome = sweep.runShard(task, attempt, LambdaDeadline.of(context), listener());
@@ -96,10 +99,7 @@ public final class SweepShardHandler implements RequestHandler<Map<String, Objec
             }
             sweep.assembleIfComplete(task.sweepId(), metrics).ifPresent(a -> LOG.info(new JsonLine("sweep assembled", Map.of(
                     "sweep_id", task.sweepId(), "finished", a.finished(), "complete", a.complete()))));
-            result.put("sweep_id", task.sweepId());
-            result.put("shard", task.shard().index());
-            result.put("swept", outcome.result().swept().size());
-            result.put("unswept", outcome.result().unswept().size());
+            result = new ShardRun(task.sweepId(), task.shard().index(), outcome.result().swept().size(), outcome.result().unswept().size());
             if (!outcome.result().finished()) {
                 throw new IllegalStateException("shard " + task.shard().index() + " of " + task.sweepId()
                         + " left datasets unswept on its last attempt; its result names them");
@@ -126,10 +126,6 @@ public final class SweepShardHandler implements RequestHandler<Map<String, Objec
     }
 
     private static ShardTask task(String body) {
-        try {
-            return ShardTask.fromMap(JSON.std.mapFrom(body));
-        } catch (IOException e) {
-            throw new UncheckedIOException("the shard message is not JSON", e);
-        }
+        return JsonCodec.read(body == null ? "" : body, ShardTask.class);
     }
 }

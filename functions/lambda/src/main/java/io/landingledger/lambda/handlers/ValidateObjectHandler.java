@@ -1,7 +1,6 @@
 package io.landingledger.lambda.handlers;
 
 import com.amazonaws.services.lambda.runtime.Context;
-import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.S3Event;
 import com.amazonaws.services.lambda.runtime.events.models.s3.S3EventNotification.S3EventNotificationRecord;
 import com.amazonaws.services.lambda.runtime.events.models.s3.S3EventNotification.S3ObjectEntity;
@@ -20,7 +19,6 @@ import io.landingledger.lambda.RecordResult;
 import java.time.Instant;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -34,7 +32,7 @@ import java.util.function.Supplier;
  * invocation then fails, so Lambda retries the event (records already done are skipped on the retry) and the
  * on-failure destination sees it after the retries.
  */
-public final class ValidateObjectHandler implements RequestHandler<S3Event, Map<String, Object>> {
+public final class ValidateObjectHandler extends TypedHandler<S3Event, ValidateObjectHandler.Response> {
     private final UnitRouter router;
     private final IngestService ingest;
     private final OutcomeReporter reporter;
@@ -59,14 +57,19 @@ public final class ValidateObjectHandler implements RequestHandler<S3Event, Map<
 
     /** For tests and the local run. */
     public ValidateObjectHandler(UnitRouter router, IngestService ingest, OutcomeReporter reporter, Supplier<String> runIds) {
+        super(S3Event.class);
         this.router = router;
         this.ingest = ingest;
         this.reporter = reporter;
         this.runIds = runIds;
     }
 
+    /** The answer: one entry per record of the event, in order ({@link RecordResult#response()}). */
+    public record Response(List<Map<String, Object>> records) {
+    }
+
     @Override
-    public Map<String, Object> handleRequest(S3Event event, Context context) {
+    public Response handle(S3Event event, Context context) {
         List<Map<String, Object>> results = new ArrayList<>();
         BatchFailures failures = new BatchFailures();
         Deadline deadline = LambdaDeadline.of(context); // a record that cannot finish in time stops between steps, failed
@@ -99,9 +102,7 @@ public final class ValidateObjectHandler implements RequestHandler<S3Event, Map<
             }
         }
         failures.throwIfAny();
-        Map<String, Object> response = new LinkedHashMap<>();
-        response.put("records", results);
-        return response;
+        return new Response(results);
     }
 
     private Map<String, Object> report(RecordResult result) {

@@ -1,5 +1,6 @@
 package io.landingledger.lambda.handlers;
 
+import io.landingledger.lambda.testing.Invocations;
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.core.contract.DatasetContract;
@@ -471,7 +472,7 @@ class CompletenessSweepIT {
         try {
             CompletenessSweepHandler handler = new CompletenessSweepHandler(pipeline.contracts(),
                     pipeline.sweep(Clock.fixed(now, ZoneOffset.UTC)), DatasetMetrics.toStandardOutput(), reporter);
-            response = handler.handleRequest(payload, null);
+            response = Invocations.invoke(handler, payload, null);
         } finally {
             System.setOut(original);
         }
@@ -532,13 +533,13 @@ class CompletenessSweepIT {
         CompletenessSweepHandler handler = new CompletenessSweepHandler(pipeline.contracts(), pipeline.sweep(Clock.systemUTC()),
                 DatasetMetrics.toStandardOutput(), new io.landingledger.lambda.LogAndMetricsReporter());
         pipeline.requests.clear();
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> handler.handleRequest(Map.of("dataset", "x"), null))
-                .getMessage().contains("unknown key(s) [dataset]"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> handler.handleRequest(Map.of("datasets", List.of("nope")), null))
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Invocations.invoke(handler, Map.of("dataset", "x"), null))
+                .getMessage().contains("unknown field \"dataset\" (allowed: datasets, from, to)"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Invocations.invoke(handler, Map.of("datasets", List.of("nope")), null))
                 .getMessage().contains("unknown dataset nope"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> handler.handleRequest(
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Invocations.invoke(handler, 
                 Map.of("datasets", List.of(DATASET), "from", "2026-3-1"), null)).getMessage().contains("'2026-3-1' is not a daily unit"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> handler.handleRequest(
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Invocations.invoke(handler, 
                 Map.of("from", "2026-03-09", "to", "2026-03-01"), null)).getMessage().contains("is after to"));
         assertEquals(List.of(), pipeline.requests.all, "nothing was read or written");
     }

@@ -1,5 +1,6 @@
 package io.landingledger.lambda.handlers;
 
+import io.landingledger.lambda.testing.Invocations;
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.core.consumers.ConsumerReceipt;
@@ -49,7 +50,7 @@ class ConsumerReceiptHandlerIT {
     @Test
     void theSampleEvent_isStored_andALateOlderReceiptNeverReplacesIt() throws Exception {
         Map<String, Object> event = sample();
-        Map<String, Object> result = handler.handleRequest(event, null);
+        Map<String, Object> result = Invocations.invoke(handler, event, null);
         assertEquals(true, result.get("recorded"), result.toString());
         assertEquals(List.of(new ConsumerReceipt("progress_events", "2026-03-02", "mart", "5f0c2a9e-7d41-4b8e-8c3a-1e6b9d2f4a70",
                 java.time.Instant.parse("2026-03-03T07:02:40.118Z"))), receipts.forUnits("progress_events", "2026-03-01", "2026-03-02"));
@@ -60,7 +61,7 @@ class ConsumerReceiptHandlerIT {
         detail.put("publish", "an-older-run");
         detail.put("consumed_at", "2026-03-02T07:00:00Z");
         older.put("detail", detail);
-        Map<String, Object> late = handler.handleRequest(older, null);
+        Map<String, Object> late = Invocations.invoke(handler, older, null);
         assertEquals(false, late.get("recorded"));
         assertEquals("OLDER_THAN_STORED", late.get("reason"));
         assertEquals("5f0c2a9e-7d41-4b8e-8c3a-1e6b9d2f4a70", receipts.forUnits("progress_events", null, null).get(0).publish());
@@ -69,7 +70,7 @@ class ConsumerReceiptHandlerIT {
         detail.remove("consumed_at");
         detail.put("publish", "a-newer-run");
         older.put("time", "2026-03-04T00:00:00Z");
-        assertEquals(true, handler.handleRequest(older, null).get("recorded"));
+        assertEquals(true, Invocations.invoke(handler, older, null).get("recorded"));
         assertEquals("a-newer-run", receipts.forUnits("progress_events", "2026-03-02", "2026-03-02").get(0).publish());
         // another dataset's range and another unit's: not returned
         assertEquals(List.of(), receipts.forUnits("progress_events", "2026-03-03", "2026-03-09"));
@@ -84,7 +85,7 @@ class ConsumerReceiptHandlerIT {
             Map<String, Object> detail = new HashMap<>((Map<String, Object>) event.get("detail"));
             detail.put(change[0], change[1]);
             event.put("detail", detail);
-            assertEquals("INVALID_EVENT", handler.handleRequest(event, null).get("reason"), change[0]);
+            assertEquals("INVALID_EVENT", Invocations.invoke(handler, event, null).get("reason"), change[0]);
         }
         assertEquals(List.of(), receipts.forUnits("progress_events", null, null));
     }

@@ -1,5 +1,6 @@
 package io.landingledger.lambda.handlers;
 
+import io.landingledger.lambda.testing.Invocations;
 import static io.landingledger.core.validate.Events.event;
 import static io.landingledger.core.validate.Events.lines;
 import static io.landingledger.core.validate.Events.utf8;
@@ -224,7 +225,7 @@ class HostileFilesIT {
         try (PipelineFixture pipeline = new PipelineFixture(EMULATORS); CapturedReporter captured = new CapturedReporter()) {
             ValidateObjectHandler handler = new ValidateObjectHandler(new UnitRouter(pipeline.contracts()),
                     pipeline.service(IngestService.StepListener.NONE), captured.reporter(), () -> UUID.randomUUID().toString());
-            Map<String, Object> response = handler.handleRequest(pipeline.eventFor(pipeline.put(key, stored)), null);
+            Map<String, Object> response = Invocations.invoke(handler, pipeline.eventFor(pipeline.put(key, stored)), null);
 
             Map<String, Object> record = onlyRecord(response);
             String dataset = key.substring(0, key.indexOf('/'));

@@ -1,5 +1,6 @@
 package io.landingledger.lambda.handlers;
 
+import io.landingledger.lambda.testing.Invocations;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -180,7 +181,7 @@ class KeyIndexSpillIT {
         ContractRegistry contracts = ContractRegistry.fromDirectory(PipelineFixture.REPOSITORY.resolve("datasets"));
         RepairService service = new RepairService(contracts, pipeline.ledger, pipeline.store, pipeline.service(IngestService.StepListener.NONE),
                 pipeline.inbox(), pipeline.lake(), Clock.systemUTC(), Duration.ZERO);
-        new RepairHandler(service, () -> UUID.randomUUID().toString()).handleRequest(Map.of("dataset", "progress_events",
+        Invocations.invoke(new RepairHandler(service, () -> UUID.randomUUID().toString()), Map.of("dataset", "progress_events",
                 "units", List.of("2026-03-02"), "reason", "validator given a larger key index", "force", force), null);
     }
 }

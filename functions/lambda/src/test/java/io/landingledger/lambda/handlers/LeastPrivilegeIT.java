@@ -1,5 +1,6 @@
 package io.landingledger.lambda.handlers;
 
+import io.landingledger.lambda.testing.Invocations;
 import com.amazonaws.services.lambda.runtime.events.S3Event;
 import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
 import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
@@ -139,18 +140,18 @@ class LeastPrivilegeIT {
         // an input deleted before the validator read it (its version is gone: a 404)
         PipelineFixture.Uploaded gone = producer.put(DATASET + "/progress-2026-03-10.jsonl", bytes(checkpoint("e1", "2026-03-10T01:00:00Z")));
         producer.s3.deleteObject(r -> r.bucket(producer.inbox()).key(gone.key()).versionId(gone.versionId()));
-        handler.handleRequest(producer.eventFor(gone), null);
+        Invocations.invoke(handler, producer.eventFor(gone), null);
         // and one deleted between the validator's listing and its read (the GetObject answers 404)
         PipelineFixture.Uploaded vanishing = producer.put(DATASET + "/progress-2026-03-13.jsonl", bytes(checkpoint("e1", "2026-03-13T01:00:00Z")));
         deleteBeforeRead(validator, vanishing);
-        handler.handleRequest(producer.eventFor(vanishing), null);
+        Invocations.invoke(handler, producer.eventFor(vanishing), null);
         validator.beforeCall = r -> { };
         assertTrue(validator.calls.calls().stream().anyMatch(c -> c.operation().equals("GetObject") && Integer.valueOf(404).equals(c.status())),
                 "the read of the vanished version answered 404: " + validator.calls.calls().stream()
                         .filter(c -> c.operation().equals("GetObject")).map(RecordedCalls.Call::status).toList());
         // the ledger points at a published object that is missing: republished
         producer.s3.deleteObject(r -> r.bucket(producer.lake()).key(LakeLayout.publishedKey(DATASET, "2026-03-03")));
-        handler.handleRequest(producer.eventFor(producer.putExample(DATASET, "progress-2026-03-03.jsonl")), null);
+        Invocations.invoke(handler, producer.eventFor(producer.putExample(DATASET, "progress-2026-03-03.jsonl")), null);
         // a gzipped input and a multipart one: the staging upload's parts and the promote's ranges go out on the
         // upload executor's threads
         deliver(handler, producer.putExample(DATASET, "progress-2026-03-06.jsonl.gz"), "published");
@@ -160,9 +161,9 @@ class LeastPrivilegeIT {
         // a concurrent writer publishes the unit between staging and promote: the promote's If-None-Match fails and the
         // multipart promote is aborted
         S3Event racing = producer.eventFor(producer.put(DATASET + "/progress-2026-03-11.jsonl", bytes(checkpoint("e1", "2026-03-11T01:00:00Z"))));
-        raceThePromote(validator, "2026-03-11", () -> handler.handleRequest(racing, null));
+        raceThePromote(validator, "2026-03-11", () -> Invocations.invoke(handler, racing, null));
         // an unroutable key: no AWS call
-        handler.handleRequest(producer.eventFor(producer.put(DATASET + "/notes.txt", bytes("x"))), null);
+        Invocations.invoke(handler, producer.eventFor(producer.put(DATASET + "/notes.txt", bytes("x"))), null);
 
         assertLeastPrivilege("ValidatorFunction", validator);
     }
@@ -183,13 +184,13 @@ class LeastPrivilegeIT {
         try (StubLambda lambda = new StubLambda(validatorHandler)) {
             CompletenessSweepHandler handler = sweep.sweepHandler(function.environment().get(FunctionConfig.VALIDATOR_FUNCTION), lambda);
             // without a re-drive: OK and MISSING units, the reports written
-            handler.handleRequest(Map.of("datasets", List.of(DATASET), "from", "2026-03-01", "to", "2026-03-04"), null);
+            Invocations.invoke(handler, Map.of("datasets", List.of(DATASET), "from", "2026-03-01", "to", "2026-03-04"), null);
             // with a re-drive: a file whose S3 event was lost
             producer.putExample(DATASET, "progress-2026-03-02.jsonl");
-            handler.handleRequest(Map.of("datasets", List.of(DATASET), "from", "2026-03-01", "to", "2026-03-04"), null);
+            Invocations.invoke(handler, Map.of("datasets", List.of(DATASET), "from", "2026-03-01", "to", "2026-03-04"), null);
             assertEquals(1, lambda.invocations.size(), "one re-drive, through the validator's endpoint: " + lambda.invocations);
             // the schedule's payload: every dataset over its default range
-            handler.handleRequest(Map.of(), null);
+            Invocations.invoke(handler, Map.of(), null);
         }
 
         // the re-drive's own calls ran with the validator's role: each must be allowed there too
@@ -205,9 +206,9 @@ class LeastPrivilegeIT {
         Wiring receipts = wiring("consumer-receipt");
         ConsumerReceiptHandler handler = receipts.consumerReceiptHandler();
         // a receipt, then an older one arriving late (the conditional PutItem fails: still only PutItem), then an invalid one
-        assertEquals(true, handler.handleRequest(unitConsumed("2026-03-01", "run-2", "2026-03-02T10:00:00Z"), null).get("recorded"));
-        assertEquals(false, handler.handleRequest(unitConsumed("2026-03-01", "run-1", "2026-03-02T09:00:00Z"), null).get("recorded"));
-        assertEquals("INVALID_EVENT", handler.handleRequest(unitConsumed("March", "run-1", "2026-03-02T09:00:00Z"), null).get("reason"));
+        assertEquals(true, Invocations.invoke(handler, unitConsumed("2026-03-01", "run-2", "2026-03-02T10:00:00Z"), null).get("recorded"));
+        assertEquals(false, Invocations.invoke(handler, unitConsumed("2026-03-01", "run-1", "2026-03-02T09:00:00Z"), null).get("recorded"));
+        assertEquals("INVALID_EVENT", Invocations.invoke(handler, unitConsumed("March", "run-1", "2026-03-02T09:00:00Z"), null).get("reason"));
         assertLeastPrivilege("ConsumerReceiptFunction", receipts);
     }
 
@@ -242,39 +243,39 @@ class LeastPrivilegeIT {
         RepairHandler handler = repair.repairHandler();
 
         // dry-run, targeted: reads only
-        handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-01", "2026-03-03"), "mode", "targeted",
+        Invocations.invoke(handler, Map.of("dataset", DATASET, "units", List.of("2026-03-01", "2026-03-03"), "mode", "targeted",
                 "dryRun", true, "reason", "LeastPrivilegeIT dry run", "inputVersion", "latest"), null);
         // targeted, latest input: the lost event's unit is published
-        handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-03"), "mode", "targeted",
+        Invocations.invoke(handler, Map.of("dataset", DATASET, "units", List.of("2026-03-03"), "mode", "targeted",
                 "dryRun", false, "reason", "LeastPrivilegeIT lost event", "inputVersion", "latest"), null);
-        handler.handleRequest(Map.of("dataset", "transactions", "units", List.of("2026-10-01"), "mode", "targeted",
+        Invocations.invoke(handler, Map.of("dataset", "transactions", "units", List.of("2026-10-01"), "mode", "targeted",
                 "dryRun", false, "reason", "LeastPrivilegeIT lost event", "inputVersion", "latest"), null);
         // targeted, the recorded input, forced (republished from the version the ledger recorded)
-        handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-01"), "mode", "targeted",
+        Invocations.invoke(handler, Map.of("dataset", DATASET, "units", List.of("2026-03-01"), "mode", "targeted",
                 "dryRun", false, "force", true, "reason", "LeastPrivilegeIT forced", "inputVersion", "recorded"), null);
         // forward from a unit, forced
-        handler.handleRequest(Map.of("dataset", DATASET, "from", "2026-03-02", "mode", "forward",
+        Invocations.invoke(handler, Map.of("dataset", DATASET, "from", "2026-03-02", "mode", "forward",
                 "dryRun", false, "force", true, "reason", "LeastPrivilegeIT forward", "inputVersion", "recorded"), null);
         // omit a unit that has no input
-        handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-04"), "action", "omit",
+        Invocations.invoke(handler, Map.of("dataset", DATASET, "units", List.of("2026-03-04"), "action", "omit",
                 "reason", "LeastPrivilegeIT omit"), null);
         // a unit whose published object vanished: republished (HEAD 404)
         producer.s3.deleteObject(r -> r.bucket(producer.lake()).key(LakeLayout.publishedKey(DATASET, "2026-03-02")));
-        handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-02"), "mode", "targeted",
+        Invocations.invoke(handler, Map.of("dataset", DATASET, "units", List.of("2026-03-02"), "mode", "targeted",
                 "dryRun", false, "reason", "LeastPrivilegeIT missing publish", "inputVersion", "recorded"), null);
 
         // a large file refused after its first parts were staged (the staging upload is aborted)
         producer.put(DATASET + "/progress-2026-03-12.jsonl", leakingLargeDay());
-        handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-12"), "mode", "targeted",
+        Invocations.invoke(handler, Map.of("dataset", DATASET, "units", List.of("2026-03-12"), "mode", "targeted",
                 "dryRun", false, "reason", "LeastPrivilegeIT refused", "inputVersion", "latest"), null);
         // a concurrent publish between staging and promote (the promote is aborted)
         producer.put(DATASET + "/progress-2026-03-11.jsonl", bytes(checkpoint("e1", "2026-03-11T01:00:00Z")));
-        raceThePromote(repair, "2026-03-11", () -> handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-11"),
+        raceThePromote(repair, "2026-03-11", () -> Invocations.invoke(handler, Map.of("dataset", DATASET, "units", List.of("2026-03-11"),
                 "mode", "targeted", "dryRun", false, "reason", "LeastPrivilegeIT race", "inputVersion", "latest"), null));
         // an input deleted between the repair's listing and its read (404)
         PipelineFixture.Uploaded vanishing = producer.put(DATASET + "/progress-2026-03-13.jsonl", bytes(checkpoint("e1", "2026-03-13T01:00:00Z")));
         deleteBeforeRead(repair, vanishing);
-        handler.handleRequest(Map.of("dataset", DATASET, "units", List.of("2026-03-13"), "mode", "targeted",
+        Invocations.invoke(handler, Map.of("dataset", DATASET, "units", List.of("2026-03-13"), "mode", "targeted",
                 "dryRun", false, "reason", "LeastPrivilegeIT vanished", "inputVersion", "latest"), null);
         repair.beforeCall = r -> { };
 
@@ -312,7 +313,7 @@ class LeastPrivilegeIT {
     }
 
     private void deliver(ValidateObjectHandler handler, PipelineFixture.Uploaded upload, String expected) throws IOException {
-        Map<String, Object> response = handler.handleRequest(producer.eventFor(upload), null);
+        Map<String, Object> response = Invocations.invoke(handler, producer.eventFor(upload), null);
         @SuppressWarnings("unchecked")
         Map<String, Object> record = ((List<Map<String, Object>>) response.get("records")).get(0);
         assertEquals(expected, record.get("action"), record.toString());
@@ -532,7 +533,7 @@ class LeastPrivilegeIT {
                 byte[] body;
                 int status;
                 try {
-                    Map<String, Object> response = validator.handleRequest(EVENTS.fromJson(event), null);
+                    Map<String, Object> response = Invocations.invoke(validator, EVENTS.fromJson(event), null);
                     body = "Event".equals(type) ? new byte[0] : JSON.std.asString(response).getBytes(StandardCharsets.UTF_8);
                     status = "Event".equals(type) ? 202 : 200;
                 } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.landingledger.lambda.handlers;
 
+import io.landingledger.lambda.testing.Invocations;
 import com.amazonaws.services.lambda.runtime.events.S3Event;
 import com.fasterxml.jackson.jr.ob.JSON;
 
@@ -165,7 +166,7 @@ class LedgerTruthIT {
             if (step == IngestService.Step.PROMOTED) {
                 throw new IllegalStateException("the function died after its promote");
             }
-        }).handleRequest(pipeline.eventFor(v1), null));
+        }).handle(pipeline.eventFor(v1), null));
         PipelineFixture.Uploaded v2 = deliverPut(KEY, (new String(day(), StandardCharsets.UTF_8)
                 + PROHIBITED_LINE).getBytes(StandardCharsets.UTF_8));
         pipeline.deliver(pipeline.eventFor(v1)); // Lambda's retry of V1
@@ -227,7 +228,7 @@ class LedgerTruthIT {
             if (step == IngestService.Step.PROMOTED && paused.compareAndSet(false, true)) {
                 v3.set(deliverNow(KEY, v1RowsOtherBytes)); // V3 runs whole while V2's run is between promote and ledger
             }
-        }).handleRequest(pipeline.eventFor(v2), null);
+        }).handle(pipeline.eventFor(v2), null);
 
         LedgerItem item = pipeline.ledgerItem(DATASET, UNIT);
         assertEquals(v3.get().versionId(), item.input().versionId(), "the ledger names the newest input");
@@ -314,10 +315,10 @@ class LedgerTruthIT {
                         throw new IllegalStateException("V2's function died after its promote");
                     }
                 });
-                assertThrows(RuntimeException.class, () -> dies.handleRequest(eventNow(v2.get()), null));
+                assertThrows(RuntimeException.class, () -> Invocations.invoke(dies, eventNow(v2.get()), null));
                 v3.set(deliverNow(KEY, prohibited));
             }
-        }).handleRequest(pipeline.eventFor(v1), null);
+        }).handle(pipeline.eventFor(v1), null);
 
         LedgerItem item = pipeline.ledgerItem(DATASET, UNIT);
         assertEquals(LedgerStatus.PUBLISHED, item.status());

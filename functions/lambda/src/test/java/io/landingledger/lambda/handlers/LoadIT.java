@@ -1,5 +1,6 @@
 package io.landingledger.lambda.handlers;
 
+import io.landingledger.lambda.testing.Invocations;
 import com.amazonaws.services.lambda.runtime.events.S3Event;
 
 import io.landingledger.core.ingest.LakeLayout;
@@ -70,7 +71,7 @@ class LoadIT {
         try {
             for (S3Event event : deliveries) {
                 ValidateObjectHandler handler = pipeline.handler();
-                results.add(threads.submit(() -> handler.handleRequest(event, null)));
+                results.add(threads.submit(() -> Invocations.invoke(handler, event, null)));
             }
             for (Future<Map<String, Object>> result : results) {
                 result.get(); // no delivery may fail

@@ -1,5 +1,6 @@
 package io.landingledger.lambda.handlers;
 
+import io.landingledger.lambda.testing.Invocations;
 import io.landingledger.core.contract.ContractCache;
 import io.landingledger.core.contract.ContractRegistrar;
 import io.landingledger.core.contract.InvalidContractException;
@@ -66,7 +67,7 @@ class RegisteredDatasetIT {
 
             // before registration: a file under orders/ goes nowhere
             PipelineFixture.Uploaded early = pipeline.put("orders/orders-2026-11-01.jsonl", line("o1", "1.50"));
-            assertEquals("UNKNOWN_DATASET", record(validator.handleRequest(pipeline.eventFor(early), null)).get("reason"));
+            assertEquals("UNKNOWN_DATASET", record(Invocations.invoke(validator, pipeline.eventFor(early), null)).get("reason"));
 
             // a bad contract is refused with the loader's error, and nothing is stored
             byte[] bad = new String(orders(1, 0), StandardCharsets.UTF_8).replace("\"number\"", "\"money\"").getBytes(StandardCharsets.UTF_8);
@@ -76,7 +77,7 @@ class RegisteredDatasetIT {
 
             // added: the same file, delivered again, is published under version 1
             assertEquals(1, operator.add("orders.json", orders(1, 0), "INC-1 onboard orders", false).entry().version());
-            assertEquals("published", PipelineFixture.action(validator.handleRequest(pipeline.eventFor(early), null)));
+            assertEquals("published", PipelineFixture.action(Invocations.invoke(validator, pipeline.eventFor(early), null)));
             LedgerItem first = pipeline.ledgerItem("orders", "2026-11-01");
             assertEquals(1, first.contractVersion());
             assertEquals("{\"amount\":1.5,\"order_id\":\"o1\"}\n", new String(pipeline.published("orders", "2026-11-01"), StandardCharsets.UTF_8));
@@ -85,14 +86,14 @@ class RegisteredDatasetIT {
             operator.update("orders.json", orders(2, 1), "INC-2 allow one bad line", false);
             PipelineFixture.Uploaded second = pipeline.put("orders/orders-2026-11-02.jsonl",
                     (new String(line("o2", "2"), StandardCharsets.UTF_8) + "{\"order_id\":\"o3\"}\n").getBytes(StandardCharsets.UTF_8));
-            assertEquals("published", PipelineFixture.action(validator.handleRequest(pipeline.eventFor(second), null)));
+            assertEquals("published", PipelineFixture.action(Invocations.invoke(validator, pipeline.eventFor(second), null)));
             assertEquals(2, pipeline.ledgerItem("orders", "2026-11-02").contractVersion());
             assertEquals(1, pipeline.ledgerItem("orders", "2026-11-01").contractVersion(), "a change leaves what was published");
 
             // retired: a new file is unroutable with the reason; the publishes and the ledger stay
             operator.retire("orders", "INC-3 producer decommissioned");
             PipelineFixture.Uploaded late = pipeline.put("orders/orders-2026-11-03.jsonl", line("o4", "4"));
-            Map<String, Object> unroutable = record(validator.handleRequest(pipeline.eventFor(late), null));
+            Map<String, Object> unroutable = record(Invocations.invoke(validator, pipeline.eventFor(late), null));
             assertEquals("RETIRED_DATASET", unroutable.get("reason"));
             assertTrue(String.valueOf(unroutable.get("detail")).contains("INC-3 producer decommissioned"), unroutable.toString());
             assertEquals(first.revision(), pipeline.ledgerItem("orders", "2026-11-01").revision());

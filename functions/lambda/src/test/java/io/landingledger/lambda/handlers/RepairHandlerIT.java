@@ -1,5 +1,6 @@
 package io.landingledger.lambda.handlers;
 
+import io.landingledger.lambda.testing.Invocations;
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.core.contract.ContractRegistry;
@@ -62,7 +63,7 @@ class RepairHandlerIT {
     }
 
     private Map<String, Object> repair(Map<String, Object> payload) {
-        return repairHandler(Duration.ZERO).handleRequest(payload, null);
+        return Invocations.invoke(repairHandler(Duration.ZERO), payload, null);
     }
 
     private static Map<String, Object> payload(String eventFile) throws Exception {
@@ -292,7 +293,7 @@ class RepairHandlerIT {
         // two units are recorded, then 45 s are left: below the repair's 60 s margin for starting a unit
         var result = repairRunningOutOfTime(IngestService.Step.LEDGER_WRITTEN, 2, Duration.ofSeconds(45));
         assertEquals(List.of("2026-03-03"), result.notReached());
-        Map<String, Object> continuation = result.continuation();
+        Map<String, Object> continuation = io.landingledger.core.json.JsonCodec.readMap(result.continuation().toJson());
         assertNotNull(continuation);
         assertEquals(List.of("2026-03-03"), continuation.get("units"));
         assertEquals("published", units(repair(new HashMap<>(continuation))).get(0).get("action"));
@@ -311,7 +312,7 @@ class RepairHandlerIT {
         assertEquals(List.of(), pipeline.keys(LakeLayout.STAGING_PREFIX), "its staging object is deleted");
         assertEquals(0, pipeline.openMultipartUploads());
 
-        var continued = units(repair(new HashMap<>(result.continuation())));
+        var continued = units(repair(io.landingledger.core.json.JsonCodec.readMap(result.continuation().toJson())));
         assertEquals(List.of("published", "published"), continued.stream().map(u -> u.get("action")).toList());
         assertEquals(3, pipeline.keys(LakeLayout.PUBLISHED_PREFIX).size());
     }

@@ -1,5 +1,6 @@
 package io.landingledger.lambda.handlers;
 
+import io.landingledger.lambda.testing.Invocations;
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.core.contract.ContractRegistry;
@@ -54,13 +55,13 @@ class ShardedSweepHandlersTest {
         SweepMetrics metrics = new SweepMetrics(DatasetMetrics.to(new PrintStream(emf, true, StandardCharsets.UTF_8)));
         List<ShardTask> queue = new ArrayList<>();
 
-        Map<String, Object> planned = new SweepPlannerHandler(contracts, sharded, queue::addAll, metrics).handleRequest(Map.of("mode", "full"), null);
+        Map<String, Object> planned = Invocations.invoke(new SweepPlannerHandler(contracts, sharded, queue::addAll, metrics), Map.of("mode", "full"), null);
         assertEquals(2, planned.get("shards"));
         assertEquals(2, queue.size());
 
         SweepShardHandler worker = new SweepShardHandler(sharded, NO_REPORTER, metrics);
         for (ShardTask task : queue) {
-            worker.handleRequest(Map.of("Records", List.of(Map.of("body", JSON.std.asString(task.toMap()),
+            Invocations.invoke(worker, Map.of("Records", List.of(Map.of("body", io.landingledger.core.json.JsonCodec.writeString(task),
                     "attributes", Map.of("ApproximateReceiveCount", "1")))), null);
         }
         String sweepId = (String) planned.get("sweep_id");
@@ -75,7 +76,7 @@ class ShardedSweepHandlersTest {
         // an hour later, nothing changed: the planner hands out nothing and assembles the empty sweep itself
         clock.advance(java.time.Duration.ofHours(1));
         queue.clear();
-        Map<String, Object> quiet = new SweepPlannerHandler(contracts, sharded, queue::addAll, metrics).handleRequest(Map.of(), null);
+        Map<String, Object> quiet = Invocations.invoke(new SweepPlannerHandler(contracts, sharded, queue::addAll, metrics), Map.of(), null);
         assertEquals(0, quiet.get("shards"), quiet.toString());
         assertEquals(2, quiet.get("datasets_carried"));
         assertTrue(s3.current("lake", SweepLayout.summaryKey((String) quiet.get("sweep_id"))).isPresent());

@@ -1,5 +1,6 @@
 package io.landingledger.lambda.handlers;
 
+import io.landingledger.lambda.testing.Invocations;
 import com.amazonaws.services.lambda.runtime.events.S3Event;
 import com.amazonaws.services.lambda.runtime.events.models.s3.S3EventNotification.S3EventNotificationRecord;
 import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
@@ -133,7 +134,7 @@ class SweepRedriveInvokeIT {
         assertEquals(upload.size(), record.getS3().getObject().getSizeAsLong());
 
         // Lambda runs the queued event: the validator's handler on exactly that payload; the next sweep reads the ledger
-        pipeline.handler().handleRequest(event, null);
+        Invocations.invoke(pipeline.handler(), event, null);
         DatasetReport next = sweep.sweep(progressEvents(), "2026-03-01", "2026-03-01");
         assertEquals(List.of(), next.redrives(), "the next sweep finds the unit done");
         assertEquals(UnitStatus.OK, next.units().get(0).status());

@@ -1,5 +1,6 @@
 package io.landingledger.lambda.handlers;
 
+import io.landingledger.lambda.testing.Invocations;
 import com.amazonaws.services.lambda.runtime.events.S3Event;
 import com.amazonaws.services.lambda.runtime.serialization.PojoSerializer;
 import com.amazonaws.services.lambda.runtime.serialization.events.LambdaEventSerializers;
@@ -73,11 +74,11 @@ class SweepRedriveThroughValidatorIT {
                 DatasetMetrics.to(new PrintStream(metrics, true, UTF_8)), sweepReporter);
         Map<String, Object> payload = Map.of("datasets", List.of("progress_events"), "from", "2026-03-01", "to", "2026-03-01");
 
-        Map<String, Object> first = handler.handleRequest(payload, null);
+        Map<String, Object> first = Invocations.invoke(handler, payload, null);
         assertEquals(false, first.get("complete"), "submitted, not run yet: " + first);
         assertEquals(List.of(), pipeline.outcomes, "the validator has not run the queued event yet");
         runQueued();
-        Map<String, Object> second = handler.handleRequest(payload, null);
+        Map<String, Object> second = Invocations.invoke(handler, payload, null);
 
         assertEquals(true, second.get("complete"), "the next sweep reads the run's result from the ledger: " + second);
         assertEquals(1, pipeline.outcomes.size(), "the validator reported the re-drive's outcome");
@@ -103,7 +104,7 @@ class SweepRedriveThroughValidatorIT {
     private void runQueued() {
         ValidateObjectHandler validator = pipeline.handler();
         for (String eventJson : queued) {
-            Map<String, Object> response = validator.handleRequest(EVENTS.fromJson(eventJson), null);
+            Map<String, Object> response = Invocations.invoke(validator, EVENTS.fromJson(eventJson), null);
             try {
                 assertTrue(JSON.std.asString(response).contains("\"action\":\"published\""), String.valueOf(response));
             } catch (IOException e) {

@@ -1,5 +1,6 @@
 package io.landingledger.lambda.handlers;
 
+import io.landingledger.lambda.testing.Invocations;
 import com.amazonaws.services.lambda.runtime.events.S3Event;
 import com.amazonaws.services.lambda.runtime.tests.EventLoader;
 
@@ -141,7 +142,7 @@ class ValidateObjectHandlerIT {
                 throw new IllegalStateException("simulated crash after " + step);
             }
         });
-        assertThrows(IllegalStateException.class, () -> crashing.handleRequest(event, null));
+        assertThrows(IllegalStateException.class, () -> Invocations.invoke(crashing, event, null));
 
         Map<String, Object> retry = records(pipeline.deliver(event)).get(0);
         String expected = switch (crashAfter) {
@@ -171,7 +172,7 @@ class ValidateObjectHandlerIT {
                 ValidateObjectHandler handler = pipeline.handler();
                 results.add(threads.submit(() -> {
                     start.await();
-                    return records(handler.handleRequest(event, null)).get(0);
+                    return records(Invocations.invoke(handler, event, null)).get(0);
                 }));
             }
             start.countDown();
@@ -202,11 +203,11 @@ class ValidateObjectHandlerIT {
             CountDownLatch start = new CountDownLatch(1);
             Callable<Map<String, Object>> deliverOlder = () -> {
                 start.await();
-                return records(pipeline.handler().handleRequest(pipeline.eventFor(older), null)).get(0);
+                return records(Invocations.invoke(pipeline.handler(), pipeline.eventFor(older), null)).get(0);
             };
             Callable<Map<String, Object>> deliverNewer = () -> {
                 start.await();
-                return records(pipeline.handler().handleRequest(pipeline.eventFor(newer), null)).get(0);
+                return records(Invocations.invoke(pipeline.handler(), pipeline.eventFor(newer), null)).get(0);
             };
             Future<Map<String, Object>> a = threads.submit(deliverNewer);
             Future<Map<String, Object>> b = threads.submit(deliverOlder);

@@ -200,12 +200,12 @@ public final class PipelineFixture implements AutoCloseable {
     }
 
     public Map<String, Object> deliver(S3Event event) {
-        return handler().handleRequest(event, null);
+        return Invocations.invoke(handler(), event, null);
     }
 
     /** Delivers as Lambda does, with an invocation context (its remaining time). */
     public Map<String, Object> deliver(S3Event event, com.amazonaws.services.lambda.runtime.Context context) {
-        return handler().handleRequest(event, context);
+        return Invocations.invoke(handler(), event, context);
     }
 
     public static String unquote(String etag) {
