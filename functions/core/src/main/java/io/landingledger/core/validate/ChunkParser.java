@@ -91,6 +91,16 @@ final class ChunkParser {
         return parser.endsRecord(b, off, len);
     }
 
+    /** {@link LineParser#scanRecord}: resumes the scan of a record joined a physical line at a time. */
+    int scanRecord(byte[] b, int off, int len, int from) {
+        return parser.scanRecord(b, off, len, from);
+    }
+
+    /** The bytes {@link #scanRecord} has read so far (a cost measure independent of the machine, for tests). */
+    long recordScanBytes() {
+        return parser instanceof CsvLineParser csv ? csv.recordScanBytes : 0;
+    }
+
     /**
      * Gives a record joined from several physical lines its verdict, in slot {@code slot} of {@code chunk} (the
      * chunk of its last line, whose own verdict the record replaces). Text that is not valid UTF-8 is malformed.

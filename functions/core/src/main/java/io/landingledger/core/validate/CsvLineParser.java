@@ -36,6 +36,8 @@ final class CsvLineParser implements LineParser {
     private boolean[] cellQuoted = new boolean[16];
     private int cellCount;
     private char[] chars = new char[1024];
+    /** The bytes {@link #scanRecord} has read: each byte of a joined record once, the measure its tests bound. */
+    long recordScanBytes;
 
     CsvLineParser(DatasetContract contract) {
         this.contract = contract;
@@ -68,6 +70,67 @@ final class CsvLineParser implements LineParser {
     @Override
     public boolean endsRecord(byte[] b, int off, int len) {
         return split(b, off, len) != Split.UNTERMINATED;
+    }
+
+    /**
+     * {@link #split}'s control flow without its cells, resumable: a record is unterminated only when a quoted cell's
+     * closing quote is not found up to the end, and every decision before that point read only bytes before it, so
+     * a longer text with the same prefix is split the same way up to there. Resuming at the end (all bytes since the
+     * last quote pair held no quote) reads each byte of the record once however many lines it is joined from.
+     */
+    @Override
+    public int scanRecord(byte[] b, int off, int len, int from) {
+        int end = off + len;
+        int i = from;
+        boolean quoted = from != off; // resumed inside a quoted cell, else at the record's first cell
+        while (true) {
+            if (!quoted) {
+                if (i < end && b[i] == '"') {
+                    quoted = true;
+                    i++;
+                } else {
+                    int comma = scanFor(b, i, end, (byte) ',');
+                    int cellEndAt = comma < 0 ? end : comma;
+                    if (scanFor(b, i, cellEndAt, (byte) '"') >= 0) {
+                        return RECORD_ENDS; // malformed: split returns MALFORMED
+                    }
+                    i = cellEndAt;
+                }
+            }
+            if (quoted) {
+                while (true) {
+                    int quote = scanFor(b, i, end, (byte) '"');
+                    if (quote < 0) {
+                        return end; // unterminated: no quote in b[i, end), so the next scan starts at end
+                    }
+                    if (quote + 1 < end && b[quote + 1] == '"') {
+                        recordScanBytes++;
+                        i = quote + 2;
+                    } else {
+                        i = quote + 1;
+                        break;
+                    }
+                }
+                quoted = false;
+                if (i < end && b[i] != ',') {
+                    return RECORD_ENDS; // malformed
+                }
+            }
+            if (i >= end) {
+                return RECORD_ENDS;
+            }
+            i++; // the comma
+            if (i == end) {
+                return RECORD_ENDS; // a trailing comma
+            }
+        }
+    }
+
+    /** {@link #indexOf}, counting the bytes read in {@link #recordScanBytes}. */
+    private int scanFor(byte[] b, int from, int to, byte value) {
+        int at = indexOf(b, from, to, value);
+        recordScanBytes += (at < 0 ? to : at + 1) - from;
+        return at;
     }
 
     @Override

@@ -40,6 +40,11 @@ public final class StreamingValidator {
 
     private final DatasetContract contract;
     private final ValidationLimits limits;
+    /**
+     * The bytes the joiner of CSV records over several lines has scanned for their ends, over every pass: a cost
+     * measure independent of the machine, which tests bound linearly in the records' lengths.
+     */
+    private final java.util.concurrent.atomic.LongAdder joinScanBytes = new java.util.concurrent.atomic.LongAdder();
 
     public StreamingValidator(DatasetContract contract) {
         this(contract, ValidationLimits.defaults());
@@ -52,6 +57,11 @@ public final class StreamingValidator {
 
     public DatasetContract contract() {
         return contract;
+    }
+
+    /** See {@link #joinScanBytes}. */
+    long joinScanBytes() {
+        return joinScanBytes.sum();
     }
 
     /**
@@ -364,9 +374,20 @@ public final class StreamingValidator {
          * CSV_MALFORMED; the lines it took count as read, and the next record starts after them.
          */
         private void joinRecord(long line) throws IOException {
+            long scannedBefore = parser.recordScanBytes();
+            try {
+                joinLines(line);
+            } finally {
+                joinScanBytes.add(parser.recordScanBytes() - scannedBefore);
+            }
+        }
+
+        private void joinLines(long line) throws IOException {
             // never the file's first line (a byte order mark's place): a CSV file's records start after its header row
             join.reset();
             join.write(chunk.text, chunk.start[at], chunk.length[at]);
+            // where the scan for the record's end resumes: each joined byte is scanned once, not once per line after it
+            int scanFrom = parser.scanRecord(join.bytes, 0, join.size, 0);
             while (true) {
                 // the next physical line; a worker may have parsed it as a record of its own, a verdict never used
                 if (!nextLine()) {
@@ -387,7 +408,8 @@ public final class StreamingValidator {
                 if (!chunk.ascii(at) && !Utf8.isValid(chunk.text, chunk.start[at], length)) {
                     continue; // reported as malformed once the record is complete
                 }
-                if (parser.endsRecord(join.bytes, 0, join.size)) {
+                scanFrom = parser.scanRecord(join.bytes, 0, join.size, scanFrom);
+                if (scanFrom == LineParser.RECORD_ENDS) {
                     parser.parseJoined(join.bytes, 0, join.size, chunk, at);
                     judge(chunk, at, line);
                     return;
