@@ -4,6 +4,7 @@ import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.core.repair.RepairRequest;
 import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.contract.UnitCalendar;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.ledger.LedgerItem;
@@ -58,6 +59,12 @@ public final class ExplainCommand extends UnitCommand {
     int run() throws Exception {
         DatasetContract contract = contract(dataset);
         Instant now = Instant.now();
+        if (!UnitCalendar.of(contract).canName(unit)) {
+            Optional<LedgerItem> held = dependencies.ledger().get(dataset, unit);
+            if (held.isPresent()) {
+                return explainInvalid(contract, held.get());
+            }
+        }
         DatasetReport report = dependencies.sweep().classify(contract, CompletenessSweep.range(contract, unit, unit, now), now);
         UnitReport classified = report.units().stream().filter(u -> u.unit().equals(unit)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("\"" + unit + "\" is not a unit of " + dataset));
@@ -92,6 +99,31 @@ public final class ExplainCommand extends UnitCommand {
             print(doc);
         }
         return classified.status().failsCompleteness() ? 1 : 0;
+    }
+
+    /**
+     * A unit the cadence cannot name that the ledger holds (recorded before routing refused such files as
+     * UNIT_INVALID): never classified; its row as status lists it, its history, and the omission that removes it.
+     */
+    private int explainInvalid(DatasetContract contract, LedgerItem item) throws Exception {
+        Map<String, Object> row = StatusCommand.invalidRow(contract, item);
+        boolean omitted = item.status() == LedgerStatus.OMITTED;
+        Map<String, Object> doc = new LinkedHashMap<>();
+        doc.put("dataset", dataset);
+        doc.put("unit", unit);
+        doc.put("target", resources.source());
+        doc.put("sweep", Map.of("status", row.get("status"), "reason", row.get("reason"), "detail", row.get("detail")));
+        doc.put("history", HistoryCommand.items(dependencies.ledger().history(dataset, unit)));
+        if (!omitted) {
+            doc.put("repair", Map.of("command", StatusCommand.omitCommand(dataset, unit)));
+        }
+        if (output.json) {
+            printJson(doc);
+        } else {
+            out.println(dataset + " " + unit + ": " + row.get("status") + " (" + row.get("reason") + ")");
+            out.println("  " + row.get("detail"));
+        }
+        return omitted ? 0 : 1;
     }
 
     private List<Map<String, Object>> inboxVersions(LedgerItem item) {

@@ -7,6 +7,7 @@ import io.landingledger.cli.stack.RemoteSweep;
 import io.landingledger.core.contract.Cadence;
 import io.landingledger.core.contract.ContractLookup;
 import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.contract.UnitCalendar;
 import io.landingledger.core.ingest.Deadline;
 import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.ingest.LakeLayout;
@@ -116,6 +117,9 @@ abstract class OpsCommand implements Callable<Integer> {
                 known.add(object.key().substring(prefix.length(), slash));
             }
         }
+        // a unit the cadence cannot name (2026-02-30, recorded before routing refused it as UNIT_INVALID) bounds no
+        // range: status lists it apart (CompletenessSweep#invalidUnits), and every other unit is still answered for
+        known.removeIf(unit -> !UnitCalendar.of(contract).canName(unit));
         if (known.isEmpty() && (from == null || to == null)) {
             return null;
         }

@@ -1,7 +1,9 @@
 package io.landingledger.cli.ops;
 
 import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.contract.UnitCalendar;
 import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.sweep.CompletenessSweep;
 import io.landingledger.core.sweep.DatasetReport;
 import io.landingledger.core.sweep.UnitReport;
@@ -31,9 +33,12 @@ import java.util.Map;
                 "--drift (present but EMPTY, LEDGER_DRIFT or UNPROCESSED, or built under another contract version than the dataset's other units)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:no unit fails completeness (OK, PENDING, OMITTED, RESTATED, EMPTY_ACCEPTED)",
-                "1:some unit does (MISSING, UNPROCESSED, REFUSED, EMPTY, LEDGER_DRIFT)",
+                "1:some unit does (MISSING, UNPROCESSED, REFUSED, EMPTY, LEDGER_DRIFT), or the ledger holds an INVALID_UNIT (an impossible date) not yet omitted",
                 "2:usage error, no stack found, or an internal error"})
 public final class StatusCommand extends OpsCommand {
+    /** A ledger item whose unit the dataset's cadence cannot name: not a {@link UnitStatus}, never classified. */
+    static final String INVALID_UNIT = "INVALID_UNIT";
+
     @Parameters(index = "0", arity = "0..1", paramLabel = "DATASET", description = "One dataset (default: every contract).")
     String dataset;
 
@@ -59,6 +64,14 @@ public final class StatusCommand extends OpsCommand {
         boolean complete = true;
         Instant now = Instant.now();
         for (DatasetContract contract : datasets(dataset)) {
+            // units its cadence cannot name (UNIT_INVALID) are listed apart, never a range's bound: the rest is answered for
+            for (LedgerItem invalid : dependencies.sweep().invalidUnits(contract)) {
+                Map<String, Object> row = invalidRow(contract, invalid);
+                complete &= !INVALID_UNIT.equals(row.get("status"));
+                if ((!missing && !restated) || drift) {
+                    rows.add(row);
+                }
+            }
             CompletenessSweep.Range range = knownRange(contract, unitRange.from, unitRange.to);
             if (range == null) {
                 continue;
@@ -104,6 +117,43 @@ public final class StatusCommand extends OpsCommand {
             out.println(complete ? "Complete: no unit fails completeness." : "Not complete: `landing explain DATASET UNIT` says why and how to repair.");
         }
         return complete ? 0 : 1;
+    }
+
+    /**
+     * A ledger item whose unit the dataset's cadence cannot name (an impossible date such as 2026-02-30, recorded
+     * before routing refused such files as UNIT_INVALID): INVALID_UNIT, which fails completeness, with the omission
+     * that takes it out of the picture; OMITTED once an operator has omitted it.
+     */
+    static Map<String, Object> invalidRow(DatasetContract contract, LedgerItem item) {
+        boolean omitted = item.status() == LedgerStatus.OMITTED;
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("dataset", contract.dataset());
+        row.put("unit", item.unit());
+        row.put("status", omitted ? UnitStatus.OMITTED.name() : INVALID_UNIT);
+        row.put("flags", List.of(INVALID_UNIT));
+        row.put("reason", omitted ? item.reason() : "UNIT_INVALID");
+        row.put("detail", UnitCalendar.of(contract).whyNot(item.unit()) + " of " + contract.dataset()
+                + (omitted ? "; omitted by an operator: " + item.reason()
+                : "; recorded before routing refused such files. Take it out of the picture: " + omitCommand(contract.dataset(), item.unit())));
+        row.put("publish_count", item.publishCount());
+        row.put("rows", item.published() == null ? null : item.published().accepted());
+        row.put("rejected", item.published() == null ? null : item.published().rejected());
+        row.put("input", item.input() == null ? null : fileName(item.input().key()) + "@" + item.input().versionId());
+        row.put("ledger_input_version", item.input() == null ? null : item.input().versionId());
+        row.put("inbox_version", null);
+        row.put("contract_version", item.contractVersion());
+        row.put("contract_version_differs", false);
+        row.put("age_seconds", null);
+        row.put("late_seconds", null);
+        row.put("unpublished_age_seconds", null);
+        row.put("deadline", null);
+        row.put("consumers_behind", List.of());
+        return row;
+    }
+
+    /** The command that omits a unit its cadence cannot name (RepairService accepts it for an omission). */
+    static String omitCommand(String dataset, String unit) {
+        return "landing repair " + dataset + " " + unit + " --omit --reason \"misnamed file: not a unit\" --yes";
     }
 
     private boolean selected(UnitReport unit, Map<String, Object> row) {

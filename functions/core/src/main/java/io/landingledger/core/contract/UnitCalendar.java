@@ -42,6 +42,21 @@ public final class UnitCalendar {
         }
     }
 
+    /**
+     * True unless a daily or hourly cadence cannot name {@code unit} (an impossible date such as {@code 2026-02-30},
+     * {@code 2026-13-45} or {@code 0000-00-00}): such a unit is refused at routing (UNIT_INVALID) and, when an older
+     * build already recorded one, listed apart by status and the sweep. A list cadence's matched names are left to it.
+     */
+    public boolean canName(String unit) {
+        return spec.cadence() == Cadence.LIST || isUnit(unit);
+    }
+
+    /** Why {@link #canName} is false for {@code unit}: names the unit, the cadence and the shape it needs. */
+    public String whyNot(String unit) {
+        return "'" + unit + "' is not a real " + (spec.cadence() == Cadence.HOURLY ? "UTC hour (YYYY-MM-DDTHH)" : "date (YYYY-MM-DD)")
+                + ", so it is not a " + spec.cadence().name().toLowerCase(java.util.Locale.ROOT) + " unit";
+    }
+
     /** The expected units from {@code from} to {@code to} inclusive (null: the first unit / the last listed), in order. */
     public List<String> units(String from, String to) {
         List<String> units = new ArrayList<>();

@@ -3,6 +3,7 @@ package io.landingledger.core.ingest;
 import io.landingledger.core.contract.ContractLookup;
 import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.contract.UnitCalendar;
 
 import io.landingledger.core.store.ObjectStore;
 
@@ -31,7 +32,10 @@ public final class UnitRouter {
     public record Routed(DatasetContract contract, String unit) implements Route {
     }
 
-    /** @param reason FOLDER_MARKER, NO_DATASET_PREFIX, UNKNOWN_DATASET, RETIRED_DATASET or PATTERN_MISMATCH */
+    /**
+     * @param reason FOLDER_MARKER, NO_DATASET_PREFIX, UNKNOWN_DATASET, RETIRED_DATASET, PATTERN_MISMATCH or
+     *               UNIT_INVALID (the pattern matched but the cadence cannot name the unit: an impossible date or hour)
+     */
     public record Unroutable(String reason, String detail) implements Route {
     }
 
@@ -81,6 +85,12 @@ public final class UnitRouter {
         if (unit.isEmpty()) {
             return new Unroutable("PATTERN_MISMATCH", "the file name does not match " + dataset + "'s unit pattern "
                     + contract.unit().pattern().pattern() + " (contract version " + contract.version() + ")");
+        }
+        UnitCalendar calendar = new UnitCalendar(contract.unit());
+        if (!calendar.canName(unit.get())) {
+            // never a unit: publishing it would put a name in the ledger that no sweep, status or repair range holds
+            return new Unroutable("UNIT_INVALID", "the file name " + fileName + " matches " + dataset + "'s unit pattern but "
+                    + calendar.whyNot(unit.get()) + " (contract version " + contract.version() + "); rename the file");
         }
         return new Routed(contract, unit.get());
     }

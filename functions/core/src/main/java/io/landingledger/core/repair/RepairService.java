@@ -139,7 +139,11 @@ public final class RepairService {
             named = calendar.units(request.from(), to);
         }
         for (String unit : named) {
-            if (!calendar.isUnit(unit)) {
+            // an omission may name a unit the cadence cannot (2026-02-30) when the ledger holds one: recorded before
+            // routing refused such files (UNIT_INVALID), it is taken out of the picture the only way an operator can
+            boolean heldInvalid = request.action() == RepairRequest.Action.OMIT && !calendar.canName(unit)
+                    && ledger.get(contract.dataset(), unit).isPresent();
+            if (!calendar.isUnit(unit) && !heldInvalid) {
                 throw new IllegalArgumentException("\"" + unit + "\" is not a unit of " + contract.dataset() + " (cadence "
                         + contract.unit().cadence().name().toLowerCase(Locale.ROOT) + ")");
             }
@@ -257,16 +261,20 @@ public final class RepairService {
     /**
      * Records an operator's omission: the unit is intentionally absent. Publishes nothing; the sweep keeps showing it.
      * Only a unit with nothing published can be omitted, in the ledger and in {@code published/} (a publish a crashed
-     * run left unrecorded counts: the ledger would otherwise say "absent" while readers read rows). The write is
+     * run left unrecorded counts: the ledger would otherwise say "absent" while readers read rows), except a unit
+     * its cadence cannot name (UNIT_INVALID, recorded before routing refused such files), published or not. The write is
      * conditioned on the item read; when another run changes it first, the omission is decided again on what won.
      */
     private RepairResult.UnitResult omit(RepairRequest request, DatasetContract contract, String unit, LedgerItem before, Supplier<String> runIds) {
         LedgerItem current = before;
+        // a unit its cadence cannot name (2026-02-30) was never a unit: it is omitted even when published (published/
+        // keeps the object, which no range, sweep or status reads)
+        boolean invalid = !UnitCalendar.of(contract).canName(unit);
         for (int round = 0; round < OMIT_ROUNDS; round++) {
-            if (current != null && current.published() != null) {
+            if (!invalid && current != null && current.published() != null) {
                 return RepairResult.UnitResult.of(unit, before, current, "rejected", "the unit is published; only a unit without a publish can be omitted", null, null);
             }
-            if (store.head(lakeBucket, LakeLayout.publishedKey(contract.dataset(), unit)).isPresent()) {
+            if (!invalid && store.head(lakeBucket, LakeLayout.publishedKey(contract.dataset(), unit)).isPresent()) {
                 return RepairResult.UnitResult.of(unit, before, current, "rejected", "published/ holds an object for the unit that the "
                         + "ledger does not record yet (a run died after its promote): repair the unit to record it, then decide", null, null);
             }

@@ -134,6 +134,25 @@ public final class CompletenessSweep {
         return new Range(start, end);
     }
 
+    /**
+     * The ledger items of {@code contract}'s dataset whose unit its cadence cannot name ({@link UnitCalendar#canName}:
+     * an impossible date such as {@code 2026-02-30}, recorded before routing refused such files as UNIT_INVALID).
+     * No range holds them, so the sweep never classifies them; status lists them apart, each with the omission that
+     * takes it out of the picture. One Query of the dataset's items; empty for a list cadence.
+     */
+    public List<LedgerItem> invalidUnits(DatasetContract contract) {
+        UnitCalendar calendar = UnitCalendar.of(contract);
+        List<LedgerItem> invalid = new ArrayList<>();
+        if (contract.unit().cadence() != Cadence.LIST) {
+            for (LedgerItem item : ledger.items(contract.dataset(), null, null)) {
+                if (!calendar.canName(item.unit())) {
+                    invalid.add(item);
+                }
+            }
+        }
+        return invalid;
+    }
+
     /** What the caller does with each dataset's sweep: report the re-drives that ran here, emit metrics, log. */
     public interface ReportListener {
         /** A re-drive's ingest outcome when it ran in this sweep (never one the validator function reports itself). */
