@@ -86,7 +86,7 @@ class ValidationResultJsonTest {
     }
 
     private static Object document(ValidationResult result) {
-        return result.toMap();
+        return result.document();
     }
 
     private static String json(ValidationResult result) {
