@@ -1,7 +1,6 @@
 package io.landingledger.core.sweep;
 
-import io.landingledger.core.json.JsonCodec;
-
+import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.core.consumers.ConsumerReceipt;
 import io.landingledger.core.consumers.ConsumerReceipts;
@@ -23,8 +22,8 @@ import io.landingledger.core.ledger.Ledger;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.store.ObjectStore;
 
-
-
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -57,6 +56,7 @@ public final class CompletenessSweep {
     /** The as-of in report names: ISO 8601 basic, UTC, to the second (sorts by time, no characters to escape). */
     static final DateTimeFormatter AS_OF_NAME = DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
+    private static final JSON PRETTY = JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT);
 
     private final ObjectStore store;
     private final Ledger ledger;
@@ -341,7 +341,12 @@ public final class CompletenessSweep {
         String name = AS_OF_NAME.format(report.asOf());
         DatasetReport named = report.withReports(new DatasetReport.ReportKeys(base + name + ".json", base + name + ".html",
                 base + "latest.json", base + "latest.html"));
-        byte[] json = JsonCodec.writePretty(named.toMap());
+        byte[] json;
+        try {
+            json = PRETTY.asBytes(named.toMap());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the sweep report of " + report.dataset() + " as JSON", e);
+        }
         byte[] html = SweepHtml.render(named).getBytes(StandardCharsets.UTF_8);
         store.put(lakeBucket, named.reports().json(), json, "application/json");
         store.put(lakeBucket, named.reports().html(), html, "text/html; charset=utf-8");

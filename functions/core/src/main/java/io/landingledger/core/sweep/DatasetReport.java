@@ -145,7 +145,7 @@ public record DatasetReport(String dataset, Cadence cadence, String from, String
             unit.put("detail", u.detail());
             return unit;
         }).toList());
-        map.put("redrives", redrives.stream().map(Redrive::document).toList());
+        map.put("redrives", redrives.stream().map(Redrive::toMap).toList());
         map.put("reports", reports == null ? null : reports.toMap());
         return map;
     }
@@ -153,9 +153,9 @@ public record DatasetReport(String dataset, Cadence cadence, String from, String
     /** The whole report as the JSON document written to {@code _reports/}. */
     public Map<String, Object> toMap() {
         Map<String, Object> map = header();
-        map.put("redrives", redrives.stream().map(Redrive::document).toList());
+        map.put("redrives", redrives.stream().map(Redrive::toMap).toList());
         map.put("reports", reports == null ? null : reports.toMap());
-        map.put("units", units.stream().map(UnitReport::document).toList());
+        map.put("units", units.stream().map(UnitReport::toMap).toList());
         return map;
     }
 

@@ -2,8 +2,8 @@ package io.landingledger.core.sweep;
 
 import io.landingledger.core.ingest.IngestOutcome;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * One UNPROCESSED input the sweep sent through the ingest path (autoRedrive), and what came of it.
@@ -37,19 +37,22 @@ public record Redrive(String unit, String key, String versionId, String runId, S
         return new Redrive(unit, key, versionId, runId, action, refusal, detail, statusBefore, after, outcome);
     }
 
-    /** The re-drive as its JSON document (in the report and the sweep's answer): write it with JsonCodec. */
-    public Document document() {
-        return new Document(unit, key, versionId, runId, action, refusal, detail, statusBefore, statusAfter);
-    }
-
-    /** A {@link Redrive} as JSON; null fields are left out (JsonCodec). Its run is always an ingest run. */
-    @JsonPropertyOrder({"unit", "key", "version", "run_id", "run_kind", "action", "refusal", "detail", "status_before", "status_after"})
-    public record Document(String unit, String key, String version, @JsonProperty("run_id") String runId, String action,
-                           String refusal, String detail, @JsonProperty("status_before") UnitStatus statusBefore,
-                           @JsonProperty("status_after") UnitStatus statusAfter) {
-        @JsonProperty("run_kind")
-        public String runKind() {
-            return "INGEST";
+    public Map<String, Object> toMap() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("unit", unit);
+        map.put("key", key);
+        map.put("version", versionId);
+        map.put("run_id", runId);
+        map.put("run_kind", "INGEST");
+        map.put("action", action);
+        if (refusal != null) {
+            map.put("refusal", refusal);
         }
+        if (detail != null) {
+            map.put("detail", detail);
+        }
+        map.put("status_before", statusBefore.name());
+        map.put("status_after", statusAfter == null ? null : statusAfter.name());
+        return map;
     }
 }

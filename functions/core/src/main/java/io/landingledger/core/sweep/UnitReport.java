@@ -1,17 +1,14 @@
 package io.landingledger.core.sweep;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.landingledger.core.ledger.AttemptOutcome;
 import io.landingledger.core.ledger.LastAttempt;
 import io.landingledger.core.ledger.LedgerItem;
-import io.landingledger.core.ledger.LedgerStatus;
-import io.landingledger.core.ledger.RunKind;
 import io.landingledger.core.store.ObjectStore;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One expected unit in a sweep report: its classification, the evidence behind it (names, versions, ETags,
@@ -101,74 +98,80 @@ public record UnitReport(String unit, Classification classification, Instant dea
         return classification.detail();
     }
 
-    /** The unit as its JSON document (in the {@code _reports/} report): write it with JsonCodec. */
-    public Document document() {
-        Document.Inbox in = inbox == null ? null
-                : new Document.Inbox(inbox.key(), inbox.versionId(), inbox.etag(), inbox.size(), inbox.lastModified());
-        Document.Ledger ledger = null;
-        if (item != null) {
-            LastAttempt last = item.lastAttempt();
-            ledger = new Document.Ledger(item.status(),
-                    item.input() == null ? null : item.input().key(), item.input() == null ? null : item.input().versionId(),
-                    item.input() == null ? null : item.input().sha256(), item.input() == null ? null : item.input().size(),
-                    item.published() == null ? null : item.published().key(), item.published() == null ? null : item.published().etag(),
-                    item.published() == null ? null : item.published().accepted(),
-                    item.published() == null ? null : item.published().rejected(),
-                    item.published() == null ? null : item.published().duplicates(),
-                    item.publishCount(), item.firstPublishedAt(), item.publishedAt(), item.runKind(), item.runId(),
-                    item.contractVersion(), item.reason(), last == null ? null
-                            : new Document.Attempt(last.at(), last.outcome(), last.reason(), last.runKind(), last.inputVersionId(),
-                                    last.inputSha256()));
+    /** The unit as a JSON-ready map (the report and the handler's result). */
+    public Map<String, Object> toMap() {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("unit", unit);
+        map.put("status", status().name());
+        map.put("flags", flags().stream().map(Enum::name).toList());
+        map.put("reason", reason());
+        map.put("detail", detail());
+        map.put("deadline", text(deadline));
+        map.put("age_seconds", ageSeconds);
+        map.put("published_after_deadline_seconds", publishedAfterDeadlineSeconds);
+        map.put("unpublished_age_seconds", unpublishedAgeSeconds);
+        if (inbox != null) {
+            Map<String, Object> in = new LinkedHashMap<>();
+            in.put("key", inbox.key());
+            in.put("version", inbox.versionId());
+            in.put("etag", inbox.etag());
+            in.put("size", inbox.size());
+            in.put("last_modified", text(inbox.lastModified()));
+            map.put("inbox", in);
+        } else {
+            map.put("inbox", null);
         }
-        return new Document(unit, status(), flags(), reason(), detail(), deadline, ageSeconds, publishedAfterDeadlineSeconds,
-                unpublishedAgeSeconds, in, ledger,
-                published == null ? null : new Document.Published(published.key(), published.etag(), published.size()),
-                redrive == null ? null : redrive.document(), consumersBehind);
+        if (item != null) {
+            Map<String, Object> ledger = new LinkedHashMap<>();
+            ledger.put("status", item.status().name());
+            if (item.input() != null) {
+                ledger.put("input_key", item.input().key());
+                ledger.put("input_version", item.input().versionId());
+                ledger.put("input_sha256", item.input().sha256());
+                ledger.put("input_size", item.input().size());
+            }
+            if (item.published() != null) {
+                ledger.put("published_key", item.published().key());
+                ledger.put("published_etag", item.published().etag());
+                ledger.put("accepted", item.published().accepted());
+                ledger.put("rejected", item.published().rejected());
+                ledger.put("duplicates", item.published().duplicates());
+            }
+            ledger.put("publish_count", item.publishCount());
+            ledger.put("first_published_at", text(item.firstPublishedAt()));
+            ledger.put("published_at", text(item.publishedAt()));
+            ledger.put("run_kind", item.runKind() == null ? null : item.runKind().name());
+            ledger.put("run_id", item.runId());
+            ledger.put("contract_version", item.contractVersion());
+            ledger.put("reason", item.reason());
+            LastAttempt last = item.lastAttempt();
+            if (last != null) {
+                Map<String, Object> attempt = new LinkedHashMap<>();
+                attempt.put("at", text(last.at()));
+                attempt.put("outcome", last.outcome() == null ? null : last.outcome().name());
+                attempt.put("reason", last.reason());
+                attempt.put("run_kind", last.runKind() == null ? null : last.runKind().name());
+                attempt.put("input_version", last.inputVersionId());
+                attempt.put("input_sha256", last.inputSha256());
+                ledger.put("last_attempt", attempt);
+            }
+            map.put("ledger", ledger);
+        } else {
+            map.put("ledger", null);
+        }
+        if (published != null) {
+            map.put("published", Map.of("key", published.key(), "etag", published.etag(), "size", published.size()));
+        } else {
+            map.put("published", null);
+        }
+        if (redrive != null) {
+            map.put("redrive", redrive.toMap());
+        }
+        map.put("consumers_behind", consumersBehind);
+        return map;
     }
 
-    /**
-     * A {@link UnitReport} as JSON: its classification, figures and evidence (inbox object, ledger item, published
-     * object, re-drive). Null fields are left out (JsonCodec).
-     */
-    @JsonPropertyOrder({"unit", "status", "flags", "reason", "detail", "deadline", "age_seconds", "published_after_deadline_seconds",
-            "unpublished_age_seconds", "inbox", "ledger", "published", "redrive", "consumers_behind"})
-    public record Document(String unit, UnitStatus status, List<UnitStatus> flags, String reason, String detail, Instant deadline,
-                           @JsonProperty("age_seconds") Long ageSeconds,
-                           @JsonProperty("published_after_deadline_seconds") Long publishedAfterDeadlineSeconds,
-                           @JsonProperty("unpublished_age_seconds") Long unpublishedAgeSeconds, Inbox inbox, Ledger ledger,
-                           Published published, Redrive.Document redrive,
-                           @JsonProperty("consumers_behind") List<String> consumersBehind) {
-
-        /** The inbox's current object for the unit. */
-        @JsonPropertyOrder({"key", "version", "etag", "size", "last_modified"})
-        public record Inbox(String key, String version, String etag, long size, @JsonProperty("last_modified") Instant lastModified) {
-        }
-
-        /** The ledger item: its input and publish (left out when it has none), counts, run and last attempt. */
-        @JsonPropertyOrder({"status", "input_key", "input_version", "input_sha256", "input_size", "published_key", "published_etag",
-                "accepted", "rejected", "duplicates", "publish_count", "first_published_at", "published_at", "run_kind", "run_id",
-                "contract_version", "reason", "last_attempt"})
-        public record Ledger(LedgerStatus status, @JsonProperty("input_key") String inputKey,
-                             @JsonProperty("input_version") String inputVersion, @JsonProperty("input_sha256") String inputSha256,
-                             @JsonProperty("input_size") Long inputSize, @JsonProperty("published_key") String publishedKey,
-                             @JsonProperty("published_etag") String publishedEtag, Long accepted, Long rejected, Long duplicates,
-                             @JsonProperty("publish_count") long publishCount,
-                             @JsonProperty("first_published_at") Instant firstPublishedAt,
-                             @JsonProperty("published_at") Instant publishedAt, @JsonProperty("run_kind") RunKind runKind,
-                             @JsonProperty("run_id") String runId, @JsonProperty("contract_version") int contractVersion,
-                             String reason, @JsonProperty("last_attempt") Attempt lastAttempt) {
-        }
-
-        /** The ledger item's last attempt. */
-        @JsonPropertyOrder({"at", "outcome", "reason", "run_kind", "input_version", "input_sha256"})
-        public record Attempt(Instant at, AttemptOutcome outcome, String reason, @JsonProperty("run_kind") RunKind runKind,
-                              @JsonProperty("input_version") String inputVersion,
-                              @JsonProperty("input_sha256") String inputSha256) {
-        }
-
-        /** The published object's listing entry. */
-        @JsonPropertyOrder({"key", "etag", "size"})
-        public record Published(String key, String etag, long size) {
-        }
+    private static String text(Instant instant) {
+        return instant == null ? null : instant.toString();
     }
 }

@@ -680,7 +680,7 @@ class CompletenessSweepIT {
 
     /** Every not-OK unit's whole evidence, for a failure message. */
     private static String evidence(DatasetReport report) {
-        return report.notOk().stream().map(u -> io.landingledger.core.json.JsonCodec.writeString(u.document())).collect(Collectors.joining("\n"));
+        return report.notOk().stream().map(u -> u.toMap().toString()).collect(Collectors.joining("\n"));
     }
 
     private static UnitReport unit(DatasetReport report, String unit) {
