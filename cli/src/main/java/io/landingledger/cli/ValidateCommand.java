@@ -1,6 +1,9 @@
 package io.landingledger.cli;
 
-import com.fasterxml.jackson.jr.ob.JSON;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.landingledger.core.json.JsonCodec;
 
 import io.landingledger.core.contract.ContractLoader;
 import io.landingledger.core.contract.ContractRegistry;
@@ -20,12 +23,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -232,12 +234,14 @@ final class ValidateCommand implements Callable<Integer> {
         return parent.resolve("." + target.getFileName() + ".partial");
     }
 
-    private void print(ValidationResult result) throws IOException {
-        Map<String, Object> document = new LinkedHashMap<>();
-        document.put("input", input);
-        document.putAll(result.toMap());
-        out.println(JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT).asString(document));
+    private void print(ValidationResult result) {
+        out.println(new String(JsonCodec.writePretty(new Printed(input, result.document())), StandardCharsets.UTF_8));
         out.flush();
+    }
+
+    /** What {@code landing validate} prints: the input it read, then the result's document. */
+    @JsonPropertyOrder({"input"})
+    record Printed(@JsonInclude(JsonInclude.Include.ALWAYS) String input, @JsonUnwrapped ValidationResult.Document result) {
     }
 
     private void log(ValidationResult result) {

@@ -52,4 +52,51 @@ class ValidateCommandTest {
         assertFalse(stderr.contains(SECRET), stderr);
         assertEquals("", out.toString(StandardCharsets.UTF_8), "no result is printed for a file that was not decided");
     }
+
+    @Test
+    void validate_printsInputThenTheResult_prettyPrinted() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        CommandLine command = new CommandLine(new ValidateCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)));
+        int exit = command.execute("--contract", "../datasets/progress_events.json",
+                "../examples/inbox/progress_events/progress-2026-03-03.jsonl");
+        String stdout = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+        String nl = System.lineSeparator();
+        assertTrue(stdout.startsWith("{" + nl + "  \"input\" : \"../examples/inbox/progress_events/progress-2026-03-03.jsonl\"," + nl
+                + "  \"dataset\" : \"progress_events\"," + nl + "  \"contractVersion\" : "), stdout);
+        // the hash and the index's heap estimate are the figures of this file and this JVM, not of the shape
+        assertEquals(PRINTED, stdout.replace(nl, "\n").replaceAll("\"sha256\" : \"[0-9a-f]{64}\"", "\"sha256\" : \"-\"")
+                .replaceAll("\"keyIndexBytes\" : [0-9]+", "\"keyIndexBytes\" : -"));
+    }
+
+    private static final String PRINTED = """
+            {
+              "input" : "../examples/inbox/progress_events/progress-2026-03-03.jsonl",
+              "dataset" : "progress_events",
+              "contractVersion" : 1,
+              "decision" : "accept",
+              "sha256" : "-",
+              "storedBytes" : 1958,
+              "decodedBytes" : 1958,
+              "gzip" : false,
+              "records" : 11,
+              "lines" : 12,
+              "blankLines" : 1,
+              "accepted" : 8,
+              "duplicates" : 0,
+              "rejected" : 3,
+              "reasons" : {
+                "INVALID_JSON" : 1,
+                "TYPE_MISMATCH" : 1,
+                "TIMESTAMP_NO_OFFSET" : 1
+              },
+              "acceptedBytes" : 1428,
+              "distinctKeys" : 8,
+              "keyIndexBytes" : -,
+              "keyIndexRuns" : 0,
+              "keyIndexDiskBytes" : 0
+            }
+            """;
 }

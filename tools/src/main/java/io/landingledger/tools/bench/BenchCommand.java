@@ -550,7 +550,7 @@ public final class BenchCommand implements Callable<Integer> {
                     problems.add(f.stage().name() + " ended " + p.publish().action() + " (refusal " + p.publish().refusalCode() + ", "
                             + p.publish().accepted() + " accepted, " + p.publish().duplicates() + " duplicates, " + p.publish().rejected()
                             + " rejected, " + p.publish().publishedBytes() + " bytes published) but the validator core found "
-                            + core.toMap());
+                            + io.landingledger.core.json.JsonCodec.writeString(core.document()));
                 }
                 ValidationResult r = p.validation();
                 if (r == null) {
@@ -559,7 +559,8 @@ public final class BenchCommand implements Callable<Integer> {
                 if (first == null) {
                     first = r;
                 } else if (!sameOutcome(first, r)) {
-                    problems.add(f.stage().name() + " reached another result: " + r.toMap() + " vs " + first.toMap());
+                    problems.add(f.stage().name() + " reached another result: " + io.landingledger.core.json.JsonCodec.writeString(r.document()) + " vs "
+                            + io.landingledger.core.json.JsonCodec.writeString(first.document()));
                 }
             }
         }

@@ -1,7 +1,9 @@
 package io.landingledger.core.validate;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -106,40 +108,31 @@ public record ValidationResult(String dataset, int contractVersion, String sha25
         return distinctKeys == 0 ? 0 : (double) keyIndexDiskBytes / distinctKeys;
     }
 
-    /** The result as plain maps and lists, in a stable order, for JSON output. */
-    public Map<String, Object> toMap() {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("dataset", dataset);
-        map.put("contractVersion", contractVersion);
-        map.put("decision", decision());
-        if (refusal != null) {
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("code", refusal.code().name());
-            r.put("detail", refusal.detail());
-            if (!refusal.lines().isEmpty()) {
-                r.put("lines", List.copyOf(refusal.lines()));
-            }
-            map.put("refusal", r);
+    /** The result as its JSON document ({@code landing validate}'s output, log lines): write it with JsonCodec. */
+    public Document document() {
+        return new Document(dataset, contractVersion, decision(),
+                refusal == null ? null : new Document.RefusalDocument(refusal.code(), refusal.detail(), refusal.lines()),
+                sha256, storedBytes, decodedBytes, gzip, records, lines, blankLines, accepted, duplicates, rejected, reasons,
+                acceptedBytes, distinctKeys, keyIndexBytes, keyIndexRuns, keyIndexDiskBytes);
+    }
+
+    /**
+     * A {@link ValidationResult} as JSON: its figures in a stable order, the decision, and the refusal (left out when
+     * there is none; its {@code lines} left out when empty). Reasons are keyed by code, in the codes' order.
+     */
+    @JsonPropertyOrder({"dataset", "contractVersion", "decision", "refusal", "sha256", "storedBytes", "decodedBytes", "gzip",
+            "records", "lines", "blankLines", "accepted", "duplicates", "rejected", "reasons", "acceptedBytes", "distinctKeys",
+            "keyIndexBytes", "keyIndexRuns", "keyIndexDiskBytes"})
+    public record Document(String dataset, int contractVersion, String decision, RefusalDocument refusal, String sha256,
+                           long storedBytes, long decodedBytes, boolean gzip, long records, long lines, long blankLines, long accepted,
+                           long duplicates, long rejected, Map<ReasonCode, Long> reasons, long acceptedBytes, long distinctKeys,
+                           long keyIndexBytes, int keyIndexRuns, long keyIndexDiskBytes) {
+
+        /** A refusal as JSON: its code, its sentence and the lines concerned (left out when none). */
+        @JsonPropertyOrder({"code", "detail", "lines"})
+        public record RefusalDocument(RefusalCode code, @JsonInclude(JsonInclude.Include.ALWAYS) String detail,
+                                      @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Long> lines) {
         }
-        map.put("sha256", sha256);
-        map.put("storedBytes", storedBytes);
-        map.put("decodedBytes", decodedBytes);
-        map.put("gzip", gzip);
-        map.put("records", records);
-        map.put("lines", lines);
-        map.put("blankLines", blankLines);
-        map.put("accepted", accepted);
-        map.put("duplicates", duplicates);
-        map.put("rejected", rejected);
-        Map<String, Object> byReason = new LinkedHashMap<>();
-        reasons.forEach((code, count) -> byReason.put(code.name(), count));
-        map.put("reasons", byReason);
-        map.put("acceptedBytes", acceptedBytes);
-        map.put("distinctKeys", distinctKeys);
-        map.put("keyIndexBytes", keyIndexBytes);
-        map.put("keyIndexRuns", keyIndexRuns);
-        map.put("keyIndexDiskBytes", keyIndexDiskBytes);
-        return map;
     }
 
     /** Names each component of a {@link ValidationResult}; {@link #build()} checks the required ones. */

@@ -94,7 +94,7 @@ class CsvTest {
         assertEquals(1, outcome.result().blankLines());
         assertEquals(List.of("{\"line\":2,\"reason\":\"TYPE_MISMATCH\",\"field\":\"amount\"}",
                 "{\"line\":5,\"reason\":\"CSV_COLUMN_COUNT\"}"), outcome.rejectLines(), "each reason names its record's first line");
-        assertEquals(3L, outcome.result().toMap().get("records"));
+        assertEquals(3L, outcome.result().records());
     }
 
     @Test

@@ -40,7 +40,7 @@ class NoContentLeakTest {
 
     private static void assertNothingPlanted(Outcome outcome) {
         String rejects = outcome.rejectsText();
-        String result = outcome.result().toMap().toString();
+        String result = io.landingledger.core.json.JsonCodec.writeString(outcome.result().document());
         String detail = outcome.refusal() == null ? "" : outcome.refusal().detail();
         for (String planted : PLANTED) {
             assertFalse(rejects.contains(planted), () -> "the quarantine holds " + planted + ": " + rejects);
