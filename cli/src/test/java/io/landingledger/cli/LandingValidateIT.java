@@ -66,6 +66,22 @@ class LandingValidateIT {
     }
 
     @Test
+    void validate_anUnknownFieldName_neverReachesTheQuarantineOrTheOutput_onlyItsHash(@TempDir Path dir) throws Exception {
+        // issue 30, item 6: a producer that uses identifiers as keys must not see them in the quarantine or the summary
+        String marker = "ZQX_LEAKMARKER_ACCT_77311";
+        Path input = dir.resolve("progress-2026-03-09.jsonl");
+        Files.writeString(input, "{\"event_id\":\"e1\",\"learner_id\":\"L1\",\"lesson_id\":\"lesson-7\",\"event_type\":\"checkpoint\","
+                + "\"attempt_number\":1,\"event_time\":\"2026-03-02T14:02:11Z\",\"checkpoint\":3,\"" + marker + "\":1}\n");
+        Path rejects = dir.resolve("rejects.jsonl");
+        LandingRun run = landing("validate", "--contract", "progress_events", "--rejects", rejects.toString(), input.toString());
+        assertEquals(Map.of("UNKNOWN_FIELD", 1), run.json().get("reasons"), run.stdout() + run.stderr());
+        assertEquals(List.of("{\"line\":1,\"reason\":\"UNKNOWN_FIELD\",\"field\":\""
+                + io.landingledger.core.validate.UnknownFieldName.hash(marker) + "\"}"), Files.readAllLines(rejects));
+        String everything = run.stdout() + run.stderr() + Files.readString(rejects);
+        assertFalse(everything.contains("LEAKMARKER"), everything);
+    }
+
+    @Test
     void validate_runTwice_writesByteIdenticalOutputs(@TempDir Path dir) throws Exception {
         String input = "examples/inbox/progress_events/progress-2026-03-03.jsonl";
         landing("validate", "--contract", "progress_events", "--accepted", dir.resolve("a1").toString(), "--rejects", dir.resolve("r1").toString(), input);

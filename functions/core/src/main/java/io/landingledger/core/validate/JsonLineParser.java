@@ -154,7 +154,9 @@ final class JsonLineParser implements LineParser {
             }
             if (index < 0) {
                 out.unknownField = true;
-                out.reject(ReasonCode.UNKNOWN_FIELD, safeName(lastKey()));
+                if (out.reason == null) { // only the line's first reason is kept: hash the name only when it is
+                    out.reject(ReasonCode.UNKNOWN_FIELD, UnknownFieldName.hash(lastKey()));
+                }
                 walkValue(2);
             } else if (row.has(index)) {
                 out.reject(ReasonCode.DUPLICATE_FIELD, fields[index].name());
@@ -557,7 +559,7 @@ final class JsonLineParser implements LineParser {
         charCount = name.length();
     }
 
-    /** The last key read, as a string (only for a report: an unknown field's name). */
+    /** The last key read, as a string (only to hash an unknown field's name: the name itself is never reported). */
     private String lastKey() {
         return keyDecoded ? new String(chars, 0, charCount) : new String(b, keyStart, keyEnd - keyStart, StandardCharsets.US_ASCII);
     }
@@ -719,10 +721,5 @@ final class JsonLineParser implements LineParser {
         if (next() != c) {
             throw SYNTAX;
         }
-    }
-
-    /** An unknown field's name is reported only when it looks like a field name, never as free text. */
-    static String safeName(String name) {
-        return name != null && name.length() <= 64 && FieldSpec.isValidName(name) ? name : null;
     }
 }

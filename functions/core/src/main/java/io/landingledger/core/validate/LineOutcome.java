@@ -3,7 +3,7 @@ package io.landingledger.core.validate;
 /** What a line parser found in one line; reused across lines. The first problem found is the line's reason. */
 final class LineOutcome {
     ReasonCode reason;
-    /** Contract field name the reason concerns (or a safe unknown name), or null. */
+    /** Contract field name the reason concerns (an unknown name only as {@link UnknownFieldName#hash}), or null. */
     String field;
     /** The contract's prohibited name that was found, or null. Refuses the file. */
     String prohibited;

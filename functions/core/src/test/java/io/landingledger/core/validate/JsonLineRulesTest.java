@@ -4,6 +4,7 @@ import static io.landingledger.core.validate.Events.event;
 import static io.landingledger.core.validate.Events.lines;
 import static io.landingledger.core.validate.Events.utf8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -190,22 +191,36 @@ class JsonLineRulesTest {
     // ---- UNKNOWN_FIELD ----
 
     static Stream<Arguments> unknownFields() {
+        // an undeclared name is never written, whether or not it looks like a field name: only its hash (issue 30, item 6)
         return Stream.of(
                 Arguments.of("extra", "1", "extra"),
                 Arguments.of("Event_ID", "\"e2\"", "Event_ID"),
                 Arguments.of("emails", "[\"x\"]", "emails"),
                 Arguments.of("email_verified", "true", "email_verified"),
                 Arguments.of("nested", "{\"a\":{\"b\":1}}", "nested"),
-                // names that are not field names are never echoed: they could be data
-                Arguments.of("my field", "1", null),
-                Arguments.of("x-PLANTED", "1", null),
-                Arguments.of("k".repeat(65), "1", null));
+                Arguments.of("my field", "1", "my field"),
+                Arguments.of("x-PLANTED", "1", "x-PLANTED"),
+                Arguments.of("k".repeat(65), "1", "k".repeat(65)),
+                Arguments.of("caf\u00e9", "1", "caf\u00e9"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("unknownFields")
-    void validate_whenLineHasFieldContractDoesNotName_rejectsUnknownField(String name, String value, String reported) {
-        assertEventLineRejected(event("e2").raw(name, value).line(), ReasonCode.UNKNOWN_FIELD, reported);
+    void validate_whenLineHasFieldContractDoesNotName_rejectsUnknownFieldWithTheNamesHash(String key, String value, String name) {
+        Outcome outcome = assertEventLineRejected(event("e2").raw(key, value).line(), ReasonCode.UNKNOWN_FIELD, UnknownFieldName.hash(name));
+        assertFalse(outcome.rejectsText().contains(name), outcome.rejectsText());
+    }
+
+    @Test
+    void validate_whenUnknownKeyIsEscaped_hashesTheKeyAsJsonDecodesIt() {
+        String line = "{\"\\u0065xtra\":1," + event("e2").line().substring(1);
+        assertEventLineRejected(line, ReasonCode.UNKNOWN_FIELD, UnknownFieldName.hash("extra"));
+    }
+
+    @Test
+    void unknownFieldName_isSha256PrefixAndTheFirst16HexOfTheNamesUtf8Sha256() {
+        // printf '%s' extra | sha256sum
+        assertEquals("sha256:c8dee78f8c7b466c", UnknownFieldName.hash("extra"));
     }
 
     // ---- MISSING_FIELD ----
@@ -455,6 +470,6 @@ class JsonLineRulesTest {
     @Test
     void validate_whenLineHasSeveralProblems_reportsTheFirstOneInTheLine() {
         assertEventLineRejected(event("e2").raw("attempt_number", "true").raw("extra", "1").line(), ReasonCode.TYPE_MISMATCH, "attempt_number");
-        assertEventLineRejected(event("e2").without("learner_id").raw("extra", "1").line(), ReasonCode.UNKNOWN_FIELD, "extra");
+        assertEventLineRejected(event("e2").without("learner_id").raw("extra", "1").line(), ReasonCode.UNKNOWN_FIELD, UnknownFieldName.hash("extra"));
     }
 }

@@ -27,8 +27,8 @@ import java.util.stream.Stream;
 /**
  * docs/design.md invariant 7: no row content reaches the quarantine or an error message. Distinctive values are planted
  * in rejected and refused lines; neither the rejects stream, nor a refusal's detail, nor the result as the CLI prints
- * it may contain them. (A JSON key that looks like a field name is reported as the UNKNOWN_FIELD's field: it is a
- * name, not a value. Keys that are not names, and CSV header cells that are not contract fields, are withheld.)
+ * it may contain them. (A JSON key the contract does not declare is reported as UNKNOWN_FIELD's field only as its hash:
+ * producers use identifiers as keys. CSV header cells that are not contract fields are reported by column number.)
  */
 class NoContentLeakTest {
     private static final String SECRET = "PLANTED-SECRET-123";
@@ -141,5 +141,59 @@ class NoContentLeakTest {
         assertNothingPlanted(outcome);
         // the planted values really were in the input (for gzip, in the decompressed text)
         assertTrue(new String(stored, StandardCharsets.ISO_8859_1).contains(SECRET) || outcome.result().gzip());
+    }
+
+    /**
+     * Issue 30, item 6: a producer that uses identifiers as keys must not leak them into the quarantine. A marker planted
+     * as a key (JSONL: in every spelling and position a line can carry it; CSV: as a header column) appears nowhere;
+     * the quarantine holds its hash.
+     */
+    @Test
+    void anUnknownFieldName_neverReachesTheQuarantine_onlyItsHash() {
+        String marker = "ZQX_LEAKMARKER_ACCT_77310";
+        String hash = UnknownFieldName.hash(marker);
+        String lines = String.join("\n",
+                event("ok").line(),
+                event("e2").raw(marker, "1").line(),                                         // a field-like key
+                "{\"\\u005aQX_LEAKMARKER_ACCT_77310\":1," + event("e3").line().substring(1), // its first letter escaped
+                event("e4").raw(marker + " " + SECRET, "1").line(),                          // a key that is free text
+                event("e5").raw(marker, "2").raw("meta", "{\"" + marker + "\":1}").line(),   // top level and nested
+                event("e6").raw("attempt_number", "true").raw(marker, "1").line(),         // another reason first
+                event("e7").without("learner_id").raw(marker, "1").line())                 // before a missing field
+                + "\n";
+        Outcome rejected = Validation.validate(EVENTS, lines);
+        assertEquals(Set.of(ReasonCode.UNKNOWN_FIELD, ReasonCode.TYPE_MISMATCH), rejected.result().reasons().keySet());
+        assertEquals(6, rejected.result().rejected());
+        assertNoMarker(marker, rejected);
+        assertEquals(List.of(
+                QuarantineRecords.record(2, ReasonCode.UNKNOWN_FIELD, hash),
+                QuarantineRecords.record(3, ReasonCode.UNKNOWN_FIELD, hash),
+                QuarantineRecords.record(4, ReasonCode.UNKNOWN_FIELD, UnknownFieldName.hash(marker + " " + SECRET)),
+                QuarantineRecords.record(5, ReasonCode.UNKNOWN_FIELD, hash),
+                QuarantineRecords.record(6, ReasonCode.TYPE_MISMATCH, "attempt_number"),
+                QuarantineRecords.record(7, ReasonCode.UNKNOWN_FIELD, hash)), rejected.rejectLines());
+
+        Outcome refused = Validation.validate(TestContracts.progressEvents(c -> c.put("unknownFields", "refuse-file")),
+                event("e2").raw(marker, "1").line() + "\n");
+        assertEquals(RefusalCode.UNKNOWN_FIELD, refused.refusalCode());
+        assertNoMarker(marker, refused);
+
+        DatasetContract transactions = TestContracts.transactions(c -> c.put("maxRejectedLines", 100));
+        Outcome csv = Validation.validate(transactions, "txn_id,account_id,business_date,amount,batch_date," + marker + "\n"
+                + "T-1,A-1,2026-10-01,1,2026-10-02,x\n");
+        assertEquals(RefusalCode.CSV_HEADER_MISMATCH, csv.refusalCode());
+        assertTrue(csv.refusal().detail().contains("column 6 is not a contract field"), csv.refusal().detail());
+        assertNoMarker(marker, csv);
+    }
+
+    private static void assertNoMarker(String marker, Outcome outcome) {
+        String rejects = outcome.rejectsText();
+        String result = outcome.result().toMap().toString();
+        String detail = outcome.refusal() == null ? "" : outcome.refusal().detail();
+        for (String part : List.of(marker, "LEAKMARKER", SECRET)) {
+            assertFalse(rejects.contains(part), () -> "the quarantine holds " + part + ": " + rejects);
+            assertFalse(result.contains(part), () -> "the result holds " + part + ": " + result);
+            assertFalse(detail.contains(part), () -> "the refusal detail holds " + part + ": " + detail);
+        }
     }
 }

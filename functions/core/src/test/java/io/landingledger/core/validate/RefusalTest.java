@@ -96,7 +96,7 @@ class RefusalTest {
                 event("e2").raw("email_address", "\"x\"").line()));
         assertNull(outcome.refusal());
         assertEquals(1, outcome.result().accepted());
-        assertEquals(List.of("{\"line\":2,\"reason\":\"UNKNOWN_FIELD\",\"field\":\"email_address\"}"), outcome.rejectLines());
+        assertEquals(List.of("{\"line\":2,\"reason\":\"UNKNOWN_FIELD\",\"field\":\"sha256:e2ef8579aa7f9f6d\"}"), outcome.rejectLines());
     }
 
     @Test

@@ -102,7 +102,7 @@ class ValidatorFuzzTest {
             .streamReadConstraints(StreamReadConstraints.builder().maxNumberLength(Integer.MAX_VALUE).build())
             .build();
     private static final Pattern REJECT = Pattern.compile(
-            "\\{\"line\":(\\d+),\"reason\":\"([A-Z0-9_]+)\"(?:,\"field\":\"([A-Za-z0-9_]+)\")?(?:,\"detail\":\"[^\"\\\\]*\")?}");
+            "\\{\"line\":(\\d+),\"reason\":\"([A-Z0-9_]+)\"(?:,\"field\":\"([A-Za-z0-9_]+|sha256:[0-9a-f]{16})\")?(?:,\"detail\":\"[^\"\\\\]*\")?}");
 
     /** What the run saw, so that a mutation scheme that stopped reaching the validator's paths shows up. */
     private final Map<ReasonCode, Long> reasonsSeen = new EnumMap<>(ReasonCode.class);
