@@ -188,7 +188,7 @@ class NoContentLeakTest {
 
     private static void assertNoMarker(String marker, Outcome outcome) {
         String rejects = outcome.rejectsText();
-        String result = outcome.result().toMap().toString();
+        String result = io.landingledger.core.json.JsonCodec.writeString(outcome.result().document());
         String detail = outcome.refusal() == null ? "" : outcome.refusal().detail();
         for (String part : List.of(marker, "LEAKMARKER", SECRET)) {
             assertFalse(rejects.contains(part), () -> "the quarantine holds " + part + ": " + rejects);
