@@ -201,14 +201,6 @@ public final class LocalDeployment implements AutoCloseable {
      * functions' clients read LANDING_* because in one JVM the process's variables are everyone's).
      */
     private Map<String, String> runtimeVariables(FunctionSpec function) {
-        IamState.Role role = iam.roleByArn(function.roleArn());
-        AwsBasicCredentials credentials = sessions.computeIfAbsent(function.name(), name -> {
-            String key = "ASIA" + HexFormat.of().formatHex(bytes(8)).toUpperCase(Locale.ROOT);
-            String secret = HexFormat.of().formatHex(bytes(20));
-            gateway.principal(new Principal(key, "arn:aws:sts::" + ACCOUNT + ":assumed-role/" + role.name() + "/" + name, role.name()));
-            emulators.addIdentity(key, secret);
-            return AwsBasicCredentials.create(key, secret);
-        });
         Map<String, String> variables = new TreeMap<>();
         variables.put("AWS_REGION", region);
         variables.put("AWS_DEFAULT_REGION", region);
@@ -217,8 +209,21 @@ public final class LocalDeployment implements AutoCloseable {
         variables.put("AWS_LAMBDA_FUNCTION_VERSION", "$LATEST");
         variables.put("AWS_LAMBDA_LOG_GROUP_NAME", function.logGroup());
         variables.put("_HANDLER", function.handler());
-        variables.putAll(runtime.variables(function, new StackConnection(Region.of(region), gateway.endpoint(), credentials)));
+        variables.putAll(runtime.variables(function, session(function)));
         return variables;
+    }
+
+    /** The function's session of its role: made once, its keys known to the gateway and to S3Proxy's signature check. */
+    private StackConnection session(FunctionSpec function) {
+        AwsBasicCredentials credentials = sessions.computeIfAbsent(function.name(), name -> {
+            IamState.Role role = iam.roleByArn(function.roleArn());
+            String key = "ASIA" + HexFormat.of().formatHex(bytes(8)).toUpperCase(Locale.ROOT);
+            String secret = HexFormat.of().formatHex(bytes(20));
+            gateway.principal(new Principal(key, "arn:aws:sts::" + ACCOUNT + ":assumed-role/" + role.name() + "/" + name, role.name()));
+            emulators.addIdentity(key, secret);
+            return AwsBasicCredentials.create(key, secret);
+        });
+        return new StackConnection(Region.of(region), gateway.endpoint(), credentials);
     }
 
     private byte[] bytes(int n) {
@@ -267,9 +272,7 @@ public final class LocalDeployment implements AutoCloseable {
      * clients sign with, so a test can make the calls the function's role may or may not make.
      */
     public StackConnection functionConnection(String logicalId) {
-        FunctionSpec spec = lambda.spec(physicalId(logicalId));
-        runtimeVariables(spec);
-        return new StackConnection(Region.of(region), gateway.endpoint(), sessions.get(spec.name()));
+        return session(lambda.spec(physicalId(logicalId)));
     }
 
     /** The operator's connection to the stack: every API at the gateway. */
