@@ -86,11 +86,6 @@ final class ChunkParser {
         }
     }
 
-    /** Whether {@code b[off, off + len)} is a whole record (false while a quoted CSV cell is still open). */
-    boolean endsRecord(byte[] b, int off, int len) {
-        return parser.endsRecord(b, off, len);
-    }
-
     /** {@link LineParser#scanRecord}: resumes the scan of a record joined a physical line at a time. */
     int scanRecord(byte[] b, int off, int len, int from) {
         return parser.scanRecord(b, off, len, from);

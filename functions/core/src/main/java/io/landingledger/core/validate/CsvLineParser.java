@@ -67,11 +67,6 @@ final class CsvLineParser implements LineParser {
         return false;
     }
 
-    @Override
-    public boolean endsRecord(byte[] b, int off, int len) {
-        return split(b, off, len) != Split.UNTERMINATED;
-    }
-
     /**
      * {@link #split}'s control flow without its cells, resumable: a record is unterminated only when a quoted cell's
      * closing quote is not found up to the end, and every decision before that point read only bytes before it, so

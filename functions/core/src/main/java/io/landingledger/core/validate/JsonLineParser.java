@@ -87,8 +87,8 @@ final class JsonLineParser implements LineParser {
 
     /** A JSON record is one line. */
     @Override
-    public boolean endsRecord(byte[] b, int off, int len) {
-        return true;
+    public int scanRecord(byte[] b, int off, int len, int from) {
+        return RECORD_ENDS;
     }
 
     @Override

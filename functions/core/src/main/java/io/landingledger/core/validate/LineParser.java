@@ -31,22 +31,17 @@ interface LineParser {
     /** Parses one valid UTF-8 record in {@code b[off, off + len)} into {@code row}, its problems into {@code outcome}. */
     Parsed parse(byte[] b, int off, int len, CanonicalRow row, LineOutcome outcome);
 
-    /** Whether {@code b[off, off + len)} (valid UTF-8 or not) is a whole record: false while a quoted CSV cell is open. */
-    boolean endsRecord(byte[] b, int off, int len);
-
     /** What {@link #scanRecord} returns when the record has ended. */
     int RECORD_ENDS = -1;
 
     /**
-     * {@link #endsRecord} for a record that grows a physical line at a time, in time linear in its length: scans
-     * {@code b[off, off + len)} from {@code from} on, which is {@code off} for the record's first line, else what the
-     * call before returned for a prefix of the same text (the bytes since, like a line that is not valid UTF-8, need
-     * not each have been given a call). Returns {@link #RECORD_ENDS} when {@link #endsRecord} would return true, else
-     * where to resume (always past {@code off}). This default rescans the whole record.
+     * Whether a record that grows a physical line at a time has ended (valid UTF-8 or not; it has not while a quoted CSV
+     * cell is open), in time linear in its length: scans {@code b[off, off + len)} from {@code from} on, which is
+     * {@code off} for the record's first line, else what the call before returned for a prefix of the same text (the
+     * bytes since, like a line that is not valid UTF-8, need not each have been given a call). Returns
+     * {@link #RECORD_ENDS} when the record has ended, else where to resume (always past {@code off}).
      */
-    default int scanRecord(byte[] b, int off, int len, int from) {
-        return endsRecord(b, off, len) ? RECORD_ENDS : off + len;
-    }
+    int scanRecord(byte[] b, int off, int len, int from);
 
     /**
      * For a line that is not valid UTF-8: whether it still names a prohibited field, which refuses the file however

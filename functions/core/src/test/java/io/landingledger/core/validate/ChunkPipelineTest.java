@@ -96,8 +96,8 @@ class ChunkPipelineTest {
         }
 
         @Override
-        public boolean endsRecord(byte[] b, int off, int len) {
-            return parser.endsRecord(b, off, len);
+        public int scanRecord(byte[] b, int off, int len, int from) {
+            return parser.scanRecord(b, off, len, from);
         }
 
         @Override
