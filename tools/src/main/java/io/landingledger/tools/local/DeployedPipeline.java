@@ -53,6 +53,11 @@ final class DeployedPipeline implements Pipeline {
     private final Map<String, TreeSet<String>> unitsSeen = new TreeMap<>();
     /** The S3 events the validator received, by key@version: replays re-send them, as S3's duplicates do. */
     private final Map<String, String> events = new ConcurrentHashMap<>();
+    /**
+     * key@version of the objects S3's notifications brought to the validator: what --watch's poll calls new. A re-drive
+     * or a repair (an event with no sequencer: no S3 event ordered it) is an operator's or a sweep's own run of an
+     * object, and does not make the watch sweep again behind the operator's back.
+     */
     private final Set<String> seen = ConcurrentHashMap.newKeySet();
     /** bucket/key of the files this run is putting: with lostBucketEvents, only these are announced. */
     private final Set<String> ownPuts = ConcurrentHashMap.newKeySet();
@@ -79,7 +84,9 @@ final class DeployedPipeline implements Pipeline {
         String[] object = object(payload);
         if (object != null) {
             events.putIfAbsent(object[0] + "@" + object[1], payload);
-            seen.add(object[0] + "@" + object[1]);
+            if (object[2] != null) {
+                seen.add(object[0] + "@" + object[1]);
+            }
         }
         try {
             if (!result.failed()) {
@@ -127,7 +134,7 @@ final class DeployedPipeline implements Pipeline {
     }
 
 
-    /** {key (decoded), version} of the first record of an S3 event, or null. */
+    /** {key (decoded), version, sequencer or null} of the first record of an S3 event, or null. */
     @SuppressWarnings("unchecked")
     private static String[] object(String payload) {
         try {
@@ -139,7 +146,7 @@ final class DeployedPipeline implements Pipeline {
             Map<String, Object> s3 = (Map<String, Object>) ((Map<String, Object>) records.get(0)).get("s3");
             Map<String, Object> object = (Map<String, Object>) s3.get("object");
             return new String[] {URLDecoder.decode(String.valueOf(object.get("key")), StandardCharsets.UTF_8),
-                    String.valueOf(object.get("versionId"))};
+                    String.valueOf(object.get("versionId")), (String) object.get("sequencer")};
         } catch (IOException | RuntimeException e) {
             return null;
         }
