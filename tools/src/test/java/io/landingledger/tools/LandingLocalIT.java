@@ -91,7 +91,7 @@ class LandingLocalIT {
     }
 
     @Test
-    @Timeout(value = 4, unit = TimeUnit.MINUTES)
+    @Timeout(value = 30, unit = TimeUnit.MINUTES)
     void local_watch_processesAFileDroppedIntoTheInboxFolderAfterStart(@TempDir Path work) throws Exception {
         Path inbox = work.resolve("inbox/transactions");
         Files.createDirectories(inbox);

@@ -204,7 +204,7 @@ class LocalStackIT {
         URI status = URI.create(LOCALSTACK.getEndpoint() + "/_localstack/init/ready");
         String script = INIT_SCRIPT.getFileName().toString();
         HttpClient http = HttpClient.newHttpClient();
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(10));
         Map<String, Object> ready = Map.of();
         while (Instant.now().isBefore(deadline)) {
             ready = JSON.std.mapFrom(http.send(HttpRequest.newBuilder(status).build(), HttpResponse.BodyHandlers.ofString()).body());

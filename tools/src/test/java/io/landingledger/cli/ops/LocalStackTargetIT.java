@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * resources come from its CloudFormation API, repair and sweep run in the stack's functions under their roles, and a
  * deleted publish is found and restored as on AWS. No recorded answer, no stub.
  */
-@Timeout(value = 6, unit = TimeUnit.MINUTES)
+@Timeout(value = 30, unit = TimeUnit.MINUTES)
 class LocalStackTargetIT {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     static WatchedLocalStack stack;

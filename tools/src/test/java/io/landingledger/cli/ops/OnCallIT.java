@@ -43,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@Timeout(value = 6, unit = TimeUnit.MINUTES)
+@Timeout(value = 30, unit = TimeUnit.MINUTES)
 class OnCallIT {
     static final String PLANTED_REFUSED = "PLANTED-7731@secret.example";
     static final String PLANTED_QUARANTINED = "PLANTED-Q-9917";

@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * unit was restored or planned), and a status or history line's comment (its output row, {@code ...} eliding) must
  * appear in its output.
  */
-@Timeout(value = 6, unit = TimeUnit.MINUTES)
+@Timeout(value = 30, unit = TimeUnit.MINUTES)
 class OnCallReadmeIT {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 

@@ -44,7 +44,7 @@ public final class WatchedLocalStack implements AutoCloseable {
         Thread thread = new Thread(() -> LandingTools.run(args), "landing-local-watch");
         thread.setDaemon(true);
         thread.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
         while (LocalStackRecord.read().isEmpty()) {
             assertTrue(System.nanoTime() < deadline && thread.isAlive(), "landing local --watch did not record its stack");
             Thread.sleep(200);

@@ -200,7 +200,8 @@ class SweepRedriveInvokeIT {
         assertEquals(Redrive.NOT_SUBMITTED, redrive.action(), redrive.detail());
         assertEquals(1, stub.requests.size(), "one request: a timed-out Event invoke is not retried");
         assertTrue(redrive.detail().contains("in time") && redrive.detail().contains("may or may not be queued"), redrive.detail());
-        assertTrue(waitedMs < SLOW.toMillis(), "the sweep gave up at the read timeout: " + waitedMs + " ms");
+        // NOT_SUBMITTED "in time" already says the sweep gave up before the stub answered; how long it waited is a
+        // figure (below), not an assertion, so a loaded machine cannot fail it
         FIGURES.add("new, no answer within the read timeout (" + OLD_READ_TIMEOUT_SHORTENED.toMillis() + " ms): "
                 + stub.requests.size() + " request, reported " + redrive.action() + " in " + waitedMs + " ms");
     }
