@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * (SigV4), its access key says which principal sent it, and {@link AccessPolicy} decides before any service sees it.
  * S3 requests then go to S3Proxy byte for byte (S3Proxy verifies each signature with the key's secret), DynamoDB and
  * SQS to moto; Lambda, CloudFormation and EventBridge are answered here from the deployment. An object created in a
- * bucket is announced to {@link ObjectCreatedListener} after S3 answered, as S3 sends its notifications.
+ * bucket is announced to {@link ObjectCreatedListener} after S3 answered, as S3 sends its notifications. What S3 refuses
+ * and S3Proxy would accept (or accept and lose) is answered here as S3 answers it ({@link S3Strictness}).
  *
  * <p>One request per connection (the answer carries {@code Connection: close}), on a virtual thread each: the SDKs
  * open a new connection per request, and a streamed S3 body needs no framing of ours.

@@ -56,8 +56,10 @@ final class S3Strictness {
         }
         int keyBytes = key.getBytes(StandardCharsets.UTF_8).length;
         if (keyBytes > MAX_KEY_BYTES) {
-            return AwsGateway.s3Error(400, "KeyTooLongError", "Your key is too long",
-                    Map.of("Size", Integer.toString(keyBytes), "MaxSizeAllowed", Integer.toString(MAX_KEY_BYTES)));
+            Map<String, String> sizes = new LinkedHashMap<>();
+            sizes.put("Size", Integer.toString(keyBytes));
+            sizes.put("MaxSizeAllowed", Integer.toString(MAX_KEY_BYTES));
+            return AwsGateway.s3Error(400, "KeyTooLongError", "Your key is too long", sizes);
         }
         String ifNoneMatch = request.headers().get("if-none-match");
         boolean conditional = operation.equals("PutObject") || operation.equals("CopyObject")
