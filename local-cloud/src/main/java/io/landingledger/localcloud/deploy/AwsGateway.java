@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * (SigV4), its access key says which principal sent it, and {@link AccessPolicy} decides before any service sees it.
  * S3 requests then go to S3Proxy byte for byte (S3Proxy verifies each signature with the key's secret), DynamoDB and
  * SQS to moto; Lambda, CloudFormation and EventBridge are answered here from the deployment. An object created in a
- * bucket is announced to {@link ObjectCreatedListener} after S3 answered, as S3 sends its notifications.
+ * bucket is announced to {@link ObjectCreatedListener} after S3 answered, as S3 sends its notifications. What S3 refuses
+ * and S3Proxy would accept (or accept and lose) is answered here as S3 answers it ({@link S3Strictness}).
  *
  * <p>One request per connection (the answer carries {@code Connection: close}), on a virtual thread each: the SDKs
  * open a new connection per request, and a streamed S3 body needs no framing of ours.
@@ -155,6 +156,14 @@ public final class AwsGateway implements AutoCloseable {
                 s3(principal, head, in, out);
                 return;
             }
+            String length = head.header("Content-Length");
+            if (service.equals("lambda") && length != null && Long.parseLong(length.trim()) > MAX_API_BODY) {
+                // more than this gateway reads whole, and far more than any invocation Lambda accepts
+                head.copyBody(in, OutputStream.nullOutputStream());
+                write(out, error(service, 413, "RequestEntityTooLargeException", "Request must be smaller than "
+                        + LambdaPayloadLimits.SYNCHRONOUS_REQUEST + " bytes for the InvokeFunction operation"));
+                return;
+            }
             byte[] body = head.readBody(in, MAX_API_BODY);
             AccessPolicy.Request request = new AccessPolicy.Request(service, head.method(), head.rawPath(), head.query(),
                     head.headerMap(), body, false);
@@ -211,13 +220,17 @@ public final class AwsGateway implements AutoCloseable {
             write(out, s3Error(403, "AccessDenied", denied), head.method().equals("HEAD"));
             return;
         }
-        Answer injected = fault.inject(principal, request);
-        if (injected != null) {
-            head.copyBody(in, java.io.OutputStream.nullOutputStream());
-            write(out, injected, head.method().equals("HEAD"));
+        String[] bucketKey = bucketAndKey(path);
+        Answer refused = S3Strictness.refusal(request, bucketKey[1]);
+        if (refused != null) {
+            answerInstead(head, in, out, refused);
             return;
         }
-        String[] bucketKey = bucketAndKey(path);
+        Answer injected = fault.inject(principal, request);
+        if (injected != null) {
+            answerInstead(head, in, out, injected);
+            return;
+        }
         try (Socket backend = new Socket(s3.getHost(), s3.getPort())) {
             OutputStream toBackend = backend.getOutputStream();
             toBackend.write(head.bytesClosingConnection());
@@ -267,6 +280,21 @@ public final class AwsGateway implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Answers an S3 request here instead of passing it on: its body is read and dropped first, after a 100 Continue
+     * when the client waits for one (the SDKs do on PutObject and UploadPart), so the client sees the answer rather
+     * than a connection closed mid-body.
+     */
+    private static void answerInstead(HttpHead head, InputStream in, OutputStream out, Answer answer) throws IOException {
+        String expect = head.header("Expect");
+        if (expect != null && expect.trim().equalsIgnoreCase("100-continue")) {
+            out.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+        }
+        head.copyBody(in, OutputStream.nullOutputStream());
+        write(out, answer, head.method().equals("HEAD"));
     }
 
     /** The ObjectCreated event name of a request S3 answered with {@code status}, or null when it created nothing. */
@@ -348,15 +376,26 @@ public final class AwsGateway implements AutoCloseable {
             case 400 -> "Bad Request";
             case 403 -> "Forbidden";
             case 404 -> "Not Found";
+            case 412 -> "Precondition Failed";
+            case 413 -> "Request Entity Too Large";
             case 429 -> "Too Many Requests";
+            case 501 -> "Not Implemented";
             default -> status >= 500 ? "Server Error" : "Status";
         };
     }
 
     public static Answer s3Error(int status, String code, String message) {
-        String xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>" + code + "</Code><Message>" + xmlEscape(message)
-                + "</Message><RequestId>" + UUID.randomUUID() + "</RequestId></Error>";
-        return new Answer(status, Map.of("Content-Type", "application/xml"), xml.getBytes(StandardCharsets.UTF_8));
+        return s3Error(status, code, message, Map.of());
+    }
+
+    /** S3's error document with the elements some errors add after the message (Header, Size, MaxSizeAllowed). */
+    static Answer s3Error(int status, String code, String message, Map<String, String> details) {
+        StringBuilder xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>").append(code)
+                .append("</Code><Message>").append(xmlEscape(message)).append("</Message>");
+        details.forEach((name, value) -> xml.append('<').append(name).append('>').append(xmlEscape(value))
+                .append("</").append(name).append('>'));
+        xml.append("<RequestId>").append(UUID.randomUUID()).append("</RequestId></Error>");
+        return new Answer(status, Map.of("Content-Type", "application/xml"), xml.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     /** An error in the protocol of {@code service}: JSON for DynamoDB, SQS, Lambda and EventBridge, XML for the rest. */

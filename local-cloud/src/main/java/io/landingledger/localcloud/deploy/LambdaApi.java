@@ -45,6 +45,8 @@ final class LambdaApi implements AwsGateway.LocalService {
                 headers.put("X-Amz-Function-Error", result.functionError());
             }
             return new AwsGateway.Answer(200, headers, result.payload());
+        } catch (LocalLambda.RequestTooLarge e) {
+            return AwsGateway.error("lambda", 413, "RequestEntityTooLargeException", e.getMessage());
         } catch (LocalLambda.ResourceNotFound e) {
             return AwsGateway.error("lambda", 404, "ResourceNotFoundException", e.getMessage());
         }

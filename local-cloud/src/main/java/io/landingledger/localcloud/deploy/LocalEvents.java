@@ -89,7 +89,11 @@ final class LocalEvents {
         if (denied != null) {
             return denied;
         }
-        stack.lambda.invokeAsync(schedule.target(), null, schedule.input());
+        try {
+            stack.lambda.invokeAsync(schedule.target(), null, schedule.input());
+        } catch (LocalLambda.RequestTooLarge e) {
+            return "Scheduler could not invoke " + schedule.target() + ": " + e.getMessage();
+        }
         return null;
     }
 
@@ -178,6 +182,8 @@ final class LocalEvents {
                     stack.lambda.invokeAsync(function, null, JSON.std.asString(event));
                 } catch (IOException io) {
                     throw new IllegalStateException(io);
+                } catch (LocalLambda.RequestTooLarge e) {
+                    stack.undeliverable(rule.logicalId() + " -> " + function + ": " + e.getMessage());
                 }
             }
         }

@@ -179,13 +179,32 @@ public final class LocalLambda implements AutoCloseable {
         }
     }
 
-    /** RequestResponse: runs now, on a thread of its own, and answers. */
+    /** Invoke's 413 RequestEntityTooLargeException: a payload over Lambda's quota for its invocation type. */
+    public static final class RequestTooLarge extends RuntimeException {
+        RequestTooLarge(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * RequestResponse: runs now, on a thread of its own, and answers; a payload over Lambda's synchronous quota is
+     * refused ({@link RequestTooLarge}), an answer over it fails the invocation (Function.ResponseSizeTooLarge).
+     */
     public InvokeResult invoke(String nameOrArn, String qualifier, String payload) {
         Deployed function = function(nameOrArn);
         String version = version(function, qualifier == null ? qualifierOf(nameOrArn) : qualifier);
+        String tooLarge = LambdaPayloadLimits.synchronousRequest(payload);
+        if (tooLarge != null) {
+            throw new RequestTooLarge(tooLarge);
+        }
         inFlight.incrementAndGet();
         try {
             InvokeResult result = run(function, version, payload);
+            String responseTooLarge = LambdaPayloadLimits.synchronousResponse(result.payload());
+            if (responseTooLarge != null) {
+                function.log.println("local runtime: " + responseTooLarge);
+                result = error(version, "Function.ResponseSizeTooLarge", responseTooLarge);
+            }
             for (InvocationListener listener : listeners) {
                 listener.completed(function.spec, payload, result, 1, false);
             }
@@ -195,10 +214,17 @@ public final class LocalLambda implements AutoCloseable {
         }
     }
 
-    /** Event: queued, answered at once; the attempts run in order on the function's queue. */
+    /**
+     * Event: queued, answered at once; the attempts run in order on the function's queue. A payload over Lambda's
+     * asynchronous quota is refused before it is queued ({@link RequestTooLarge}).
+     */
     public void invokeAsync(String nameOrArn, String qualifier, String payload) {
         Deployed function = function(nameOrArn);
         String version = version(function, qualifier == null ? qualifierOf(nameOrArn) : qualifier);
+        String tooLarge = LambdaPayloadLimits.asynchronousRequest(payload);
+        if (tooLarge != null) {
+            throw new RequestTooLarge(tooLarge);
+        }
         Instant queued = Instant.now();
         inFlight.incrementAndGet();
         function.queue.execute(() -> {

@@ -134,7 +134,11 @@ final class S3Notifier implements AwsGateway.ObjectCreatedListener {
                         + "arn:aws:s3:::" + bucket);
                 continue;
             }
-            lambda.invokeAsync(rule.function(), null, event(rule, principal, bucket, key, head, eventName, sequence));
+            try {
+                lambda.invokeAsync(rule.function(), null, event(rule, principal, bucket, key, head, eventName, sequence));
+            } catch (LocalLambda.RequestTooLarge e) {
+                undelivered.add(bucket + "/" + key + " -> " + rule.function() + ": " + e.getMessage());
+            }
         }
     }
 

@@ -166,6 +166,34 @@ class LocalDeploymentIT {
     }
 
     @Test
+    void whatS3Refuses_aBogusIfNoneMatch_anOverlongKey_aFolderKeyWithABody_isRefusedOnTheLocalStack_asBoto3SeesIt()
+            throws Exception {
+        // issue 30, finding 4: a publish with If-None-Match other than * overwrote published objects here
+        String script = String.join("\n",
+                "import boto3, botocore, sys",
+                "s3 = boto3.client('s3', endpoint_url=sys.argv[1], region_name='us-east-1', aws_access_key_id='test', aws_secret_access_key='test')",
+                "lake, inbox, out = sys.argv[2], sys.argv[3], []",
+                "published = 'published/x/unit=strict/part-00000.jsonl'",
+                "s3.put_object(Bucket=lake, Key=published, Body=b'{}\\n', IfNoneMatch='*')",
+                "def attempt(name, **request):",
+                "    try:",
+                "        s3.put_object(**request)",
+                "        out.append(name + ' ok')",
+                "    except botocore.exceptions.ClientError as e:",
+                "        out.append(name + ' ' + str(e.response['ResponseMetadata']['HTTPStatusCode']) + ' ' + e.response['Error']['Code'])",
+                "attempt('bogus', Bucket=lake, Key=published, Body=b'overwritten', IfNoneMatch='\"bogus\"')",
+                "out.append('kept ' + s3.get_object(Bucket=lake, Key=published)['Body'].read().decode().strip())",
+                "attempt('long', Bucket=inbox, Key='progress_events/' + 'a' * 1009 + '.jsonl', Body=b'{}')",
+                "attempt('folder', Bucket=inbox, Key='progress_events/folder/', Body=b'{}')",
+                "print(';'.join(out))");
+        int before = validatorRuns.size();
+        String output = python(script, stack.endpoint().toString(), lake(), inbox());
+        assertEquals("bogus 501 NotImplemented;kept {};long 400 KeyTooLongError;folder 501 NotImplemented", output.strip());
+        stack.awaitIdle(Duration.ofMinutes(1));
+        assertEquals(before, validatorRuns.size(), "a refused upload announces nothing");
+    }
+
+    @Test
     void anObjectAProducerPutsWithTheAwsCli_reachesTheValidatorThroughTheBucketsNotification() throws Exception {
         Path file = Files.createTempFile("progress-2026-03-01", ".jsonl");
         Files.copy(REPOSITORY.resolve("examples/inbox/progress_events/progress-2026-03-01.jsonl"), file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
