@@ -1,0 +1,280 @@
+package io.landingledger.tools.local;
+
+import io.landingledger.core.contract.ContractRegistrar;
+import io.landingledger.core.contract.ContractStore;
+import io.landingledger.lambda.DependencyFactory;
+import io.landingledger.lambda.adapters.S3ContractStore;
+import io.landingledger.localcloud.deploy.LocalDeployment;
+import io.landingledger.localcloud.deploy.StackConnection;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 30's tamper suite, on the stack as deployed (infra/template.yaml on the emulators, every role and bucket
+ * policy enforced): every principal the template defines (the account's operator, a role holding only
+ * ContractAdminPolicy, one holding only ReaderPolicy, and each function's role) tries every write it could attempt
+ * against {@code published/}, {@code _contracts/}, the ledger and the history table. Each (principal, write, target)
+ * prints one line, {@code [tamper] PRINCIPAL WRITE TARGET -> OUTCOME}, and must be refused (AccessDenied, or S3's own
+ * refusal of the request) unless it is one of {@link #EXCEPTIONS}: the writes a principal's job needs, each named,
+ * with what detects or bounds its misuse (SECURITY.md, "Tamper suite"). An allowed write not listed fails the suite, and
+ * so does a listed one that is now refused (the list and SECURITY.md must then shrink). No write to
+ * {@code _contracts/} other than a create is allowed to anyone (finding 3).
+ */
+class TamperSuiteIT {
+    static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
+    static final String CONTRACT = S3ContractStore.key("progress_events", 1);
+    static final String PUBLISHED = "published/tamper_probe/unit=1999-01-01/part-00000.jsonl";
+    static final String PROBE_DATASET = "tamper_probe";
+    static final String PROBE_UNIT = "1999-01-01";
+    static final List<String> FUNCTIONS = List.of("ValidatorFunction", "CompletenessSweepFunction", "SweepPlannerFunction",
+            "SweepShardFunction", "SweepChangeFunction", "RepairFunction", "ConsumerReceiptFunction");
+    static final List<String> POLICIES = List.of("ContractAdminPolicy", "ReaderPolicy");
+
+    /**
+     * The allowed writes, by {@code PRINCIPAL WRITE TARGET}: the function's own job, and what catches its misuse. The
+     * operator is the account's administrator: only the bucket policy binds it.
+     */
+    static final Map<String, String> EXCEPTIONS = exceptions();
+
+    private static Map<String, String> exceptions() {
+        Map<String, String> pinned = new TreeMap<>();
+        String publishedByOperator = "OPERATOR_REPUBLISH: the account's administrator may replace or delete a publish under a condition; "
+                + "the sweep reports the unit LEDGER_DRIFT (PUBLISHED_ETAG_MISMATCH / PUBLISHED_OBJECT_MISSING)";
+        pinned.put("operator put-if-match published", publishedByOperator);
+        pinned.put("operator delete published", publishedByOperator);
+        pinned.put("operator delete-objects published", publishedByOperator);
+        String ledgerByOperator = "OPERATOR_TABLES: the account's administrator can write any item; IAM of the account, not the "
+                + "stack, decides who that is (SECURITY.md)";
+        for (String write : List.of("put-item", "update-item", "delete-item")) {
+            pinned.put("operator " + write + " ledger", ledgerByOperator);
+            pinned.put("operator " + write + " history", ledgerByOperator);
+        }
+        String republish = "FUNCTION_REPUBLISH: the validator and repair replace a publish under If-Match (their job); "
+                + "a replacement the ledger does not name is LEDGER_DRIFT PUBLISHED_ETAG_MISMATCH at the next sweep";
+        pinned.put("ValidatorFunction put-if-match published", republish);
+        pinned.put("RepairFunction put-if-match published", republish);
+        String ledgerWriters = "FUNCTION_LEDGER: the function writes ledger items (its job; IAM cannot restrict which item or "
+                + "attribute): a ledger item that names another ETag or a missing object is LEDGER_DRIFT at the next sweep";
+        String historyWriters = "FUNCTION_HISTORY_PUT: dynamodb:PutItem on history (its job) can replace an existing item: IAM "
+                + "cannot require attribute_not_exists; the code writes history only with that condition (SECURITY.md)";
+        for (String function : List.of("ValidatorFunction", "RepairFunction")) {
+            pinned.put(function + " put-item ledger", ledgerWriters);
+            pinned.put(function + " update-item ledger", ledgerWriters);
+            pinned.put(function + " put-item history", historyWriters);
+        }
+        return pinned;
+    }
+
+    static LocalDeployment stack;
+    static S3Client operatorS3;
+    static DynamoDbClient operatorDynamoDb;
+
+    @BeforeAll
+    static void deploy() throws Exception {
+        stack = LocalDeployment.start(LocalDeployment.Options.of(REPOSITORY, Files.createTempDirectory("tamper")), new LandingRuntime());
+        operatorS3 = DependencyFactory.s3Client(LandingRuntime.aws(stack.operatorConnection()));
+        operatorDynamoDb = DependencyFactory.dynamoDbClient(LandingRuntime.aws(stack.operatorConnection()));
+    }
+
+    @AfterAll
+    static void close() {
+        if (operatorS3 != null) {
+            operatorS3.close();
+            operatorDynamoDb.close();
+        }
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    private static String lake() {
+        return stack.physicalId("LakeBucket");
+    }
+
+    private static S3Client s3(StackConnection connection) {
+        return DependencyFactory.s3Client(LandingRuntime.aws(connection));
+    }
+
+    /**
+     * Finding 3: a registered contract version cannot be rewritten in place by the contract administrator (nor by
+     * anyone: the lake's policy), while `landing dataset`'s own conditional creates still work with that policy alone.
+     */
+    @Test
+    void finding3_anUnconditionalOverwriteOfARegisteredVersion_byTheContractAdministrator_isAccessDenied() throws Exception {
+        try (S3Client admin = s3(stack.managedPolicyConnection("ContractAdminPolicy"))) {
+            ContractStore store = new S3ContractStore(admin, lake());
+            byte[] orders = Files.readAllBytes(REPOSITORY.resolve("datasets/progress_events.json"));
+            String renamed = new String(orders, StandardCharsets.UTF_8).replace("\"progress_events\"", "\"tamper_orders\"");
+            assertEquals(1, new ContractRegistrar(store, Clock.systemUTC()).add("orders.json", renamed.getBytes(StandardCharsets.UTF_8),
+                    "INC-30 registered by the contract administrator", false).entry().version());
+            String registered = admin.getObjectAsBytes(r -> r.bucket(lake()).key(S3ContractStore.key("tamper_orders", 1))).asUtf8String();
+            for (String key : List.of(S3ContractStore.key("tamper_orders", 1), S3ContractStore.sealKey("tamper_orders", 1))) {
+                S3Exception denied = assertThrows(S3Exception.class,
+                        () -> admin.putObject(r -> r.bucket(lake()).key(key), RequestBody.fromString("{}")));
+                assertEquals(403, denied.statusCode(), key);
+                assertTrue(denied.awsErrorDetails().errorMessage().contains("explicit deny in a resource-based policy"), denied.getMessage());
+                assertEquals(403, assertThrows(S3Exception.class, () -> admin.deleteObject(r -> r.bucket(lake()).key(key))).statusCode());
+            }
+            assertEquals(registered, admin.getObjectAsBytes(r -> r.bucket(lake()).key(S3ContractStore.key("tamper_orders", 1))).asUtf8String());
+            assertEquals("tamper_orders", store.latest("tamper_orders").orElseThrow().dataset(), "still opens against its record");
+        }
+    }
+
+    @Test
+    void everyWriteOfEveryPrincipal_againstPublishedContractsLedgerAndHistory_isRefusedOrAPinnedException() {
+        Map<String, StackConnection> principals = new LinkedHashMap<>();
+        principals.put("operator", stack.operatorConnection());
+        POLICIES.forEach(policy -> principals.put(policy, stack.managedPolicyConnection(policy)));
+        FUNCTIONS.forEach(function -> principals.put(function, stack.functionConnection(function)));
+        Map<String, String> allowed = new TreeMap<>();
+        List<String> lines = new ArrayList<>();
+        for (Map.Entry<String, StackConnection> principal : principals.entrySet()) {
+            try (S3Client s3 = s3(principal.getValue());
+                 DynamoDbClient dynamoDb = DependencyFactory.dynamoDbClient(LandingRuntime.aws(principal.getValue()))) {
+                for (String target : List.of("published", "contracts")) {
+                    for (String write : List.of("put", "put-bogus-if-none-match", "put-if-match", "copy-onto", "delete", "delete-objects")) {
+                        String outcome = s3Write(s3, write, target);
+                        record(principal.getKey(), write, target, outcome, allowed, lines);
+                    }
+                }
+                for (String target : List.of("ledger", "history")) {
+                    for (String write : List.of("put-item", "update-item", "delete-item")) {
+                        String outcome = tableWrite(dynamoDb, write, target);
+                        record(principal.getKey(), write, target, outcome, allowed, lines);
+                    }
+                }
+            }
+        }
+        lines.forEach(line -> System.out.println("[tamper] " + line));
+        List<String> problems = new ArrayList<>();
+        allowed.forEach((what, outcome) -> {
+            if (what.contains(" contracts")) {
+                problems.add(what + " -> " + outcome + ": a contract version was replaced or deleted");
+            } else if (!EXCEPTIONS.containsKey(what)) {
+                problems.add(what + " -> " + outcome + ": allowed and not a pinned exception");
+            }
+        });
+        EXCEPTIONS.keySet().stream().filter(what -> !allowed.containsKey(what))
+                .forEach(what -> problems.add(what + ": pinned as an exception but refused now; shrink EXCEPTIONS and SECURITY.md"));
+        System.out.println("[tamper] " + lines.size() + " writes, " + allowed.size() + " allowed, all pinned: " + problems.isEmpty());
+        assertEquals(List.of(), problems);
+    }
+
+    private static void record(String principal, String write, String target, String outcome, Map<String, String> allowed, List<String> lines) {
+        String what = principal + " " + write + " " + target;
+        if (outcome.startsWith("ALLOWED")) {
+            allowed.put(what, outcome);
+            String pinned = EXCEPTIONS.get(what);
+            outcome = outcome + (pinned == null ? " (NOT PINNED)" : " (" + pinned.substring(0, pinned.indexOf(':')) + ")");
+        }
+        lines.add(what + " -> " + outcome);
+    }
+
+    /** One write to the target object, which exists (as its owner made it) before the attempt. */
+    private static String s3Write(S3Client s3, String write, String target) {
+        String key = target.equals("contracts") ? CONTRACT : PUBLISHED;
+        if (target.equals("published")) {
+            ensurePublishedProbe();
+        }
+        String etag = operatorS3.headObject(r -> r.bucket(lake()).key(key)).eTag();
+        RequestBody tampered = RequestBody.fromString("{\"tampered\": true}\n");
+        try {
+            switch (write) {
+                case "put" -> s3.putObject(r -> r.bucket(lake()).key(key), tampered);
+                case "put-bogus-if-none-match" -> s3.putObject(r -> r.bucket(lake()).key(key).ifNoneMatch("\"bogus\""), tampered);
+                case "put-if-match" -> s3.putObject(r -> r.bucket(lake()).key(key).ifMatch(etag), tampered);
+                case "copy-onto" -> s3.copyObject(r -> r.sourceBucket(lake()).sourceKey(key).destinationBucket(lake()).destinationKey(key)
+                        .metadataDirective("REPLACE").metadata(Map.of("tampered", "true")));
+                case "delete" -> s3.deleteObject(r -> r.bucket(lake()).key(key));
+                case "delete-objects" -> {
+                    var answer = s3.deleteObjects(r -> r.bucket(lake()).delete(d -> d.objects(o -> o.key(key))));
+                    if (!answer.errors().isEmpty()) {
+                        return "REFUSED " + answer.errors().get(0).code();
+                    }
+                }
+                default -> throw new IllegalArgumentException(write);
+            }
+        } catch (S3Exception e) {
+            return refusal(e.statusCode(), e.awsErrorDetails() == null ? "" : e.awsErrorDetails().errorCode());
+        }
+        return changed(key, etag) ? "ALLOWED (the object changed or is gone)" : "ALLOWED (answered 2xx, the object unchanged)";
+    }
+
+    private static boolean changed(String key, String etag) {
+        try {
+            return !operatorS3.headObject(r -> r.bucket(lake()).key(key)).eTag().equals(etag);
+        } catch (NoSuchKeyException e) {
+            return true;
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                return true;
+            }
+            throw e;
+        }
+    }
+
+    private static String refusal(int status, String code) {
+        return status == 403 || "AccessDeniedException".equals(code) ? "REFUSED AccessDenied" : "REFUSED " + status + " " + code;
+    }
+
+    private static void ensurePublishedProbe() {
+        try {
+            operatorS3.putObject(r -> r.bucket(lake()).key(PUBLISHED).ifNoneMatch("*"), RequestBody.fromString("{\"probe\": 1}\n"));
+        } catch (S3Exception e) {
+            if (e.statusCode() != 412) {
+                throw e;
+            }
+        }
+    }
+
+    /** One write to the probe item of the table, which the operator (re)makes before the attempt. */
+    private static String tableWrite(DynamoDbClient dynamoDb, String write, String target) {
+        String table = stack.physicalId(target.equals("ledger") ? "LedgerTable" : "LedgerHistoryTable");
+        Map<String, AttributeValue> key = target.equals("ledger")
+                ? Map.of("dataset", AttributeValue.fromS(PROBE_DATASET), "unit", AttributeValue.fromS(PROBE_UNIT))
+                : Map.of("dataset_unit", AttributeValue.fromS(PROBE_DATASET + "#" + PROBE_UNIT), "at_run", AttributeValue.fromS("1999-01-02T00:00:00Z#probe"));
+        Map<String, AttributeValue> item = new LinkedHashMap<>(key);
+        item.put("probe", AttributeValue.fromS("original"));
+        operatorDynamoDb.putItem(r -> r.tableName(table).item(item));
+        Map<String, AttributeValue> tampered = new LinkedHashMap<>(key);
+        tampered.put("probe", AttributeValue.fromS("tampered"));
+        try {
+            switch (write) {
+                case "put-item" -> dynamoDb.putItem(r -> r.tableName(table).item(tampered));
+                case "update-item" -> dynamoDb.updateItem(r -> r.tableName(table).key(key).updateExpression("SET probe = :t")
+                        .expressionAttributeValues(Map.of(":t", AttributeValue.fromS("tampered"))));
+                case "delete-item" -> dynamoDb.deleteItem(r -> r.tableName(table).key(key));
+                default -> throw new IllegalArgumentException(write);
+            }
+        } catch (DynamoDbException e) {
+            return refusal(e.statusCode(), e.awsErrorDetails() == null ? "" : e.awsErrorDetails().errorCode());
+        }
+        Map<String, AttributeValue> after = operatorDynamoDb.getItem(r -> r.tableName(table).key(key).consistentRead(true)).item();
+        return after == null || after.isEmpty() || !"original".equals(after.get("probe").s())
+                ? "ALLOWED (the item changed or is gone)" : "ALLOWED (answered 2xx, the item unchanged)";
+    }
+}
