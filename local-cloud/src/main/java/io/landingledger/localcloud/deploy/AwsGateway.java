@@ -203,8 +203,12 @@ public final class AwsGateway implements AutoCloseable {
 
     private void s3(Principal principal, HttpHead head, InputStream in, OutputStream out) throws IOException {
         String path = HttpHead.decode(head.rawPath());
+        // DeleteObjects names its keys in its body (a small XML document, Content-Length framed): read it first so each
+        // key is authorized as s3:DeleteObject, as S3 does; every other S3 body streams through unread
+        byte[] deleteBody = head.method().equals("POST") && head.query().containsKey("delete") && head.header("Content-Length") != null
+                ? head.readBody(in, MAX_API_BODY) : null;
         AccessPolicy.Request request = new AccessPolicy.Request("s3", head.method(), head.rawPath(), head.query(), head.headerMap(),
-                null, false);
+                deleteBody, false);
         String denied = policy.authorize(principal, request);
         if (denied != null) {
             denials.accept(principal, head.method() + " s3 " + denied);
@@ -213,7 +217,9 @@ public final class AwsGateway implements AutoCloseable {
         }
         Answer injected = fault.inject(principal, request);
         if (injected != null) {
-            head.copyBody(in, java.io.OutputStream.nullOutputStream());
+            if (deleteBody == null) {
+                head.copyBody(in, java.io.OutputStream.nullOutputStream());
+            }
             write(out, injected, head.method().equals("HEAD"));
             return;
         }
@@ -225,6 +231,11 @@ public final class AwsGateway implements AutoCloseable {
             // the request body streams on while the answer is read: S3Proxy may answer 100 Continue first
             Thread body = Thread.ofVirtual().start(() -> {
                 try {
+                    if (deleteBody != null) {
+                        toBackend.write(deleteBody);
+                        toBackend.flush();
+                        return;
+                    }
                     head.copyBody(in, toBackend);
                 } catch (IOException e) {
                     // the backend closed first (an error answer): the answer below tells the client

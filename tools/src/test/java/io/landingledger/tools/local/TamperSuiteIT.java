@@ -82,7 +82,6 @@ class TamperSuiteIT {
         String historyWriters = "FUNCTION_HISTORY_PUT: dynamodb:PutItem on history (its job) can replace an existing item: IAM "
                 + "cannot require attribute_not_exists; the code writes history only with that condition (SECURITY.md)";
         for (String function : List.of("ValidatorFunction", "RepairFunction")) {
-            pinned.put(function + " put-item ledger", ledgerWriters);
             pinned.put(function + " update-item ledger", ledgerWriters);
             pinned.put(function + " put-item history", historyWriters);
         }
@@ -157,7 +156,7 @@ class TamperSuiteIT {
                  DynamoDbClient dynamoDb = DependencyFactory.dynamoDbClient(LandingRuntime.aws(principal.getValue()))) {
                 for (String target : List.of("published", "contracts")) {
                     for (String write : List.of("put", "put-bogus-if-none-match", "put-if-match", "copy-onto", "delete", "delete-objects")) {
-                        String outcome = s3Write(s3, write, target);
+                        String outcome = s3Write(s3, write, target, principal.getKey());
                         record(principal.getKey(), write, target, outcome, allowed, lines);
                     }
                 }
@@ -195,13 +194,14 @@ class TamperSuiteIT {
     }
 
     /** One write to the target object, which exists (as its owner made it) before the attempt. */
-    private static String s3Write(S3Client s3, String write, String target) {
+    private static String s3Write(S3Client s3, String write, String target, String principal) {
         String key = target.equals("contracts") ? CONTRACT : PUBLISHED;
         if (target.equals("published")) {
             ensurePublishedProbe();
         }
         String etag = operatorS3.headObject(r -> r.bucket(lake()).key(key)).eTag();
-        RequestBody tampered = RequestBody.fromString("{\"tampered\": true}\n");
+        // bytes of this attempt only, so a write that succeeded always changes the object's ETag
+        RequestBody tampered = RequestBody.fromString("{\"tampered_by\": \"" + principal + " " + write + "\"}\n");
         try {
             switch (write) {
                 case "put" -> s3.putObject(r -> r.bucket(lake()).key(key), tampered);
