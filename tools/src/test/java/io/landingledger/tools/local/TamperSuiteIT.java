@@ -2,19 +2,27 @@ package io.landingledger.tools.local;
 
 import io.landingledger.core.contract.ContractRegistrar;
 import io.landingledger.core.contract.ContractStore;
+import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.adapters.S3ContractStore;
 import io.landingledger.localcloud.deploy.LocalDeployment;
 import io.landingledger.localcloud.deploy.StackConnection;
 
+import com.fasterxml.jackson.jr.ob.JSON;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.DynamoDbException;
+import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -23,6 +31,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -181,6 +190,81 @@ class TamperSuiteIT {
                 .forEach(what -> problems.add(what + ": pinned as an exception but refused now; shrink EXCEPTIONS and SECURITY.md"));
         System.out.println("[tamper] " + lines.size() + " writes, " + allowed.size() + " allowed, all pinned: " + problems.isEmpty());
         assertEquals(List.of(), problems);
+    }
+
+    /**
+     * The pinned writes that change what a reader reads or what the ledger vouches for are detected: each is made on a
+     * unit of its own, published by the stack from a real file, and the next sweep of that unit (the sweep function, as
+     * scheduled) reports it LEDGER_DRIFT with the reason the pin names. One line per write.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void eachPinnedWriteToPublishedOrTheLedger_isLedgerDrift_atTheNextSweep() throws Exception {
+        byte[] rows = Files.readAllBytes(REPOSITORY.resolve("examples/inbox/progress_events/progress-2026-03-01.jsonl"));
+        Map<String, String> writes = new LinkedHashMap<>(); // "principal write" -> the reason the sweep must give
+        writes.put("operator put-if-match", "PUBLISHED_ETAG_MISMATCH");
+        writes.put("operator delete", "PUBLISHED_OBJECT_MISSING");
+        writes.put("operator delete-objects", "PUBLISHED_OBJECT_MISSING");
+        writes.put("ValidatorFunction put-if-match", "PUBLISHED_ETAG_MISMATCH");
+        writes.put("RepairFunction put-if-match", "PUBLISHED_ETAG_MISMATCH");
+        writes.put("ValidatorFunction update-item", "PUBLISHED_ETAG_MISMATCH");
+        writes.put("RepairFunction update-item", "PUBLISHED_ETAG_MISMATCH");
+        List<String> units = new ArrayList<>();
+        for (int day = 1; day <= writes.size(); day++) {
+            String unit = "2026-04-%02d".formatted(day);
+            units.add(unit);
+            operatorS3.putObject(r -> r.bucket(stack.physicalId("InboxBucket")).key("progress_events/progress-" + unit + ".jsonl"),
+                    RequestBody.fromBytes(rows));
+        }
+        stack.awaitIdle(Duration.ofMinutes(3));
+        List<String> problems = new ArrayList<>();
+        int i = 0;
+        for (Map.Entry<String, String> write : writes.entrySet()) {
+            String unit = units.get(i++);
+            String key = LakeLayout.publishedKey("progress_events", unit);
+            String principal = write.getKey().substring(0, write.getKey().indexOf(' '));
+            String action = write.getKey().substring(write.getKey().indexOf(' ') + 1);
+            StackConnection connection = principal.equals("operator") ? stack.operatorConnection() : stack.functionConnection(principal);
+            String etag = operatorS3.headObject(r -> r.bucket(lake()).key(key)).eTag();
+            try (S3Client s3 = s3(connection); DynamoDbClient dynamoDb = DependencyFactory.dynamoDbClient(LandingRuntime.aws(connection))) {
+                RequestBody tampered = RequestBody.fromString("{\"tampered_by\": \"" + write.getKey() + "\"}\n");
+                switch (action) {
+                    case "put-if-match" -> s3.putObject(r -> r.bucket(lake()).key(key).ifMatch(etag), tampered);
+                    case "delete" -> s3.deleteObject(r -> r.bucket(lake()).key(key));
+                    case "delete-objects" -> s3.deleteObjects(r -> r.bucket(lake()).delete(d -> d.objects(o -> o.key(key))));
+                    case "update-item" -> dynamoDb.updateItem(r -> r.tableName(stack.physicalId("LedgerTable"))
+                            .key(Map.of("dataset", AttributeValue.fromS("progress_events"), "unit", AttributeValue.fromS(unit)))
+                            .updateExpression("SET published_etag = :t")
+                            .expressionAttributeValues(Map.of(":t", AttributeValue.fromS("\"0123456789abcdef0123456789abcdef\""))));
+                    default -> throw new IllegalArgumentException(action);
+                }
+            }
+            String answer = sweep(unit);
+            Map<String, Object> dataset = ((List<Map<String, Object>>) JSON.std.mapFrom(answer).get("datasets")).get(0);
+            Map<String, Object> found = ((List<Map<String, Object>>) dataset.get("not_ok")).stream()
+                    .filter(u -> unit.equals(u.get("unit"))).findFirst().orElse(Map.of());
+            String outcome = found.get("status") + " " + found.get("reason");
+            System.out.println("[tamper] " + write.getKey() + " " + (action.endsWith("item") ? "ledger" : "published") + " (unit "
+                    + unit + ") -> next sweep: " + outcome);
+            if (!outcome.equals("LEDGER_DRIFT " + write.getValue())) {
+                problems.add(write.getKey() + ": expected LEDGER_DRIFT " + write.getValue() + ", the sweep said " + outcome + " (" + answer + ")");
+            }
+            stack.awaitIdle(Duration.ofMinutes(2)); // the sweep's re-drive of the unit, if any, before the next write
+        }
+        assertEquals(List.of(), problems);
+    }
+
+    private static String sweep(String unit) {
+        try (LambdaClient lambda = LambdaClient.builder()
+                .region(Region.US_EAST_1).endpointOverride(stack.endpoint())
+                .credentialsProvider(StaticCredentialsProvider.create(stack.operatorCredentials()))
+                .httpClientBuilder(UrlConnectionHttpClient.builder()).build()) {
+            var answer = lambda.invoke(r -> r.functionName(stack.physicalId("CompletenessSweepFunction")).qualifier("live")
+                    .payload(SdkBytes.fromUtf8String(
+                            "{\"datasets\": [\"progress_events\"], \"from\": \"" + unit + "\", \"to\": \"" + unit + "\"}")));
+            assertEquals(null, answer.functionError(), answer.payload().asUtf8String());
+            return answer.payload().asUtf8String();
+        }
     }
 
     private static void record(String principal, String write, String target, String outcome, Map<String, String> allowed, List<String> lines) {
