@@ -215,11 +215,12 @@ public final class DatasetCommand implements Runnable {
     }
 
     @Command(name = "show", mixinStandardHelpOptions = true,
-            description = {"A dataset's contract in force (or --version N), as registered, and its history of versions.",
-                    "A version whose bytes do not match its registration record is listed with CONTRACT_TAMPERED (or",
+            description = {"A dataset's contract in force (or --version N), as registered, and its history of",
+                    "versions. A version whose bytes do not match its registration record is listed with CONTRACT_TAMPERED (or",
                     "CONTRACT_UNSEALED without one), never shown as a contract: the functions refuse it too."},
-            exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:shown", "1:no such dataset or version, or a version "
-                    + "refused (CONTRACT_TAMPERED, CONTRACT_UNSEALED)", "2:usage or target error, or an internal error"})
+            exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:shown",
+                    "1:no such dataset or version, or a version refused (CONTRACT_TAMPERED, CONTRACT_UNSEALED)",
+                    "2:usage or target error, or an internal error"})
     public static final class Show extends OpsCommand {
         @Parameters(index = "0", paramLabel = "DATASET")
         String dataset;
@@ -249,10 +250,12 @@ public final class DatasetCommand implements Runnable {
             }
             int newest = history.size() + refused.size();
             int wanted = version == null ? newest : version;
-            Optional<ContractTamperedException> wantedRefused = refused.stream().filter(e -> e.version() == wanted).findFirst();
+            Optional<ContractTamperedException> wantedRefused = refused.stream()
+                    .filter(e -> e.version() == wanted).findFirst();
             Optional<ContractEntry> shown = history.stream().filter(e -> e.version() == wanted).findFirst();
             if (shown.isEmpty() && wantedRefused.isEmpty()) {
-                err.println("landing dataset show: " + (newest == 0 ? dataset + " is not registered (landing dataset list)"
+                err.println("landing dataset show: " + (newest == 0
+                        ? dataset + " is not registered (landing dataset list)"
                         : dataset + " has no version " + version + " (versions 1-" + newest + ")"));
                 return REFUSED;
             }
@@ -273,9 +276,10 @@ public final class DatasetCommand implements Runnable {
             }
             if (shown.isPresent()) {
                 ContractEntry entry = shown.get();
-                out.println(entry.dataset() + " version " + entry.version() + " (" + entry.state().wireName() + " since " + entry.at() + "): "
-                        + entry.reason());
-                out.println(entry.state() == ContractState.RETIRED ? "The contract in force before the retirement:" : "Contract:");
+                out.println(entry.dataset() + " version " + entry.version() + " (" + entry.state().wireName()
+                        + " since " + entry.at() + "): " + entry.reason());
+                out.println(entry.state() == ContractState.RETIRED
+                        ? "The contract in force before the retirement:" : "Contract:");
                 out.println(entry.contractJson().stripTrailing());
             } else {
                 out.println(dataset + " version " + wanted + ": " + wantedRefused.get().code()
@@ -285,7 +289,8 @@ public final class DatasetCommand implements Runnable {
             for (int v = 1; v <= newest; v++) {
                 int at = v;
                 history.stream().filter(e -> e.version() == at).findFirst().ifPresentOrElse(
-                        e -> out.println("  v" + e.version() + "  " + e.state().wireName() + "  " + e.at() + "  " + e.reason()),
+                        e -> out.println("  v" + e.version() + "  " + e.state().wireName() + "  " + e.at()
+                                + "  " + e.reason()),
                         () -> refused.stream().filter(e -> e.version() == at).findFirst()
                                 .ifPresent(e -> out.println("  v" + at + "  " + e.code())));
             }

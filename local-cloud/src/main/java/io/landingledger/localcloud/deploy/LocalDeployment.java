@@ -288,7 +288,8 @@ public final class LocalDeployment implements AutoCloseable {
             iam.role(new IamState.Role(roleName, roleArn, Map.of(), Map.of(), List.of(policyArn)));
             String key = "ASIA" + HexFormat.of().formatHex(bytes(8)).toUpperCase(Locale.ROOT);
             String secret = HexFormat.of().formatHex(bytes(20));
-            gateway.principal(new Principal(key, "arn:aws:sts::" + ACCOUNT + ":assumed-role/" + roleName + "/test", roleName));
+            String session = "arn:aws:sts::" + ACCOUNT + ":assumed-role/" + roleName + "/test";
+            gateway.principal(new Principal(key, session, roleName));
             emulators.addIdentity(key, secret);
             return AwsBasicCredentials.create(key, secret);
         });

@@ -49,8 +49,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * against {@code published/}, {@code _contracts/}, the ledger and the history table. Each (principal, write, target)
  * prints one line, {@code [tamper] PRINCIPAL WRITE TARGET -> OUTCOME}, and must be refused (AccessDenied, or S3's own
  * refusal of the request) unless it is one of {@link #EXCEPTIONS}: the writes a principal's job needs, each named,
- * with what detects or bounds its misuse (SECURITY.md, "Tamper suite"). An allowed write not listed fails the suite, and
- * so does a listed one that is now refused (the list and SECURITY.md must then shrink). No write to
+ * with what detects or bounds its misuse (SECURITY.md, "Tamper suite"). An allowed write not listed fails the suite,
+ * and so does a listed one that is now refused (the list and SECURITY.md must then shrink). No write to
  * {@code _contracts/} other than a create is allowed to anyone (finding 3).
  */
 class TamperSuiteIT {
@@ -59,9 +59,12 @@ class TamperSuiteIT {
     static final String PUBLISHED = "published/tamper_probe/unit=1999-01-01/part-00000.jsonl";
     static final String PROBE_DATASET = "tamper_probe";
     static final String PROBE_UNIT = "1999-01-01";
-    static final List<String> FUNCTIONS = List.of("ValidatorFunction", "CompletenessSweepFunction", "SweepPlannerFunction",
-            "SweepShardFunction", "SweepChangeFunction", "RepairFunction", "ConsumerReceiptFunction");
+    static final List<String> FUNCTIONS = List.of("ValidatorFunction", "CompletenessSweepFunction",
+            "SweepPlannerFunction", "SweepShardFunction", "SweepChangeFunction", "RepairFunction",
+            "ConsumerReceiptFunction");
     static final List<String> POLICIES = List.of("ContractAdminPolicy", "ReaderPolicy");
+    static final List<String> S3_WRITES = List.of("put", "put-bogus-if-none-match", "put-if-match", "copy-onto",
+            "delete", "delete-objects");
 
     /**
      * The allowed writes, by {@code PRINCIPAL WRITE TARGET}: the function's own job, and what catches its misuse. The
@@ -71,13 +74,14 @@ class TamperSuiteIT {
 
     private static Map<String, String> exceptions() {
         Map<String, String> pinned = new TreeMap<>();
-        String publishedByOperator = "OPERATOR_REPUBLISH: the account's administrator may replace or delete a publish under a condition; "
-                + "the sweep reports the unit LEDGER_DRIFT (PUBLISHED_ETAG_MISMATCH / PUBLISHED_OBJECT_MISSING)";
+        String publishedByOperator = "OPERATOR_REPUBLISH: the account's administrator may replace or delete a publish"
+                + " under a condition; the sweep reports the unit LEDGER_DRIFT"
+                + " (PUBLISHED_ETAG_MISMATCH / PUBLISHED_OBJECT_MISSING)";
         pinned.put("operator put-if-match published", publishedByOperator);
         pinned.put("operator delete published", publishedByOperator);
         pinned.put("operator delete-objects published", publishedByOperator);
-        String ledgerByOperator = "OPERATOR_TABLES: the account's administrator can write any item; IAM of the account, not the "
-                + "stack, decides who that is (SECURITY.md)";
+        String ledgerByOperator = "OPERATOR_TABLES: the account's administrator can write any item; IAM of the account,"
+                + " not the stack, decides who that is (SECURITY.md)";
         for (String write : List.of("put-item", "update-item", "delete-item")) {
             pinned.put("operator " + write + " ledger", ledgerByOperator);
             pinned.put("operator " + write + " history", ledgerByOperator);
@@ -86,10 +90,12 @@ class TamperSuiteIT {
                 + "a replacement the ledger does not name is LEDGER_DRIFT PUBLISHED_ETAG_MISMATCH at the next sweep";
         pinned.put("ValidatorFunction put-if-match published", republish);
         pinned.put("RepairFunction put-if-match published", republish);
-        String ledgerWriters = "FUNCTION_LEDGER: the function writes ledger items (its job; IAM cannot restrict which item or "
-                + "attribute): a ledger item that names another ETag or a missing object is LEDGER_DRIFT at the next sweep";
-        String historyWriters = "FUNCTION_HISTORY_PUT: dynamodb:PutItem on history (its job) can replace an existing item: IAM "
-                + "cannot require attribute_not_exists; the code writes history only with that condition (SECURITY.md)";
+        String ledgerWriters = "FUNCTION_LEDGER: the function writes ledger items (its job; IAM cannot restrict which"
+                + " item or attribute): an item that names another ETag or a missing object is LEDGER_DRIFT"
+                + " at the next sweep";
+        String historyWriters = "FUNCTION_HISTORY_PUT: dynamodb:PutItem on history (its job) can replace an"
+                + " existing item: IAM cannot require attribute_not_exists; the code writes history only with that"
+                + " condition (SECURITY.md)";
         for (String function : List.of("ValidatorFunction", "RepairFunction")) {
             pinned.put(function + " update-item ledger", ledgerWriters);
             pinned.put(function + " put-item history", historyWriters);
@@ -103,7 +109,8 @@ class TamperSuiteIT {
 
     @BeforeAll
     static void deploy() throws Exception {
-        stack = LocalDeployment.start(LocalDeployment.Options.of(REPOSITORY, Files.createTempDirectory("tamper")), new LandingRuntime());
+        LocalDeployment.Options options = LocalDeployment.Options.of(REPOSITORY, Files.createTempDirectory("tamper"));
+        stack = LocalDeployment.start(options, new LandingRuntime());
         operatorS3 = DependencyFactory.s3Client(LandingRuntime.aws(stack.operatorConnection()));
         operatorDynamoDb = DependencyFactory.dynamoDbClient(LandingRuntime.aws(stack.operatorConnection()));
     }
@@ -132,23 +139,29 @@ class TamperSuiteIT {
      * anyone: the lake's policy), while `landing dataset`'s own conditional creates still work with that policy alone.
      */
     @Test
-    void finding3_anUnconditionalOverwriteOfARegisteredVersion_byTheContractAdministrator_isAccessDenied() throws Exception {
+    void finding3_anUnconditionalOverwriteOfARegisteredVersion_byTheContractAdministrator_isAccessDenied()
+            throws Exception {
         try (S3Client admin = s3(stack.managedPolicyConnection("ContractAdminPolicy"))) {
             ContractStore store = new S3ContractStore(admin, lake());
-            byte[] orders = Files.readAllBytes(REPOSITORY.resolve("datasets/progress_events.json"));
-            String renamed = new String(orders, StandardCharsets.UTF_8).replace("\"progress_events\"", "\"tamper_orders\"");
-            assertEquals(1, new ContractRegistrar(store, Clock.systemUTC()).add("orders.json", renamed.getBytes(StandardCharsets.UTF_8),
+            String contract = Files.readString(REPOSITORY.resolve("datasets/progress_events.json"))
+                    .replace("\"progress_events\"", "\"tamper_orders\"");
+            ContractRegistrar registrar = new ContractRegistrar(store, Clock.systemUTC());
+            assertEquals(1, registrar.add("orders.json", contract.getBytes(StandardCharsets.UTF_8),
                     "INC-30 registered by the contract administrator", false).entry().version());
-            String registered = admin.getObjectAsBytes(r -> r.bucket(lake()).key(S3ContractStore.key("tamper_orders", 1))).asUtf8String();
-            for (String key : List.of(S3ContractStore.key("tamper_orders", 1), S3ContractStore.sealKey("tamper_orders", 1))) {
+            String version = S3ContractStore.key("tamper_orders", 1);
+            String registered = admin.getObjectAsBytes(r -> r.bucket(lake()).key(version)).asUtf8String();
+            for (String key : List.of(version, S3ContractStore.sealKey("tamper_orders", 1))) {
                 S3Exception denied = assertThrows(S3Exception.class,
                         () -> admin.putObject(r -> r.bucket(lake()).key(key), RequestBody.fromString("{}")));
                 assertEquals(403, denied.statusCode(), key);
-                assertTrue(denied.awsErrorDetails().errorMessage().contains("explicit deny in a resource-based policy"), denied.getMessage());
-                assertEquals(403, assertThrows(S3Exception.class, () -> admin.deleteObject(r -> r.bucket(lake()).key(key))).statusCode());
+                assertTrue(denied.awsErrorDetails().errorMessage().contains("explicit deny in a resource-based policy"),
+                        denied.getMessage());
+                assertEquals(403, assertThrows(S3Exception.class,
+                        () -> admin.deleteObject(r -> r.bucket(lake()).key(key))).statusCode());
             }
-            assertEquals(registered, admin.getObjectAsBytes(r -> r.bucket(lake()).key(S3ContractStore.key("tamper_orders", 1))).asUtf8String());
-            assertEquals("tamper_orders", store.latest("tamper_orders").orElseThrow().dataset(), "still opens against its record");
+            assertEquals(registered, admin.getObjectAsBytes(r -> r.bucket(lake()).key(version)).asUtf8String());
+            assertEquals("tamper_orders", store.latest("tamper_orders").orElseThrow().dataset(),
+                    "still opens against its record");
         }
     }
 
@@ -164,7 +177,7 @@ class TamperSuiteIT {
             try (S3Client s3 = s3(principal.getValue());
                  DynamoDbClient dynamoDb = DependencyFactory.dynamoDbClient(LandingRuntime.aws(principal.getValue()))) {
                 for (String target : List.of("published", "contracts")) {
-                    for (String write : List.of("put", "put-bogus-if-none-match", "put-if-match", "copy-onto", "delete", "delete-objects")) {
+                    for (String write : S3_WRITES) {
                         String outcome = s3Write(s3, write, target, principal.getKey());
                         record(principal.getKey(), write, target, outcome, allowed, lines);
                     }
@@ -187,8 +200,9 @@ class TamperSuiteIT {
             }
         });
         EXCEPTIONS.keySet().stream().filter(what -> !allowed.containsKey(what))
-                .forEach(what -> problems.add(what + ": pinned as an exception but refused now; shrink EXCEPTIONS and SECURITY.md"));
-        System.out.println("[tamper] " + lines.size() + " writes, " + allowed.size() + " allowed, all pinned: " + problems.isEmpty());
+                .forEach(what -> problems.add(what + ": pinned but refused now; shrink EXCEPTIONS and SECURITY.md"));
+        System.out.println("[tamper] " + lines.size() + " writes, " + allowed.size() + " allowed, all pinned: "
+                + problems.isEmpty());
         assertEquals(List.of(), problems);
     }
 
@@ -200,7 +214,8 @@ class TamperSuiteIT {
     @Test
     @SuppressWarnings("unchecked")
     void eachPinnedWriteToPublishedOrTheLedger_isLedgerDrift_atTheNextSweep() throws Exception {
-        byte[] rows = Files.readAllBytes(REPOSITORY.resolve("examples/inbox/progress_events/progress-2026-03-01.jsonl"));
+        Path example = REPOSITORY.resolve("examples/inbox/progress_events/progress-2026-03-01.jsonl");
+        byte[] rows = Files.readAllBytes(example);
         Map<String, String> writes = new LinkedHashMap<>(); // "principal write" -> the reason the sweep must give
         writes.put("operator put-if-match", "PUBLISHED_ETAG_MISMATCH");
         writes.put("operator delete", "PUBLISHED_OBJECT_MISSING");
@@ -213,7 +228,8 @@ class TamperSuiteIT {
         for (int day = 1; day <= writes.size(); day++) {
             String unit = "2026-04-%02d".formatted(day);
             units.add(unit);
-            operatorS3.putObject(r -> r.bucket(stack.physicalId("InboxBucket")).key("progress_events/progress-" + unit + ".jsonl"),
+            String input = "progress_events/progress-" + unit + ".jsonl";
+            operatorS3.putObject(r -> r.bucket(stack.physicalId("InboxBucket")).key(input),
                     RequestBody.fromBytes(rows));
         }
         stack.awaitIdle(Duration.ofMinutes(3));
@@ -224,18 +240,23 @@ class TamperSuiteIT {
             String key = LakeLayout.publishedKey("progress_events", unit);
             String principal = write.getKey().substring(0, write.getKey().indexOf(' '));
             String action = write.getKey().substring(write.getKey().indexOf(' ') + 1);
-            StackConnection connection = principal.equals("operator") ? stack.operatorConnection() : stack.functionConnection(principal);
+            StackConnection connection = principal.equals("operator") ? stack.operatorConnection()
+                    : stack.functionConnection(principal);
             String etag = operatorS3.headObject(r -> r.bucket(lake()).key(key)).eTag();
-            try (S3Client s3 = s3(connection); DynamoDbClient dynamoDb = DependencyFactory.dynamoDbClient(LandingRuntime.aws(connection))) {
+            try (S3Client s3 = s3(connection);
+                 DynamoDbClient dynamoDb = DependencyFactory.dynamoDbClient(LandingRuntime.aws(connection))) {
                 RequestBody tampered = RequestBody.fromString("{\"tampered_by\": \"" + write.getKey() + "\"}\n");
                 switch (action) {
                     case "put-if-match" -> s3.putObject(r -> r.bucket(lake()).key(key).ifMatch(etag), tampered);
                     case "delete" -> s3.deleteObject(r -> r.bucket(lake()).key(key));
-                    case "delete-objects" -> s3.deleteObjects(r -> r.bucket(lake()).delete(d -> d.objects(o -> o.key(key))));
+                    case "delete-objects" ->
+                            s3.deleteObjects(r -> r.bucket(lake()).delete(d -> d.objects(o -> o.key(key))));
                     case "update-item" -> dynamoDb.updateItem(r -> r.tableName(stack.physicalId("LedgerTable"))
-                            .key(Map.of("dataset", AttributeValue.fromS("progress_events"), "unit", AttributeValue.fromS(unit)))
+                            .key(Map.of("dataset", AttributeValue.fromS("progress_events"),
+                                    "unit", AttributeValue.fromS(unit)))
                             .updateExpression("SET published_etag = :t")
-                            .expressionAttributeValues(Map.of(":t", AttributeValue.fromS("\"0123456789abcdef0123456789abcdef\""))));
+                            .expressionAttributeValues(Map.of(":t",
+                                    AttributeValue.fromS("\"0123456789abcdef0123456789abcdef\""))));
                     default -> throw new IllegalArgumentException(action);
                 }
             }
@@ -244,10 +265,12 @@ class TamperSuiteIT {
             Map<String, Object> found = ((List<Map<String, Object>>) dataset.get("not_ok")).stream()
                     .filter(u -> unit.equals(u.get("unit"))).findFirst().orElse(Map.of());
             String outcome = found.get("status") + " " + found.get("reason");
-            System.out.println("[tamper] " + write.getKey() + " " + (action.endsWith("item") ? "ledger" : "published") + " (unit "
-                    + unit + ") -> next sweep: " + outcome);
+            String target = action.endsWith("item") ? "ledger" : "published";
+            System.out.println("[tamper] " + write.getKey() + " " + target + " (unit " + unit + ") -> next sweep: "
+                    + outcome);
             if (!outcome.equals("LEDGER_DRIFT " + write.getValue())) {
-                problems.add(write.getKey() + ": expected LEDGER_DRIFT " + write.getValue() + ", the sweep said " + outcome + " (" + answer + ")");
+                problems.add(write.getKey() + ": expected LEDGER_DRIFT " + write.getValue() + ", the sweep said "
+                        + outcome + " (" + answer + ")");
             }
             stack.awaitIdle(Duration.ofMinutes(2)); // the sweep's re-drive of the unit, if any, before the next write
         }
@@ -259,20 +282,23 @@ class TamperSuiteIT {
                 .region(Region.US_EAST_1).endpointOverride(stack.endpoint())
                 .credentialsProvider(StaticCredentialsProvider.create(stack.operatorCredentials()))
                 .httpClientBuilder(UrlConnectionHttpClient.builder()).build()) {
-            var answer = lambda.invoke(r -> r.functionName(stack.physicalId("CompletenessSweepFunction")).qualifier("live")
-                    .payload(SdkBytes.fromUtf8String(
-                            "{\"datasets\": [\"progress_events\"], \"from\": \"" + unit + "\", \"to\": \"" + unit + "\"}")));
+            String payload = "{\"datasets\": [\"progress_events\"], \"from\": \"" + unit + "\", \"to\": \""
+                    + unit + "\"}";
+            String function = stack.physicalId("CompletenessSweepFunction");
+            var answer = lambda.invoke(r -> r.functionName(function).qualifier("live")
+                    .payload(SdkBytes.fromUtf8String(payload)));
             assertEquals(null, answer.functionError(), answer.payload().asUtf8String());
             return answer.payload().asUtf8String();
         }
     }
 
-    private static void record(String principal, String write, String target, String outcome, Map<String, String> allowed, List<String> lines) {
+    private static void record(String principal, String write, String target, String outcome,
+                               Map<String, String> allowed, List<String> lines) {
         String what = principal + " " + write + " " + target;
         if (outcome.startsWith("ALLOWED")) {
             allowed.put(what, outcome);
             String pinned = EXCEPTIONS.get(what);
-            outcome = outcome + (pinned == null ? " (NOT PINNED)" : " (" + pinned.substring(0, pinned.indexOf(':')) + ")");
+            outcome += pinned == null ? " (NOT PINNED)" : " (" + pinned.substring(0, pinned.indexOf(':')) + ")";
         }
         lines.add(what + " -> " + outcome);
     }
@@ -289,9 +315,11 @@ class TamperSuiteIT {
         try {
             switch (write) {
                 case "put" -> s3.putObject(r -> r.bucket(lake()).key(key), tampered);
-                case "put-bogus-if-none-match" -> s3.putObject(r -> r.bucket(lake()).key(key).ifNoneMatch("\"bogus\""), tampered);
+                case "put-bogus-if-none-match" ->
+                        s3.putObject(r -> r.bucket(lake()).key(key).ifNoneMatch("\"bogus\""), tampered);
                 case "put-if-match" -> s3.putObject(r -> r.bucket(lake()).key(key).ifMatch(etag), tampered);
-                case "copy-onto" -> s3.copyObject(r -> r.sourceBucket(lake()).sourceKey(key).destinationBucket(lake()).destinationKey(key)
+                case "copy-onto" -> s3.copyObject(r -> r.sourceBucket(lake()).sourceKey(key)
+                        .destinationBucket(lake()).destinationKey(key)
                         .metadataDirective("REPLACE").metadata(Map.of("tampered", "true")));
                 case "delete" -> s3.deleteObject(r -> r.bucket(lake()).key(key));
                 case "delete-objects" -> {
@@ -305,7 +333,8 @@ class TamperSuiteIT {
         } catch (S3Exception e) {
             return refusal(e.statusCode(), e.awsErrorDetails() == null ? "" : e.awsErrorDetails().errorCode());
         }
-        return changed(key, etag) ? "ALLOWED (the object changed or is gone)" : "ALLOWED (answered 2xx, the object unchanged)";
+        return changed(key, etag) ? "ALLOWED (the object changed or is gone)"
+                : "ALLOWED (answered 2xx, the object unchanged)";
     }
 
     private static boolean changed(String key, String etag) {
@@ -322,12 +351,14 @@ class TamperSuiteIT {
     }
 
     private static String refusal(int status, String code) {
-        return status == 403 || "AccessDeniedException".equals(code) ? "REFUSED AccessDenied" : "REFUSED " + status + " " + code;
+        return status == 403 || "AccessDeniedException".equals(code) ? "REFUSED AccessDenied"
+                : "REFUSED " + status + " " + code;
     }
 
     private static void ensurePublishedProbe() {
         try {
-            operatorS3.putObject(r -> r.bucket(lake()).key(PUBLISHED).ifNoneMatch("*"), RequestBody.fromString("{\"probe\": 1}\n"));
+            operatorS3.putObject(r -> r.bucket(lake()).key(PUBLISHED).ifNoneMatch("*"),
+                    RequestBody.fromString("{\"probe\": 1}\n"));
         } catch (S3Exception e) {
             if (e.statusCode() != 412) {
                 throw e;
@@ -340,7 +371,8 @@ class TamperSuiteIT {
         String table = stack.physicalId(target.equals("ledger") ? "LedgerTable" : "LedgerHistoryTable");
         Map<String, AttributeValue> key = target.equals("ledger")
                 ? Map.of("dataset", AttributeValue.fromS(PROBE_DATASET), "unit", AttributeValue.fromS(PROBE_UNIT))
-                : Map.of("dataset_unit", AttributeValue.fromS(PROBE_DATASET + "#" + PROBE_UNIT), "at_run", AttributeValue.fromS("1999-01-02T00:00:00Z#probe"));
+                : Map.of("dataset_unit", AttributeValue.fromS(PROBE_DATASET + "#" + PROBE_UNIT),
+                        "at_run", AttributeValue.fromS("1999-01-02T00:00:00Z#probe"));
         Map<String, AttributeValue> item = new LinkedHashMap<>(key);
         item.put("probe", AttributeValue.fromS("original"));
         operatorDynamoDb.putItem(r -> r.tableName(table).item(item));
@@ -349,7 +381,8 @@ class TamperSuiteIT {
         try {
             switch (write) {
                 case "put-item" -> dynamoDb.putItem(r -> r.tableName(table).item(tampered));
-                case "update-item" -> dynamoDb.updateItem(r -> r.tableName(table).key(key).updateExpression("SET probe = :t")
+                case "update-item" -> dynamoDb.updateItem(r -> r.tableName(table).key(key)
+                        .updateExpression("SET probe = :t")
                         .expressionAttributeValues(Map.of(":t", AttributeValue.fromS("tampered"))));
                 case "delete-item" -> dynamoDb.deleteItem(r -> r.tableName(table).key(key));
                 default -> throw new IllegalArgumentException(write);
@@ -357,7 +390,8 @@ class TamperSuiteIT {
         } catch (DynamoDbException e) {
             return refusal(e.statusCode(), e.awsErrorDetails() == null ? "" : e.awsErrorDetails().errorCode());
         }
-        Map<String, AttributeValue> after = operatorDynamoDb.getItem(r -> r.tableName(table).key(key).consistentRead(true)).item();
+        Map<String, AttributeValue> after = operatorDynamoDb
+                .getItem(r -> r.tableName(table).key(key).consistentRead(true)).item();
         return after == null || after.isEmpty() || !"original".equals(after.get("probe").s())
                 ? "ALLOWED (the item changed or is gone)" : "ALLOWED (answered 2xx, the item unchanged)";
     }

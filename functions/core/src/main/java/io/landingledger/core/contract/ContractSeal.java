@@ -39,12 +39,13 @@ public final class ContractSeal {
      * @throws ContractTamperedException the bytes hash otherwise, or there is no record
      * @throws InvalidContractException  a sealed body that is not an entry of {@code dataset} version {@code version}
      */
-    public static ContractEntry open(String dataset, int version, String source, byte[] body, Optional<byte[]> recorded) {
+    public static ContractEntry open(String dataset, int version, String source, byte[] body,
+                                     Optional<byte[]> recorded) {
         if (recorded.isEmpty()) {
             throw new ContractTamperedException(ContractTamperedException.UNSEALED, dataset, version);
         }
-        String expected = new String(recorded.get(), StandardCharsets.US_ASCII).strip();
-        if (!MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII), of(body).getBytes(StandardCharsets.US_ASCII))) {
+        byte[] expected = new String(recorded.get(), StandardCharsets.US_ASCII).strip().getBytes(StandardCharsets.US_ASCII);
+        if (!MessageDigest.isEqual(expected, of(body).getBytes(StandardCharsets.US_ASCII))) {
             throw new ContractTamperedException(ContractTamperedException.TAMPERED, dataset, version);
         }
         ContractEntry entry = ContractEntryJson.read(source, body);

@@ -25,7 +25,8 @@ public final class ContractTamperedException extends RuntimeException {
         super(code + ": " + dataset + " v" + version + (TAMPERED.equals(code)
                 ? " in the contract store does not match the SHA-256 recorded when it was registered"
                 : " in the contract store has no registration record (its SHA-256)")
-                + "; no file of " + dataset + " is validated under it (docs/operations.md, \"A contract version refused\")");
+                + "; no file of " + dataset + " is validated under it"
+                + " (docs/operations.md, \"A contract version refused\")");
         this.code = Objects.requireNonNull(code, "code");
         this.dataset = dataset;
         this.version = version;

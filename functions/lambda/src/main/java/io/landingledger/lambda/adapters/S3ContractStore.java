@@ -52,7 +52,7 @@ public final class S3ContractStore implements ContractStore {
         return PREFIX + dataset + "/v" + String.format("%010d", version) + ".json";
     }
 
-    /** The key of the registration record (the SHA-256 of the version's bytes) of {@code version} of {@code dataset}. */
+    /** The key of the registration record (the SHA-256 of the version's bytes) of a version of a dataset. */
     public static String sealKey(String dataset, int version) {
         return PREFIX + dataset + "/v" + String.format("%010d", version) + ".sha256";
     }
@@ -99,9 +99,11 @@ public final class S3ContractStore implements ContractStore {
         String key = key(entry.dataset(), entry.version());
         byte[] body = ContractEntryJson.write(entry);
         if (!createOnce(key, "application/json", body)) {
-            throw new ContractVersionExistsException(entry.dataset(), entry.version(), readQuietly(entry.dataset(), entry.version()));
+            throw new ContractVersionExistsException(entry.dataset(), entry.version(),
+                    readQuietly(entry.dataset(), entry.version()));
         }
-        if (!createOnce(sealKey(entry.dataset(), entry.version()), "text/plain", ContractSeal.bytes(ContractSeal.of(body)))) {
+        byte[] seal = ContractSeal.bytes(ContractSeal.of(body));
+        if (!createOnce(sealKey(entry.dataset(), entry.version()), "text/plain", seal)) {
             // only a write around the registrar makes a record before its version: the version reads as tampered
             throw new IllegalStateException("the registration record " + sealKey(entry.dataset(), entry.version())
                     + " existed before its version was created; the version will be refused until it is resolved");
@@ -112,7 +114,8 @@ public final class S3ContractStore implements ContractStore {
     private boolean createOnce(String key, String contentType, byte[] body) {
         for (int attempt = 1; ; attempt++) {
             try {
-                s3.putObject(r -> r.bucket(bucket).key(key).contentType(contentType).ifNoneMatch("*"), RequestBody.fromBytes(body));
+                s3.putObject(r -> r.bucket(bucket).key(key).contentType(contentType).ifNoneMatch("*"),
+                        RequestBody.fromBytes(body));
                 return true;
             } catch (S3Exception e) {
                 if (e.statusCode() == 412) {
@@ -144,7 +147,8 @@ public final class S3ContractStore implements ContractStore {
         if (body.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(ContractSeal.open(dataset, version, "s3://" + bucket + "/" + key, body.get(), get(sealKey(dataset, version))));
+        Optional<byte[]> seal = get(sealKey(dataset, version));
+        return Optional.of(ContractSeal.open(dataset, version, "s3://" + bucket + "/" + key, body.get(), seal));
     }
 
     private Optional<byte[]> get(String key) {
