@@ -216,8 +216,9 @@ public final class DatasetCommand implements Runnable {
 
     @Command(name = "show", mixinStandardHelpOptions = true,
             description = {"A dataset's contract in force (or --version N), as registered, and its history of",
-                    "versions. A version whose bytes do not match its registration record is listed with CONTRACT_TAMPERED (or",
-                    "CONTRACT_UNSEALED without one), never shown as a contract: the functions refuse it too."},
+                    "versions. A version whose bytes do not match its registration record is listed with",
+                    "CONTRACT_TAMPERED (CONTRACT_UNSEALED without one), never shown as a contract: the functions",
+                    "refuse it too."},
             exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:shown",
                     "1:no such dataset or version, or a version refused (CONTRACT_TAMPERED, CONTRACT_UNSEALED)",
                     "2:usage or target error, or an internal error"})

@@ -206,7 +206,8 @@ public final class AwsGateway implements AutoCloseable {
         // DeleteObjects names its keys in its body (a small XML document, Content-Length framed): read it first so each
         // key is authorized as s3:DeleteObject, as S3 does; every other S3 body streams through unread
         boolean deleteObjects = head.method().equals("POST") && head.query().containsKey("delete");
-        byte[] deleteBody = deleteObjects && head.header("Content-Length") != null ? head.readBody(in, MAX_API_BODY) : null;
+        byte[] deleteBody = deleteObjects && head.header("Content-Length") != null
+                ? head.readBody(in, MAX_API_BODY) : null;
         AccessPolicy.Request request = new AccessPolicy.Request("s3", head.method(), head.rawPath(), head.query(), head.headerMap(),
                 deleteBody, false);
         String denied = policy.authorize(principal, request);

@@ -44,7 +44,8 @@ public final class ContractSeal {
         if (recorded.isEmpty()) {
             throw new ContractTamperedException(ContractTamperedException.UNSEALED, dataset, version);
         }
-        byte[] expected = new String(recorded.get(), StandardCharsets.US_ASCII).strip().getBytes(StandardCharsets.US_ASCII);
+        byte[] expected = new String(recorded.get(), StandardCharsets.US_ASCII).strip()
+                .getBytes(StandardCharsets.US_ASCII);
         if (!MessageDigest.isEqual(expected, of(body).getBytes(StandardCharsets.US_ASCII))) {
             throw new ContractTamperedException(ContractTamperedException.TAMPERED, dataset, version);
         }

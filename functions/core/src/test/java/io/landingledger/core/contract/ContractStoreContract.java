@@ -149,7 +149,9 @@ public abstract class ContractStoreContract {
                 contractJson("orders", 2).replace("\"amount\"", "\"email\": {\"type\": \"string\"}, \"amount\""), "cap",
                 active("orders", 2, "cap").at());
         rewriteAroundThePolicy("orders", 2, ContractEntryJson.write(rewritten));
-        for (Runnable read : List.<Runnable>of(() -> store.latest("orders"), () -> store.version("orders", 2), () -> store.history("orders"))) {
+        List<Runnable> reads = List.of(() -> store.latest("orders"), () -> store.version("orders", 2),
+                () -> store.history("orders"));
+        for (Runnable read : reads) {
             ContractTamperedException refused = assertThrows(ContractTamperedException.class, read::run);
             assertEquals(ContractTamperedException.TAMPERED, refused.code());
             assertEquals("orders", refused.dataset());
