@@ -4,6 +4,7 @@ import io.landingledger.core.contract.ContractEntry;
 import io.landingledger.core.contract.ContractRefusedException;
 import io.landingledger.core.contract.ContractRegistrar;
 import io.landingledger.core.contract.ContractState;
+import io.landingledger.core.contract.ContractTamperedException;
 import io.landingledger.core.contract.ContractStore;
 import io.landingledger.core.contract.ContractVersionExistsException;
 import io.landingledger.core.contract.InvalidContractException;
@@ -214,8 +215,12 @@ public final class DatasetCommand implements Runnable {
     }
 
     @Command(name = "show", mixinStandardHelpOptions = true,
-            description = {"A dataset's contract in force (or --version N), as registered, and its history of versions."},
-            exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:shown", "1:no such dataset or version",
+            description = {"A dataset's contract in force (or --version N), as registered, and its history of",
+                    "versions. A version whose bytes do not match its registration record is listed with",
+                    "CONTRACT_TAMPERED (CONTRACT_UNSEALED without one), never shown as a contract: the functions",
+                    "refuse it too."},
+            exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:shown",
+                    "1:no such dataset or version, or a version refused (CONTRACT_TAMPERED, CONTRACT_UNSEALED)",
                     "2:usage or target error, or an internal error"})
     public static final class Show extends OpsCommand {
         @Parameters(index = "0", paramLabel = "DATASET")
@@ -230,29 +235,79 @@ public final class DatasetCommand implements Runnable {
         @Override
         int run() throws IOException {
             ContractStore store = dependencies.contractStore();
-            List<ContractEntry> history = store.history(dataset);
-            Optional<ContractEntry> shown = version == null
-                    ? history.isEmpty() ? Optional.empty() : Optional.of(history.get(history.size() - 1))
-                    : history.stream().filter(e -> e.version() == version).findFirst();
-            if (shown.isEmpty()) {
-                err.println("landing dataset show: " + (history.isEmpty() ? dataset + " is not registered (landing dataset list)"
-                        : dataset + " has no version " + version + " (versions 1-" + history.size() + ")"));
+            // version by version (they count 1, 2, ...), so one refused version is shown as such among the others
+            List<ContractEntry> history = new ArrayList<>();
+            List<ContractTamperedException> refused = new ArrayList<>();
+            for (int v = 1; ; v++) {
+                try {
+                    Optional<ContractEntry> entry = store.version(dataset, v);
+                    if (entry.isEmpty()) {
+                        break;
+                    }
+                    history.add(entry.get());
+                } catch (ContractTamperedException e) {
+                    refused.add(e);
+                }
+            }
+            int newest = history.size() + refused.size();
+            int wanted = version == null ? newest : version;
+            Optional<ContractTamperedException> wantedRefused = refused.stream()
+                    .filter(e -> e.version() == wanted).findFirst();
+            Optional<ContractEntry> shown = history.stream().filter(e -> e.version() == wanted).findFirst();
+            if (shown.isEmpty() && wantedRefused.isEmpty()) {
+                err.println("landing dataset show: " + (newest == 0
+                        ? dataset + " is not registered (landing dataset list)"
+                        : dataset + " has no version " + version + " (versions 1-" + newest + ")"));
                 return REFUSED;
             }
-            ContractEntry entry = shown.get();
+            refused.forEach(e -> err.println("landing dataset show: " + e.getMessage()));
             if (output.json) {
-                Map<String, Object> doc = entryDocument(entry, resources.source());
-                doc.put("contract", entry.contractJson());
-                doc.put("history", history.stream().map(e -> entryDocument(e, null)).toList());
+                Map<String, Object> doc = shown.map(entry -> {
+                    Map<String, Object> d = entryDocument(entry, resources.source());
+                    d.put("contract", entry.contractJson());
+                    return d;
+                }).orElseGet(() -> refusedDocument(wantedRefused.orElseThrow(), resources.source()));
+                List<Map<String, Object>> versions = new ArrayList<>();
+                history.forEach(e -> versions.add(entryDocument(e, null)));
+                refused.forEach(e -> versions.add(refusedDocument(e, null)));
+                versions.sort(java.util.Comparator.comparingInt(d -> ((Number) d.get("version")).intValue()));
+                doc.put("history", versions);
                 printJson(doc);
-                return 0;
+                return refused.isEmpty() ? 0 : REFUSED;
             }
-            out.println(entry.dataset() + " version " + entry.version() + " (" + entry.state().wireName() + " since " + entry.at() + "): " + entry.reason());
-            out.println(entry.state() == ContractState.RETIRED ? "The contract in force before the retirement:" : "Contract:");
-            out.println(entry.contractJson().stripTrailing());
+            if (shown.isPresent()) {
+                ContractEntry entry = shown.get();
+                out.println(entry.dataset() + " version " + entry.version() + " (" + entry.state().wireName()
+                        + " since " + entry.at() + "): " + entry.reason());
+                out.println(entry.state() == ContractState.RETIRED
+                        ? "The contract in force before the retirement:" : "Contract:");
+                out.println(entry.contractJson().stripTrailing());
+            } else {
+                out.println(dataset + " version " + wanted + ": " + wantedRefused.get().code()
+                        + " (not shown: it is not what was registered; the functions refuse it)");
+            }
             out.println("History:");
-            history.forEach(e -> out.println("  v" + e.version() + "  " + e.state().wireName() + "  " + e.at() + "  " + e.reason()));
-            return 0;
+            for (int v = 1; v <= newest; v++) {
+                int at = v;
+                history.stream().filter(e -> e.version() == at).findFirst().ifPresentOrElse(
+                        e -> out.println("  v" + e.version() + "  " + e.state().wireName() + "  " + e.at()
+                                + "  " + e.reason()),
+                        () -> refused.stream().filter(e -> e.version() == at).findFirst()
+                                .ifPresent(e -> out.println("  v" + at + "  " + e.code())));
+            }
+            return refused.isEmpty() ? 0 : REFUSED;
+        }
+
+        private static Map<String, Object> refusedDocument(ContractTamperedException e, String target) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            if (target != null) {
+                doc.put("target", target);
+            }
+            doc.put("dataset", e.dataset());
+            doc.put("version", e.version());
+            doc.put("state", "refused");
+            doc.put("code", e.code());
+            return doc;
         }
     }
 

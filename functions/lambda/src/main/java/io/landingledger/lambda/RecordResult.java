@@ -1,5 +1,6 @@
 package io.landingledger.lambda;
 
+import io.landingledger.core.contract.ContractTamperedException;
 import io.landingledger.core.ingest.IngestOutcome;
 
 import java.util.LinkedHashMap;
@@ -71,6 +72,9 @@ public sealed interface RecordResult {
             fields.put("version", versionId);
             fields.put("run_id", runId);
             fields.put("error", fault.getClass().getSimpleName());
+            if (fault instanceof ContractTamperedException refused) {
+                fields.put("code", refused.code()); // which dataset and version: the log line's error_message
+            }
             return fields;
         }
 
@@ -83,6 +87,9 @@ public sealed interface RecordResult {
             fields.put("version", versionId);
             fields.put("run_id", runId);
             fields.put("error", fault.getClass().getName());
+            if (fault instanceof ContractTamperedException refused) {
+                fields.put("code", refused.code());
+            }
             fields.put("error_message", String.valueOf(fault.getMessage()));
             return fields;
         }

@@ -434,8 +434,13 @@ public class TemplateIT {
         List<Statement> denies = policy.stream().filter(s -> s.effect().equals("Deny")
                 && s.actions().stream().anyMatch(a -> Wildcard.matchesIgnoreCase(a, "s3:PutObject"))
                 && s.resources().stream().anyMatch(r -> Wildcard.matches(r, lake.published()))
-                && s.condition().containsKey("Null")).toList();
+                && s.condition().containsKey("Null") && !s.condition().containsKey("StringNotEquals")).toList();
         assertEquals(1, denies.size(), "one Deny of s3:PutObject on published/* with a Null condition: " + policy);
+        // and an If-None-Match other than "*" (S3 answers 501 to it) is refused, but only when the header is present
+        assertTrue(policy.stream().anyMatch(s -> s.effect().equals("Deny") && s.actions().contains("s3:PutObject")
+                && s.resources().stream().anyMatch(r -> Wildcard.matches(r, lake.published()))
+                && Map.of("s3:if-none-match", "false").equals(s.condition().get("Null"))
+                && Map.of("s3:if-none-match", "*").equals(s.condition().get("StringNotEquals"))), "no Deny of a bogus If-None-Match: " + policy);
         Statement deny = denies.get(0);
         assertEquals("*", deny.principal(), "the deny applies to every principal");
         assertEquals(Map.of("s3:if-none-match", "true", "s3:if-match", "true"), deny.condition().get("Null"),
@@ -446,6 +451,29 @@ public class TemplateIT {
         for (String other : List.of(lake.staging(), lake.quarantine(), lake.report())) {
             assertFalse(deny.resources().stream().anyMatch(r -> Wildcard.matches(r, other)),
                     "the conditional-write deny must not cover " + other + " (those writes carry no condition)");
+        }
+    }
+
+    /** Issue 30, finding 3: under _contracts/ only a create is a write, for everyone; the operator's grant is a create. */
+    @Test
+    void lakeBucketPolicy_finding3_refusesEveryContractWriteThatIsNotACreate_andEveryDelete() {
+        Lake lake = model.lake();
+        String version = lake.object(S3ContractStore.key("orders", 1));
+        String record = lake.object(S3ContractStore.sealKey("orders", 1));
+        List<Statement> denies = model.bucketPolicy(FunctionConfig.LAKE_BUCKET).stream()
+                .filter(s -> s.effect().equals("Deny") && "*".equals(s.principal())
+                        && s.resources().stream().anyMatch(r -> Wildcard.matches(r, version) && Wildcard.matches(r, record))).toList();
+        assertTrue(denies.stream().anyMatch(s -> s.actions().contains("s3:PutObject")
+                && Map.of("s3:if-none-match", "true").equals(s.condition().get("Null"))
+                && Map.of("s3:ObjectCreationOperation", "true").equals(s.condition().get("Bool"))), "no Deny of a put without If-None-Match: " + denies);
+        assertTrue(denies.stream().anyMatch(s -> s.actions().contains("s3:PutObject")
+                && Map.of("s3:if-none-match", "*").equals(s.condition().get("StringNotEquals"))), "no Deny of If-None-Match other than *: " + denies);
+        assertTrue(denies.stream().anyMatch(s -> s.actions().containsAll(List.of("s3:DeleteObject", "s3:DeleteObjectVersion"))
+                && s.condition().isEmpty()), "no unconditional Deny of DeleteObject: " + denies);
+        for (Statement st : model.managedPolicy("ContractAdminPolicy")) {
+            if (st.actions().contains("s3:PutObject")) {
+                assertEquals(Map.of("StringEquals", Map.of("s3:if-none-match", "*")), st.condition(), st.sid() + " allows more than a create");
+            }
         }
     }
 

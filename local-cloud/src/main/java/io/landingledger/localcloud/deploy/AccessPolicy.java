@@ -27,7 +27,8 @@ public interface AccessPolicy {
      * @param rawPath  the path as sent, still percent-encoded (S3: /bucket/key)
      * @param query    decoded query parameters
      * @param headers  lower-cased header names
-     * @param body     the body for the JSON and form APIs; null for S3 (whose bodies are streamed through, unread)
+     * @param body     the body for the JSON and form APIs, and S3's DeleteObjects (the keys it deletes); null for every
+     *                 other S3 request (whose bodies are streamed through, unread)
      * @param secure   whether the request came over TLS (the gateway listens on loopback HTTP: false)
      */
     record Request(String service, String method, String rawPath, Map<String, String> query, Map<String, String> headers,

@@ -212,8 +212,13 @@ public final class AwsGateway implements AutoCloseable {
 
     private void s3(Principal principal, HttpHead head, InputStream in, OutputStream out) throws IOException {
         String path = HttpHead.decode(head.rawPath());
+        // DeleteObjects names its keys in its body (a small XML document, Content-Length framed): read it first so each
+        // key is authorized as s3:DeleteObject, as S3 does; every other S3 body streams through unread
+        boolean deleteObjects = head.method().equals("POST") && head.query().containsKey("delete");
+        byte[] deleteBody = deleteObjects && head.header("Content-Length") != null
+                ? head.readBody(in, MAX_API_BODY) : null;
         AccessPolicy.Request request = new AccessPolicy.Request("s3", head.method(), head.rawPath(), head.query(), head.headerMap(),
-                null, false);
+                deleteBody, false);
         String denied = policy.authorize(principal, request);
         if (denied != null) {
             denials.accept(principal, head.method() + " s3 " + denied);
@@ -223,12 +228,12 @@ public final class AwsGateway implements AutoCloseable {
         String[] bucketKey = bucketAndKey(path);
         Answer refused = S3Strictness.refusal(request, bucketKey[1]);
         if (refused != null) {
-            answerInstead(head, in, out, refused);
+            answerInstead(head, in, out, refused, deleteBody != null);
             return;
         }
         Answer injected = fault.inject(principal, request);
         if (injected != null) {
-            answerInstead(head, in, out, injected);
+            answerInstead(head, in, out, injected, deleteBody != null);
             return;
         }
         try (Socket backend = new Socket(s3.getHost(), s3.getPort())) {
@@ -238,6 +243,11 @@ public final class AwsGateway implements AutoCloseable {
             // the request body streams on while the answer is read: S3Proxy may answer 100 Continue first
             Thread body = Thread.ofVirtual().start(() -> {
                 try {
+                    if (deleteBody != null) {
+                        toBackend.write(deleteBody);
+                        toBackend.flush();
+                        return;
+                    }
                     head.copyBody(in, toBackend);
                 } catch (IOException e) {
                     // the backend closed first (an error answer): the answer below tells the client
@@ -287,7 +297,12 @@ public final class AwsGateway implements AutoCloseable {
      * when the client waits for one (the SDKs do on PutObject and UploadPart), so the client sees the answer rather
      * than a connection closed mid-body.
      */
-    private static void answerInstead(HttpHead head, InputStream in, OutputStream out, Answer answer) throws IOException {
+    private static void answerInstead(HttpHead head, InputStream in, OutputStream out, Answer answer, boolean bodyRead)
+            throws IOException {
+        if (bodyRead) { // DeleteObjects' body, read above to authorize each key
+            write(out, answer, head.method().equals("HEAD"));
+            return;
+        }
         String expect = head.header("Expect");
         if (expect != null && expect.trim().equalsIgnoreCase("100-continue")) {
             out.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));

@@ -275,6 +275,27 @@ public final class LocalDeployment implements AutoCloseable {
         return session(lambda.spec(physicalId(logicalId)));
     }
 
+    /**
+     * The keys of a session of a role that holds only the stack's managed policy {@code logicalId} (an
+     * AWS::IAM::ManagedPolicy the template outputs for people's roles to attach, e.g. the contract administrator's): a
+     * test signs with them to act as such a person, the policy and the buckets' policies enforced.
+     */
+    public StackConnection managedPolicyConnection(String logicalId) {
+        String policyArn = physicalId(logicalId);
+        AwsBasicCredentials credentials = sessions.computeIfAbsent("policy:" + logicalId, name -> {
+            String roleName = parts.stackName + "-" + logicalId + "-Holder";
+            String roleArn = "arn:aws:iam::" + ACCOUNT + ":role/" + roleName;
+            iam.role(new IamState.Role(roleName, roleArn, Map.of(), Map.of(), List.of(policyArn)));
+            String key = "ASIA" + HexFormat.of().formatHex(bytes(8)).toUpperCase(Locale.ROOT);
+            String secret = HexFormat.of().formatHex(bytes(20));
+            String session = "arn:aws:sts::" + ACCOUNT + ":assumed-role/" + roleName + "/test";
+            gateway.principal(new Principal(key, session, roleName));
+            emulators.addIdentity(key, secret);
+            return AwsBasicCredentials.create(key, secret);
+        });
+        return new StackConnection(Region.of(region), gateway.endpoint(), credentials);
+    }
+
     /** The operator's connection to the stack: every API at the gateway. */
     public StackConnection operatorConnection() {
         return new StackConnection(Region.of(region), gateway.endpoint(), operatorCredentials());

@@ -142,7 +142,8 @@ final class StackAccess implements AccessPolicy {
         switch (request.service()) {
             case "s3":
                 // evaluated as if over TLS: see the class comment
-                return S3RequestActions.map(S3Request.of(request.method(), request.rawPath(), query, multi(request.headers()), true));
+                S3Request s3 = S3Request.of(request.method(), request.rawPath(), query, multi(request.headers()), true);
+                return S3RequestActions.map(request.body() == null ? s3 : s3.withBody(request.body()));
             case "dynamodb":
                 return dynamoDb.map(request.headers().get("x-amz-target"), request.body());
             case "sqs": {

@@ -97,6 +97,9 @@ class TemplatePoliciesTest {
                 unconditional.message());
         assertDecision(Outcome.EXPLICIT_DENY, "LakeBucketPolicy", "DenyUnconditionalPublish",
                 s3("ValidatorRole", s3("PUT", published, null, null)));
+        // If-None-Match takes only "*": another value is refused, whatever the store would do with it
+        assertDecision(Outcome.EXPLICIT_DENY, "LakeBucketPolicy", "DenyPublishNonCreateCondition",
+                s3("ValidatorRole", s3("PUT", published, null, "If-None-Match: \"bogus\"")));
         // CopyObject into published/ takes no conditional header there: refused, as the user guide's page says
         assertDecision(Outcome.EXPLICIT_DENY, "LakeBucketPolicy", "DenyUnconditionalPublish",
                 s3("ValidatorRole", s3("PUT", published, null, "x-amz-copy-source: " + staging)));
@@ -159,8 +162,17 @@ class TemplatePoliciesTest {
                 s3("ValidatorRole", s3("GET", "/" + inbox + "/registered_later/f", "versionId=v1", null)));
         assertDecision(Outcome.ALLOWED, "ValidatorRole/validator", "ReadContracts",
                 s3("ValidatorRole", s3("GET", "/" + lake + "/_contracts/orders/v0000000001.json", null, null)));
-        assertDecision(Outcome.IMPLICIT_DENY, null, null,
-                s3("ValidatorRole", s3("PUT", "/" + lake + "/_contracts/orders/v0000000002.json", null, null)));
+        String version = "/" + lake + "/_contracts/orders/v0000000002.json";
+        assertDecision(Outcome.IMPLICIT_DENY, null, null, s3("ValidatorRole", s3("PUT", version, null, "If-None-Match: *")));
+        // a version is immutable for everyone (issue 30, finding 3): anything but a create, and every delete, is refused
+        assertDecision(Outcome.EXPLICIT_DENY, "LakeBucketPolicy", "DenyContractOverwrite",
+                s3("ValidatorRole", s3("PUT", version, null, null)));
+        assertDecision(Outcome.EXPLICIT_DENY, "LakeBucketPolicy", "DenyContractOverwrite",
+                s3("ValidatorRole", s3("PUT", version, null, "If-Match: \"abc\"")));
+        assertDecision(Outcome.EXPLICIT_DENY, "LakeBucketPolicy", "DenyContractNonCreateCondition",
+                s3("ValidatorRole", s3("PUT", version, null, "If-None-Match: \"bogus\"")));
+        assertDecision(Outcome.EXPLICIT_DENY, "LakeBucketPolicy", "DenyContractDelete",
+                s3("ValidatorRole", s3("DELETE", version, null, null)));
         assertDecision(Outcome.ALLOWED, "CompletenessSweepRole/sweep", "ListInboxVersions",
                 s3("CompletenessSweepRole", s3("GET", "/" + inbox, "versions&prefix=progress_events/", null)));
         assertDecision(Outcome.IMPLICIT_DENY, null, null,

@@ -62,8 +62,10 @@ class DatasetCommandIT {
         return LandingRun.inProcess(all.toArray(String[]::new));
     }
 
+    /** The versions' keys (each has its registration record beside it, {@code .sha256}). */
     private List<String> contractKeys(String lake) {
-        return s3.listObjectsV2(r -> r.bucket(lake).prefix("_contracts/")).contents().stream().map(S3Object::key).toList();
+        return s3.listObjectsV2(r -> r.bucket(lake).prefix("_contracts/")).contents().stream().map(S3Object::key)
+                .filter(key -> key.endsWith(".json")).toList();
     }
 
     private static Path transactions(Path dir, int version, String from, String to) throws Exception {
@@ -85,13 +87,37 @@ class DatasetCommandIT {
         assertEquals(2, landing(lake, "dataset", "add", bad.toString()).exit(), "--reason is required");
     }
 
+    /** Issue 30, finding 3: a version rewritten around the lake's policy is shown as refused, with its code. */
+    @Test
+    void finding3_showListsAVersionRewrittenAfterItsRegistration_withItsCode_andNotItsContent() throws Exception {
+        String lake = newLake();
+        Path contract = ROOT.resolve("datasets/transactions.json");
+        assertEquals(0, landing(lake, "dataset", "add", contract.toString(), "--reason", "INC-1 onboard").exit());
+        String key = "_contracts/transactions/v0000000001.json";
+        String rewritten = s3.getObjectAsBytes(r -> r.bucket(lake).key(key)).asUtf8String()
+                .replace("INC-1 onboard", "INC-1 onboard, PLANTED-REWRITE");
+        s3.putObject(r -> r.bucket(lake).key(key), software.amazon.awssdk.core.sync.RequestBody.fromString(rewritten));
+        LandingRun show = landing(lake, "dataset", "show", "transactions");
+        assertEquals(1, show.exit(), show.stdout() + show.stderr());
+        assertTrue(show.stderr().contains("landing dataset show: CONTRACT_TAMPERED: transactions v1 in the contract store does not"
+                + " match the SHA-256 recorded when it was registered"), show.stderr());
+        assertTrue(show.stdout().contains("transactions version 1: CONTRACT_TAMPERED") && show.stdout().contains("  v1  CONTRACT_TAMPERED"),
+                show.stdout());
+        assertTrue(!(show.stdout() + show.stderr()).contains("PLANTED-REWRITE") && !show.stdout().contains("\"fields\""),
+                "neither the rewritten content nor the contract is shown: " + show.stdout());
+        Map<String, Object> json = landing(lake, "dataset", "show", "transactions", "--json").json();
+        assertEquals("CONTRACT_TAMPERED", json.get("code"));
+        assertEquals("refused", json.get("state"));
+    }
+
     @Test
     void addListShowUpdateRetire(@TempDir Path dir) throws Exception {
         String lake = newLake();
         LandingRun added = landing(lake, "dataset", "add", ROOT.resolve("datasets/transactions.json").toString(), "--reason", "INC-1 onboard");
         assertEquals(0, added.exit(), added.stderr());
         assertTrue(added.stdout().startsWith("transactions: version 1 active (INC-1 onboard)."), added.stdout());
-        assertEquals(List.of("_contracts/transactions/v0000000001.json"), contractKeys(lake));
+        assertEquals(List.of("_contracts/transactions/v0000000001.json", "_contracts/transactions/v0000000001.sha256"),
+                s3.listObjectsV2(r -> r.bucket(lake).prefix("_contracts/")).contents().stream().map(S3Object::key).toList());
         assertEquals(1, landing(lake, "dataset", "add", ROOT.resolve("datasets/transactions.json").toString(), "--reason", "again").exit(),
                 "an active dataset is not added twice");
 

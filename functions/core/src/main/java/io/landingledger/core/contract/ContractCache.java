@@ -18,7 +18,10 @@ import java.util.TreeMap;
  * <p>Unknown names are cached too, so a producer writing under a prefix no one registered costs one store read per
  * TTL, not one per file. A name that cannot be a dataset ({@link ContractLoader#DATASET_NAME}) never reaches the store.
  * A store fault propagates (the caller's invocation fails and is retried); a stored entry that does not load is an
- * {@link InvalidContractException}, never half used.
+ * {@link InvalidContractException}, never half used; a version that is not what was registered (its bytes hash
+ * otherwise than its registration record) is a {@link ContractTamperedException} ({@code CONTRACT_TAMPERED}), from
+ * the store's read, never cached: each lookup after the TTL reads the store again and is refused again, and the
+ * version cached before it is not used past its TTL either.
  */
 public final class ContractCache {
     /** The default bound on cached datasets: a few MB of parsed contracts. */

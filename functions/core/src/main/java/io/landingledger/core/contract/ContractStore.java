@@ -9,11 +9,20 @@ import java.util.Optional;
  * Every method does what it says or throws: {@link ContractVersionExistsException} for a version someone else
  * created first, any other runtime exception for an infrastructure fault the caller lets propagate.
  *
+ * <p>Versions are immutable: each is created once, with its registration record ({@link ContractSeal}, the SHA-256 of
+ * its stored bytes) kept apart from it, and every read of a version ({@link #latest}, {@link #version},
+ * {@link #history}) opens it against that record: a version rewritten after its registration, or one with no record,
+ * is refused with {@link ContractTamperedException} and never parsed.
+ *
  * <p>Readers go through {@link ContractCache}, which bounds how often a function asks.
  */
 public interface ContractStore {
 
-    /** The dataset's newest version (active or retired), or empty when it was never registered. */
+    /**
+     * The dataset's newest version (active or retired), or empty when it was never registered.
+     *
+     * @throws ContractTamperedException that version is not what was registered (so is every read below)
+     */
     Optional<ContractEntry> latest(String dataset);
 
     /** One version of the dataset, or empty. */
@@ -27,7 +36,8 @@ public interface ContractStore {
 
     /**
      * Writes {@code entry} as version {@link ContractEntry#version()} of its dataset, only if no such version exists
-     * (S3: PutObject with {@code If-None-Match: *}). Of two writers of one version exactly one succeeds.
+     * (S3: PutObject with {@code If-None-Match: *}), and its registration record. Of two writers of one version exactly
+     * one succeeds.
      *
      * @throws ContractVersionExistsException that version exists already (carrying it when it could be read)
      */

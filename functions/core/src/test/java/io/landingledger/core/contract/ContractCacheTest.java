@@ -91,11 +91,36 @@ class ContractCacheTest {
     @Test
     void aStoredEntryThatDoesNotLoadIsAnErrorNeverHalfUsed() throws IOException {
         registrar.add("t.json", transactions(1, 0), "new", false);
-        store.overwrite("transactions", 1, ContractEntryJson.write(new ContractEntry("transactions", 1, ContractState.ACTIVE,
+        store.writeSealed("transactions", 1, ContractEntryJson.write(new ContractEntry("transactions", 1, ContractState.ACTIVE,
                 new String(transactions(7, 0), StandardCharsets.UTF_8), "edited by hand", clock.instant())));
         ContractCache cache = new ContractCache(store, ContractCache.Settings.DEFAULT, clock);
         InvalidContractException error = assertThrows(InvalidContractException.class, () -> cache.lookup("transactions"));
         assertEquals("$.version", error.jsonPath());
+    }
+
+    /**
+     * Issue 30, finding 3: a version rewritten in the store after its registration (a contract that now allows a
+     * prohibited field) is never put in force: once the TTL ends every lookup is refused CONTRACT_TAMPERED, naming the
+     * dataset and version, and the refusal is not cached as a contract.
+     */
+    @Test
+    void finding3_aRewrittenVersion_isRefusedContractTampered_afterTheTtl_andNeverUsed() throws IOException {
+        registrar.add("t.json", transactions(1, 0), "new", false);
+        ContractCache cache = new ContractCache(store, new ContractCache.Settings(10, Duration.ofSeconds(60)), clock);
+        ContractRegistry registry = ContractRegistry.fromStore(cache);
+        assertEquals(0, registry.get("transactions").orElseThrow().maxRejectedLines());
+        ContractEntry registered = store.latest("transactions").orElseThrow();
+        store.overwrite("transactions", 1, ContractEntryJson.write(new ContractEntry("transactions", 1, ContractState.ACTIVE,
+                new String(transactions(1, 1000), StandardCharsets.UTF_8), registered.reason(), registered.at())));
+        clock.advance(Duration.ofSeconds(60));
+        int reads = store.reads();
+        for (int i = 0; i < 2; i++) {
+            ContractTamperedException refused = assertThrows(ContractTamperedException.class, () -> registry.get("transactions"));
+            assertEquals("CONTRACT_TAMPERED", refused.code());
+            assertEquals("transactions", refused.dataset());
+            assertEquals(1, refused.version());
+        }
+        assertEquals(reads + 2, store.reads(), "a refusal is read again, never cached in place of the contract");
     }
 
     @Test

@@ -44,6 +44,15 @@ public abstract class ContractStoreContract {
     /** A new, empty store (its own bucket or prefix). */
     protected abstract ContractStore newStore();
 
+    /**
+     * Rewrites the stored bytes of a version and nothing else, as a write around the lake's bucket policy would (S3: a
+     * plain PutObject straight to the emulator; memory: the bytes only).
+     */
+    protected abstract void rewriteAroundThePolicy(String dataset, int version, byte[] body);
+
+    /** Stores a version's bytes with no registration record: a registration cut short, or a write around it. */
+    protected abstract void writeUnsealed(String dataset, int version, byte[] body);
+
     private ContractStore store;
 
     @BeforeEach
@@ -129,6 +138,37 @@ public abstract class ContractStoreContract {
         assertEquals(Optional.empty(), store.version("a", 13));
         assertEquals(List.of("a", "a_b", "ab"), store.datasets());
         assertEquals(1, store.history("a_b").size());
+    }
+
+    /** Issue 30, finding 3: a registered version rewritten in place is refused by every read, naming only where. */
+    @Test
+    void finding3_aVersionRewrittenAfterItsRegistration_isRefusedContractTampered_byEveryRead() {
+        store.create(active("orders", 1, "new"));
+        store.create(active("orders", 2, "cap"));
+        ContractEntry rewritten = new ContractEntry("orders", 2, ContractState.ACTIVE,
+                contractJson("orders", 2).replace("\"amount\"", "\"email\": {\"type\": \"string\"}, \"amount\""), "cap",
+                active("orders", 2, "cap").at());
+        rewriteAroundThePolicy("orders", 2, ContractEntryJson.write(rewritten));
+        List<Runnable> reads = List.of(() -> store.latest("orders"), () -> store.version("orders", 2),
+                () -> store.history("orders"));
+        for (Runnable read : reads) {
+            ContractTamperedException refused = assertThrows(ContractTamperedException.class, read::run);
+            assertEquals(ContractTamperedException.TAMPERED, refused.code());
+            assertEquals("orders", refused.dataset());
+            assertEquals(2, refused.version());
+            assertTrue(refused.getMessage().startsWith("CONTRACT_TAMPERED: orders v2 "), refused.getMessage());
+            assertTrue(!refused.getMessage().contains("email"), "never the content: " + refused.getMessage());
+        }
+        assertEquals(1, store.version("orders", 1).orElseThrow().version(), "the versions before stay readable");
+    }
+
+    @Test
+    void aVersionWithoutItsRegistrationRecord_isRefusedContractUnsealed() {
+        store.create(active("orders", 1, "new"));
+        writeUnsealed("orders", 2, ContractEntryJson.write(active("orders", 2, "around the registrar")));
+        ContractTamperedException refused = assertThrows(ContractTamperedException.class, () -> store.latest("orders"));
+        assertEquals(ContractTamperedException.UNSEALED, refused.code());
+        assertEquals(2, refused.version());
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.landingledger.core.testing;
 
 import io.landingledger.core.contract.ContractEntry;
 import io.landingledger.core.contract.ContractEntryJson;
+import io.landingledger.core.contract.ContractSeal;
 import io.landingledger.core.contract.ContractStore;
 import io.landingledger.core.contract.ContractVersionExistsException;
 
@@ -13,11 +14,13 @@ import java.util.TreeMap;
 
 /**
  * The contract store in memory, as {@code S3ContractStore} keeps it: each version is written once (a second create of
- * a version loses, carrying the winner) and stored as the bytes {@link ContractEntryJson} writes, so every read goes
- * through the same codec as S3's. {@link #reads()} counts the reads a cache makes.
+ * a version loses, carrying the winner) and stored as the bytes {@link ContractEntryJson} writes, with its
+ * registration record ({@link ContractSeal}) apart, so every read goes through the same codec and the same check as
+ * S3's. {@link #reads()} counts the reads a cache makes.
  */
 public final class InMemoryContractStore implements ContractStore {
     private final Map<String, TreeMap<Integer, byte[]>> datasets = new TreeMap<>();
+    private final Map<String, byte[]> seals = new TreeMap<>();
     private int reads;
 
     @Override
@@ -56,19 +59,26 @@ public final class InMemoryContractStore implements ContractStore {
         if (existing != null) {
             throw new ContractVersionExistsException(entry.dataset(), entry.version(), decode(entry.dataset(), entry.version(), existing));
         }
-        versions.put(entry.version(), ContractEntryJson.write(entry));
+        writeSealed(entry.dataset(), entry.version(), ContractEntryJson.write(entry));
     }
 
-    /** Overwrites a stored version with other bytes: a hand edit of the S3 object, for the corrupt-entry cases. */
+    /** Rewrites a stored version's bytes and not its registration record: a write around the bucket's policy. */
     public synchronized void overwrite(String dataset, int version, byte[] body) {
         datasets.computeIfAbsent(dataset, d -> new TreeMap<>()).put(version, body);
+    }
+
+    /** Stores {@code body} as a version with a matching record: an object made by hand that was never an entry. */
+    public synchronized void writeSealed(String dataset, int version, byte[] body) {
+        overwrite(dataset, version, body);
+        seals.put(dataset + "/" + version, ContractSeal.bytes(ContractSeal.of(body)));
     }
 
     public synchronized int reads() {
         return reads;
     }
 
-    private static ContractEntry decode(String dataset, int version, byte[] body) {
-        return ContractEntryJson.read("memory:_contracts/" + dataset + "/v" + version + ".json", body);
+    private ContractEntry decode(String dataset, int version, byte[] body) {
+        return ContractSeal.open(dataset, version, "memory:_contracts/" + dataset + "/v" + version + ".json", body,
+                Optional.ofNullable(seals.get(dataset + "/" + version)));
     }
 }

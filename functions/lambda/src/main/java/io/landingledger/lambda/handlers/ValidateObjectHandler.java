@@ -84,13 +84,22 @@ public final class ValidateObjectHandler extends TypedHandler<S3Event, ValidateO
                         "only ObjectCreated events are ingested")));
                 continue;
             }
-            UnitRouter.Route route = router.route(key);
+            String runId = runIds.get(); // per run, never at init: SnapStart would share it
+            UnitRouter.Route route;
+            try {
+                // reads the dataset's contract: a store fault, or a version refused as tampered (CONTRACT_TAMPERED),
+                // fails this record like any other infrastructure fault, and the records after it still run
+                route = router.route(key);
+            } catch (RuntimeException e) {
+                results.add(report(new RecordResult.Failed(bucket, key, versionId, runId, e)));
+                failures.add(e);
+                continue;
+            }
             if (route instanceof UnitRouter.Unroutable unroutable) {
                 results.add(report(new RecordResult.Unroutable(bucket, key, versionId, unroutable.reason(), unroutable.detail())));
                 continue;
             }
             UnitRouter.Routed routed = (UnitRouter.Routed) route;
-            String runId = runIds.get(); // per run, never at init: SnapStart would share it
             InputRef input = new InputRef(bucket, key, versionId, object.geteTag(),
                     object.getSizeAsLong() == null ? -1 : object.getSizeAsLong(), object.getSequencer(), eventTime(record));
             try {

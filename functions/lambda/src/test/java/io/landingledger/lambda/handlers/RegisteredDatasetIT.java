@@ -3,11 +3,13 @@ package io.landingledger.lambda.handlers;
 import io.landingledger.lambda.testing.Invocations;
 import io.landingledger.core.contract.ContractCache;
 import io.landingledger.core.contract.ContractRegistrar;
+import io.landingledger.core.contract.ContractTamperedException;
 import io.landingledger.core.contract.InvalidContractException;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.lambda.DependencyFactory;
 import io.landingledger.lambda.FunctionConfig;
+import io.landingledger.lambda.adapters.S3ContractStore;
 import io.landingledger.lambda.testing.AwsEmulators;
 import io.landingledger.lambda.testing.PipelineFixture;
 
@@ -20,6 +22,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import software.amazon.awssdk.core.sync.RequestBody;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -99,6 +102,39 @@ class RegisteredDatasetIT {
             assertEquals(first.revision(), pipeline.ledgerItem("orders", "2026-11-01").revision());
             assertEquals(List.of(LakeLayout.publishedKey("orders", "2026-11-01"), LakeLayout.publishedKey("orders", "2026-11-02")),
                     pipeline.keys(LakeLayout.PUBLISHED_PREFIX + "orders/"));
+        }
+    }
+
+    /**
+     * Issue 30, finding 3: a registered version rewritten in the store around its bucket policy (here straight to the
+     * emulator) so that it no longer prohibits {@code email}: the validator refuses the version with CONTRACT_TAMPERED
+     * naming the dataset and version, and publishes nothing of the file under it (the invocation fails, so Lambda
+     * retries it and the failure queue keeps it for when on-call has restored the version).
+     */
+    @Test
+    void finding3_aVersionRewrittenAroundThePolicy_isRefusedByTheValidator_CONTRACT_TAMPERED_andNothingIsPublished() throws Exception {
+        FunctionConfig config = pipeline.resources.config().toBuilder().contractCache(new ContractCache.Settings(10, Duration.ZERO)).build();
+        try (DependencyFactory function = DependencyFactory.create(config)) {
+            ValidateObjectHandler validator = new ValidateObjectHandler(function.router(), function.ingestService(), function.reporter(),
+                    () -> UUID.randomUUID().toString());
+            String prohibiting = new String(orders(1, 0), StandardCharsets.UTF_8).replace("\"maxRejectedLines\"", "\"prohibited\": [\"email\"], \"maxRejectedLines\"");
+            new ContractRegistrar(function.contractStore(), Clock.systemUTC())
+                    .add("orders.json", prohibiting.getBytes(StandardCharsets.UTF_8), "INC-1 onboard orders", false);
+            String key = S3ContractStore.key("orders", 1);
+            String stored = pipeline.s3.getObjectAsBytes(r -> r.bucket(pipeline.lake()).key(key)).asUtf8String();
+            String rewritten = stored.replace("\\\"prohibited\\\": [\\\"email\\\"], ", "");
+            assertTrue(!rewritten.equals(stored), stored);
+            pipeline.s3.putObject(r -> r.bucket(pipeline.lake()).key(key), RequestBody.fromString(rewritten));
+
+            PipelineFixture.Uploaded file = pipeline.put("orders/orders-2026-11-01.jsonl",
+                    "{\"order_id\":\"o1\",\"amount\":1,\"email\":\"planted@example.com\"}\n".getBytes(StandardCharsets.UTF_8));
+            ContractTamperedException refused = assertThrows(ContractTamperedException.class,
+                    () -> Invocations.invoke(validator, pipeline.eventFor(file), null));
+            assertEquals("CONTRACT_TAMPERED", refused.code());
+            assertEquals("CONTRACT_TAMPERED: orders v1 in the contract store does not match the SHA-256 recorded when it was registered; "
+                    + "no file of orders is validated under it (docs/operations.md, \"A contract version refused\")", refused.getMessage());
+            assertEquals(List.of(), pipeline.keys(LakeLayout.PUBLISHED_PREFIX + "orders/"));
+            assertEquals(List.of(), pipeline.keys("_staging/"));
         }
     }
 
