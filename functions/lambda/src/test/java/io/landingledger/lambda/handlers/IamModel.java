@@ -31,9 +31,14 @@ final class IamModel {
         }
     }
 
-    /** A function: its role, the role's grants and managed policies, and what the Lambda service itself needs. */
+    /**
+     * A function: its role, the role's grants and managed policies, and what the Lambda service itself needs: its
+     * failure destinations (dead-letter queue, EventInvokeConfig's and an event source mapping's on-failure
+     * destination) and the queues and streams its event source mappings read with its role.
+     */
     record Function(String logicalId, String role, List<Grant> grants, List<String> managedPolicies,
-                    Map<String, String> environment, String logGroupArn, boolean tracing, List<String> failureDestinations) {
+                    Map<String, String> environment, String logGroupArn, boolean tracing, List<String> failureDestinations,
+                    List<String> eventSources) {
     }
 
     private final Template template;
@@ -114,7 +119,38 @@ final class IamModel {
                 }
             }
         }
-        return new Function(logicalId, roleId, grants, managed, environment, logGroupArn, tracing, destinations);
+        List<String> eventSources = new ArrayList<>();
+        for (String mapping : template.ofType("AWS::Lambda::EventSourceMapping")) {
+            if (!invokes(template.properties(mapping).get("FunctionName"), logicalId)) {
+                continue;
+            }
+            Map<String, Object> resolved = stack.properties(mapping);
+            eventSources.add(String.valueOf(resolved.get("EventSourceArn")));
+            if (resolved.get("DestinationConfig") instanceof Map<?, ?> config && config.get("OnFailure") instanceof Map<?, ?> onFailure
+                    && onFailure.get("Destination") != null) {
+                destinations.add(String.valueOf(onFailure.get("Destination")));
+            }
+        }
+        return new Function(logicalId, roleId, grants, managed, environment, logGroupArn, tracing, destinations, eventSources);
+    }
+
+    /** {@code functionName} (as written) names function {@code logicalId} or one of its aliases (SAM's AutoPublishAlias). */
+    private boolean invokes(Object functionName, String logicalId) {
+        if (!(functionName instanceof Map<?, ?> ref) || !(ref.get("Ref") instanceof String target)) {
+            return false;
+        }
+        return target.equals(logicalId) || template.ofType("AWS::Lambda::Alias").contains(target)
+                && template.properties(target).get("FunctionName") instanceof Map<?, ?> aliased && logicalId.equals(aliased.get("Ref"));
+    }
+
+    /** Every function of the template (AWS::Lambda::Function, as transformed), by logical id. */
+    List<String> functions() {
+        return List.copyOf(template.ofType("AWS::Lambda::Function"));
+    }
+
+    /** Every role of the template (AWS::IAM::Role), by logical id. */
+    List<String> roles() {
+        return List.copyOf(template.ofType("AWS::IAM::Role"));
     }
 
     @SuppressWarnings("unchecked")

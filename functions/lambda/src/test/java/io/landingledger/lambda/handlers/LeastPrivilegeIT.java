@@ -17,6 +17,10 @@ import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.repair.RepairService;
 import io.landingledger.core.sweep.CompletenessSweep;
+import io.landingledger.core.sweep.LakeSweepChanges;
+import io.landingledger.core.sweep.ShardBudget;
+import io.landingledger.core.sweep.ShardedSweep;
+import io.landingledger.core.sweep.SweepLayout;
 import io.landingledger.core.validate.Events;
 import io.landingledger.lambda.AwsConnection;
 import io.landingledger.lambda.DatasetMetrics;
@@ -28,6 +32,7 @@ import io.landingledger.lambda.adapters.LambdaIngestPath;
 import io.landingledger.lambda.adapters.MultipartStreamingUpload;
 import io.landingledger.lambda.adapters.S3ContractStore;
 import io.landingledger.lambda.adapters.S3ObjectStore;
+import io.landingledger.lambda.adapters.SqsShardQueue;
 import io.landingledger.lambda.testing.ProgressEventLines;
 import io.landingledger.lambda.testing.AwsEmulators;
 import io.landingledger.lambda.testing.PipelineFixture;
@@ -43,8 +48,9 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -90,6 +96,9 @@ class LeastPrivilegeIT {
     private static IamModel template;
     private final PipelineFixture producer; // the producer's uploads and the test's own reads: never attributed to a function
     private final List<Wiring> wirings = new ArrayList<>();
+    /** The shard queue of a sweep test (moto), and its name, which stands for the template's SweepShardQueue. */
+    private String shardQueueUrl;
+    private String shardQueueName;
 
     @BeforeAll
     static void transformTemplate() throws Exception {
@@ -282,6 +291,144 @@ class LeastPrivilegeIT {
         assertLeastPrivilege("RepairFunction", repair);
     }
 
+    // ---- the sharded sweep (issue 26): planner, shard worker, change recorder -----------------------------------
+
+    @Test
+    void sweepPlannerFunction_everyCallIsAllowedAndEveryGrantIsUsed() throws Exception {
+        Wiring planner = wiring("sweep-planner");
+        Wiring worker = wiring("sweep-worker"); // runs the first sweep's shards: its calls are the worker test's business
+        try (SqsClient queues = shardQueue()) {
+            SweepPlannerHandler handler = plannerHandler(planner);
+            SweepShardHandler workers = new SweepShardHandler(worker.shardedSweep(null, null), QUIET, sweepMetrics());
+
+            // a full sweep: every dataset, its shards handed out on the queue (SendMessageBatch)
+            Map<String, Object> full = Invocations.invoke(handler, Map.of("mode", "full"), null);
+            assertTrue((Integer) full.get("shards") > 0, full.toString());
+            List<String> tasks = takeShards(queues);
+            assertEquals(full.get("shards"), tasks.size(), "one message per shard: " + full);
+            tasks.forEach(task -> Invocations.invoke(workers, shardEvent(task, 1), null));
+            // an incremental sweep with nothing changed: no shard, the planner assembles the sweep itself
+            Map<String, Object> quiet = Invocations.invoke(handler, Map.of("mode", "incremental"), null);
+            assertEquals(0, quiet.get("shards"), quiet.toString());
+            assertTrue(producer.s3.headObject(r -> r.bucket(producer.lake()).key(SweepLayout.summaryKey((String) quiet.get("sweep_id"))))
+                    != null);
+            // a sweep whose shards no worker ran, then the next: the planner assembles the overdue one first
+            Map<String, Object> unrun = Invocations.invoke(handler, Map.of("mode", "full", "datasets", List.of(DATASET)), null);
+            takeShards(queues);
+            Invocations.invoke(handler, Map.of("mode", "incremental"), null);
+            assertTrue(producer.s3.headObject(r -> r.bucket(producer.lake()).key(SweepLayout.summaryKey((String) unrun.get("sweep_id"))))
+                    != null, "the planner assembled the sweep no worker finished");
+            takeShards(queues);
+        }
+        assertLeastPrivilege("SweepPlannerFunction", planner);
+    }
+
+    @Test
+    void sweepShardFunction_everyCallIsAllowedAndEveryGrantIsUsed() throws Exception {
+        Wiring planner = wiring("sweep-planner"); // plans: its calls are the planner test's business
+        Wiring worker = wiring("sweep-worker");
+        Wiring validator = wiring("validator");
+        IamModel.Function function = template.function("SweepShardFunction");
+        ValidateObjectHandler validatorHandler = validator.validatorHandler();
+        deliver(validatorHandler, producer.putExample(DATASET, "progress-2026-03-01.jsonl"), "published");
+        deliver(validatorHandler, producer.putExample(DATASET, "progress-2026-03-03.jsonl"), "published");
+        validator.consumers().record(new io.landingledger.core.consumers.ConsumerReceipt(DATASET, "2026-03-01", "mart", "run-old",
+                java.time.Instant.parse("2026-03-02T00:00:00Z")));
+        validator.calls = new RecordedCalls(); // the setup's calls are the validator test's business
+        Map<String, Object> range = Map.of("mode", "full", "datasets", List.of(DATASET), "from", "2026-03-01", "to", "2026-03-04");
+
+        try (SqsClient queues = shardQueue(); StubLambda lambda = new StubLambda(validatorHandler)) {
+            SweepPlannerHandler plans = plannerHandler(planner);
+            SweepShardHandler handler = new SweepShardHandler(
+                    worker.shardedSweep(function.environment().get(FunctionConfig.VALIDATOR_FUNCTION), lambda), QUIET, sweepMetrics());
+            // a shard without a re-drive; the last shard's worker assembles the sweep
+            Invocations.invoke(plans, range, null);
+            for (String task : takeShards(queues)) {
+                Invocations.invoke(handler, shardEvent(task, 1), null);
+            }
+            assertEquals(List.of(), lambda.invocations, "nothing to re-drive yet");
+            // a shard with a re-drive: a file whose S3 event was lost
+            producer.putExample(DATASET, "progress-2026-03-02.jsonl");
+            Invocations.invoke(plans, range, null);
+            for (String task : takeShards(queues)) {
+                Invocations.invoke(handler, shardEvent(task, 1), null);
+            }
+            assertEquals(1, lambda.invocations.size(), "one re-drive, through the validator's endpoint: " + lambda.invocations);
+            // every dataset over its default range (the schedule's payload), the shard received for the last time
+            Invocations.invoke(plans, Map.of("mode", "full"), null);
+            for (String task : takeShards(queues)) {
+                Invocations.invoke(handler, shardEvent(task, SweepShardHandler.MAX_RECEIVES), null);
+            }
+        }
+
+        LeastPrivilege.Report redrive = LeastPrivilege.check(template, template.function("ValidatorFunction"), validator.calls.calls(),
+                deployedNames("ValidatorFunction"));
+        List<String> redriveMissing = redrive.findings().stream().filter(f -> !f.contains("unused grant") && !f.contains("managed policy"))
+                .map(f -> "(re-drive) " + f).toList();
+        assertLeastPrivilege("SweepShardFunction", worker, redriveMissing);
+    }
+
+    @Test
+    void sweepChangeFunction_everyCallIsAllowedAndEveryGrantIsUsed() throws Exception {
+        Wiring changes = wiring("sweep-changes");
+        SweepChangeHandler handler = new SweepChangeHandler(new LakeSweepChanges(changes.store, producer.lake()), Clock.systemUTC());
+        // the Ledger stream's batch (every ledger write), then the S3 notifications through EventBridge
+        Map<String, Object> stream = Map.of("Records", List.of(
+                Map.of("eventName", "MODIFY", "dynamodb", Map.of("Keys", Map.of("dataset", Map.of("S", DATASET), "unit", Map.of("S", "2026-03-01")))),
+                Map.of("eventName", "INSERT", "dynamodb", Map.of("Keys", Map.of("dataset", Map.of("S", "transactions"), "unit",
+                        Map.of("S", "2026-10-01"))))));
+        assertEquals(List.of(DATASET, "transactions"), Invocations.invoke(handler, stream, null).get("recorded"));
+        Map<String, Object> inbox = Map.of("source", "aws.s3", "detail-type", "Object Created",
+                "detail", Map.of("bucket", Map.of("name", producer.inbox()), "object", Map.of("key", DATASET + "/progress-2026-03-05.jsonl")));
+        assertEquals(List.of(DATASET), Invocations.invoke(handler, inbox, null).get("recorded"));
+        Map<String, Object> deleted = Map.of("source", "aws.s3", "detail-type", "Object Deleted",
+                "detail", Map.of("bucket", Map.of("name", producer.lake()), "object", Map.of("key", LakeLayout.publishedKey(DATASET, "2026-03-01"))));
+        assertEquals(List.of(DATASET), Invocations.invoke(handler, deleted, null).get("recorded"));
+        assertTrue(producer.s3.listObjectsV2(r -> r.bucket(producer.lake()).prefix(LakeSweepChanges.PREFIX)).keyCount() >= 2,
+                "the markers are written");
+        assertLeastPrivilege("SweepChangeFunction", changes);
+    }
+
+    /** The planner as DependencyFactory wires it: shards to the queue through SqsShardQueue on its own SQS client. */
+    private SweepPlannerHandler plannerHandler(Wiring planner) {
+        return new SweepPlannerHandler(planner.contracts, planner.shardedSweep(null, null),
+                new SqsShardQueue(planner.sqsClient(), shardQueueUrl)::submit, sweepMetrics());
+    }
+
+    /** A fresh shard queue in moto (the test's own client: creating it is the deploy's business), its URL kept. */
+    private SqsClient shardQueue() {
+        TestResources resources = producer.resources;
+        SqsClient queues = SqsClient.builder()
+                .region(resources.config().aws().region())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsConnection.EMULATOR_CREDENTIALS))
+                .endpointOverride(resources.config().aws().dynamoDbEndpoint().orElseThrow())
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .build();
+        shardQueueName = "least-privilege-shards-" + UUID.randomUUID().toString().substring(0, 8);
+        shardQueueUrl = queues.createQueue(r -> r.queueName(shardQueueName)).queueUrl();
+        return queues;
+    }
+
+    /** What the event source mapping receives from the shard queue (and deletes): every message's body. */
+    private List<String> takeShards(SqsClient queues) {
+        List<String> bodies = new ArrayList<>();
+        List<Message> page;
+        do {
+            page = queues.receiveMessage(r -> r.queueUrl(shardQueueUrl).maxNumberOfMessages(10)).messages();
+            for (Message message : page) {
+                bodies.add(message.body());
+                queues.deleteMessage(r -> r.queueUrl(shardQueueUrl).receiptHandle(message.receiptHandle()));
+            }
+        } while (!page.isEmpty());
+        return bodies;
+    }
+
+    /** One SQS message as the event source mapping hands it to the worker (batch size 1). */
+    private static Map<String, Object> shardEvent(String body, int receiveCount) {
+        return Map.of("Records", List.of(Map.of("messageId", UUID.randomUUID().toString(), "body", body, "eventSource", "aws:sqs",
+                "attributes", Map.of("ApproximateReceiveCount", String.valueOf(receiveCount)))));
+    }
+
     // ---------------------------------------------------------------------------------------------------------------
 
     private void assertLeastPrivilege(String functionId, Wiring wiring) {
@@ -309,6 +456,10 @@ class LeastPrivilegeIT {
         names.put(resources.ledgerTable(), environment.get(FunctionConfig.LEDGER_TABLE));
         names.put(resources.ledgerHistoryTable(), environment.get(FunctionConfig.LEDGER_HISTORY_TABLE));
         names.put(resources.consumersTable(), environment.get(io.landingledger.lambda.FunctionConfig.CONSUMERS_TABLE));
+        if (shardQueueName != null) {
+            String queueUrl = template.function("SweepPlannerFunction").environment().get(SweepPlannerHandler.SHARD_QUEUE);
+            names.put(shardQueueName, queueUrl.substring(queueUrl.lastIndexOf('/') + 1));
+        }
         return name -> names.get(name) == null ? "{not in " + functionId + "'s environment: " + name + "}" : names.get(name);
     }
 
@@ -369,6 +520,15 @@ class LeastPrivilegeIT {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
+    /** The sweep's EMF documents, which go to the function's log (stdout), not to an AWS API. */
+    private static SweepMetrics sweepMetrics() {
+        return new SweepMetrics(metrics());
+    }
+
+    private static DatasetMetrics metrics() {
+        return DatasetMetrics.to(new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8));
+    }
+
     private static final OutcomeReporter QUIET = new OutcomeReporter() {
         @Override
         public void outcome(IngestOutcome outcome) {
@@ -400,6 +560,7 @@ class LeastPrivilegeIT {
         /** Runs before each request of this function is sent (a test simulates a concurrent producer here). */
         volatile java.util.function.Consumer<software.amazon.awssdk.core.SdkRequest> beforeCall = r -> { };
         LambdaClient lambda;
+        SqsClient sqs;
 
         Wiring(String name, TestResources resources) {
             this.resources = resources;
@@ -442,6 +603,11 @@ class LeastPrivilegeIT {
          * VALIDATOR_FUNCTION (here: the stub endpoint), in process when the template sets none.
          */
         CompletenessSweepHandler sweepHandler(String validatorFunction, StubLambda endpoint) {
+            return new CompletenessSweepHandler(contracts, completenessSweep(validatorFunction, endpoint), metrics(), QUIET);
+        }
+
+        /** As DependencyFactory.deployedSweep(): the completeness sweep whose re-drives go to {@code endpoint}. */
+        CompletenessSweep completenessSweep(String validatorFunction, StubLambda endpoint) {
             IngestPath redrive = ingest;
             if (validatorFunction != null && !validatorFunction.isBlank()) {
                 lambda = LambdaClient.builder()
@@ -453,10 +619,28 @@ class LeastPrivilegeIT {
                         .build();
                 redrive = new LambdaIngestPath(() -> lambda, validatorFunction.strip(), resources.config().aws().region().id());
             }
-            CompletenessSweep sweep = new CompletenessSweep(store, ledger, redrive, new UnitRouter(contracts), resources.inboxBucket(),
+            return new CompletenessSweep(store, ledger, redrive, new UnitRouter(contracts), resources.inboxBucket(),
                     resources.lakeBucket(), Clock.systemUTC(), () -> UUID.randomUUID().toString(), consumers());
-            return new CompletenessSweepHandler(contracts, sweep, DatasetMetrics.to(new PrintStream(new ByteArrayOutputStream(), true,
-                    StandardCharsets.UTF_8)), QUIET);
+        }
+
+        /** As DependencyFactory.shardedSweep(): planner, shard runner and assembler over this wiring's clients. */
+        ShardedSweep shardedSweep(String validatorFunction, StubLambda endpoint) {
+            return new ShardedSweep(completenessSweep(validatorFunction, endpoint), store, resources.lakeBucket(),
+                    new LakeSweepChanges(store, resources.lakeBucket()), ShardBudget.defaults(), contracts::get);
+        }
+
+        /** As DependencyFactory.sqsClient(), on moto's endpoint (moto serves SQS beside DynamoDB), recorded. */
+        SqsClient sqsClient() {
+            if (sqs == null) {
+                sqs = SqsClient.builder()
+                        .region(resources.config().aws().region())
+                        .credentialsProvider(StaticCredentialsProvider.create(AwsConnection.EMULATOR_CREDENTIALS))
+                        .endpointOverride(resources.config().aws().dynamoDbEndpoint().orElseThrow())
+                        .httpClientBuilder(UrlConnectionHttpClient.builder())
+                        .overrideConfiguration(c -> c.addExecutionInterceptor(new DelegatingRecorder(this)))
+                        .build();
+            }
+            return sqs;
         }
 
         /** As DependencyFactory's receipts: the Consumers table on this wiring's client. */
@@ -481,6 +665,9 @@ class LeastPrivilegeIT {
             dynamo.close();
             if (lambda != null) {
                 lambda.close();
+            }
+            if (sqs != null) {
+                sqs.close();
             }
         }
     }
