@@ -389,6 +389,79 @@ class LeastPrivilegeIT {
         assertLeastPrivilege("SweepChangeFunction", changes);
     }
 
+    /** Each function of the template and the test here that runs its code paths and checks its role. */
+    private static final Map<String, String> FUNCTION_TESTS = Map.of(
+            "ValidatorFunction", "validatorFunction_everyCallIsAllowedAndEveryGrantIsUsed",
+            "CompletenessSweepFunction", "completenessSweepFunction_everyCallIsAllowedAndEveryGrantIsUsed",
+            "RepairFunction", "repairFunction_everyCallIsAllowedAndEveryGrantIsUsed",
+            "ConsumerReceiptFunction", "consumerReceiptFunction_everyCallIsAllowedAndEveryGrantIsUsed",
+            "SweepPlannerFunction", "sweepPlannerFunction_everyCallIsAllowedAndEveryGrantIsUsed",
+            "SweepShardFunction", "sweepShardFunction_everyCallIsAllowedAndEveryGrantIsUsed",
+            "SweepChangeFunction", "sweepChangeFunction_everyCallIsAllowedAndEveryGrantIsUsed");
+
+    /**
+     * No role of the template is left unproven: a function's role by its function's test above (a new function
+     * fails here until it has one), and a role the template hands to an AWS service (EventBridge Scheduler's, Pipes')
+     * against what the resources that name it make that service do ({@link IamModel#serviceNeeds}): every need
+     * allowed, every grant needed. A role that is neither fails.
+     */
+    @Test
+    void everyRoleOfTheTemplate_isProvenHere() {
+        List<String> findings = new ArrayList<>();
+        StringBuilder report = new StringBuilder("roles of the template (transformed) and what proves each:\n");
+        Map<String, String> functionOfRole = new java.util.TreeMap<>();
+        for (String functionId : template.functions()) {
+            String test = FUNCTION_TESTS.get(functionId);
+            if (test == null) {
+                findings.add(functionId + " has no test here that runs its code paths against its role (add one to FUNCTION_TESTS)");
+            } else if (java.util.Arrays.stream(LeastPrivilegeIT.class.getDeclaredMethods()).noneMatch(m -> m.getName().equals(test))) {
+                findings.add("FUNCTION_TESTS names " + test + " for " + functionId + ", which is not a test of this class");
+            }
+            functionOfRole.put(template.function(functionId).role(), functionId);
+        }
+        FUNCTION_TESTS.keySet().stream().filter(f -> !template.functions().contains(f)).sorted()
+                .forEach(f -> findings.add("FUNCTION_TESTS names " + f + ", which is not a function of the template"));
+        for (String roleId : template.roles().stream().sorted().toList()) {
+            String functionId = functionOfRole.get(roleId);
+            if (functionId != null) {
+                report.append("  ").append(roleId).append(": ").append(functionId).append("'s role, LeastPrivilegeIT.")
+                        .append(FUNCTION_TESTS.get(functionId)).append('\n');
+                continue;
+            }
+            List<IamModel.ServiceNeed> needs = template.serviceNeeds(roleId);
+            if (needs.isEmpty()) {
+                findings.add(roleId + " is no function's role and no schedule or pipe of the template uses it: nothing here proves it");
+                continue;
+            }
+            report.append("  ").append(roleId).append(": a service's role, against what the template makes the service do:\n");
+            List<IamModel.Grant> grants = template.grants(roleId);
+            Map<IamModel.Grant, Integer> used = new java.util.LinkedHashMap<>();
+            grants.forEach(g -> used.put(g, 0));
+            for (IamModel.ServiceNeed need : needs) {
+                LeastPrivilege.Need asked = new LeastPrivilege.Need(need.action(), need.resource(), Map.of(), null, need.because());
+                List<IamModel.Grant> allowing = grants.stream().filter(g -> g.allow() && LeastPrivilege.matches(g, asked)).toList();
+                boolean denied = grants.stream().anyMatch(g -> !g.allow() && LeastPrivilege.matches(g, asked));
+                allowing.forEach(g -> used.merge(g, 1, Integer::sum));
+                String verdict = denied ? "DENIED" : allowing.isEmpty() ? "MISSING"
+                        : String.join(", ", allowing.stream().map(g -> g.sid() == null ? g.policy() : g.sid()).distinct().toList());
+                report.append("    ").append(need.action()).append(' ').append(template.display(need.resource())).append(" (")
+                        .append(need.because()).append("): ").append(verdict).append('\n');
+                if (denied || allowing.isEmpty()) {
+                    findings.add(roleId + ": " + verdict + " " + need.action() + " on " + template.display(need.resource())
+                            + " (" + need.because() + ")");
+                }
+            }
+            used.forEach((grant, count) -> {
+                if (grant.allow() && count == 0) {
+                    findings.add(roleId + ": unused grant " + grant.label() + ": no schedule or pipe of the template needs it");
+                }
+            });
+        }
+        System.out.println("[least-privilege] " + report.toString().replace("\n", "\n[least-privilege] ").stripTrailing());
+        findings.forEach(f -> System.out.println("[least-privilege]     " + f));
+        assertEquals(List.of(), findings, "every role of the template proven (the report above lists them)");
+    }
+
     /** The planner as DependencyFactory wires it: shards to the queue through SqsShardQueue on its own SQS client. */
     private SweepPlannerHandler plannerHandler(Wiring planner) {
         return new SweepPlannerHandler(planner.contracts, planner.shardedSweep(null, null),
