@@ -134,7 +134,7 @@ public final class DynamoDbLedger implements Ledger {
     /**
      * An existing key is success when it holds this very entry (the SDK's retry of a put whose answer was lost) and
      * {@link HistoryKeyTakenException} otherwise; the stored item is never replaced. The item that failed the condition
-     * comes back with the refusal (ReturnValuesOnConditionCheckFailure ALL_OLD: no read, no GetItem grant).
+     * comes back with the refusal (ReturnValuesOnConditionCheckFailure ALL_OLD: in the same request, no separate read).
      */
     @Override
     public void appendHistory(HistoryEntry history) {

@@ -175,6 +175,8 @@ class LeastPrivilegeIT {
         Invocations.invoke(handler, producer.eventFor(producer.put(DATASET + "/notes.txt", bytes("x"))), null);
 
         assertLeastPrivilege("ValidatorFunction", validator);
+        assertTrue(HistoryPuts.check(validator.calls.calls(), producer.resources.ledgerHistoryTable()).puts() > 1,
+                "the validator's history puts were checked (issue 30, finding 5)");
     }
 
     @Test
@@ -259,6 +261,11 @@ class LeastPrivilegeIT {
                 "dryRun", false, "reason", "LeastPrivilegeIT lost event", "inputVersion", "latest"), null);
         Invocations.invoke(handler, Map.of("dataset", "transactions", "units", List.of("2026-10-01"), "mode", "targeted",
                 "dryRun", false, "reason", "LeastPrivilegeIT lost event", "inputVersion", "latest"), null);
+        // targeted, not forced, a unit already published from its latest input: skipped, and the audit trail says so
+        // (REPAIR_SKIPPED: the one PutItem on the history table outside a transaction)
+        Invocations.invoke(handler, Map.of("dataset", DATASET, "units", List.of("2026-03-01"), "mode", "targeted",
+                "dryRun", false, "reason", "LeastPrivilegeIT skipped", "inputVersion", "latest"), null);
+        assertTrue(repair.calls.calls().stream().anyMatch(c -> c.operation().equals("PutItem")), "the skip appended its history item");
         // targeted, the recorded input, forced (republished from the version the ledger recorded)
         Invocations.invoke(handler, Map.of("dataset", DATASET, "units", List.of("2026-03-01"), "mode", "targeted",
                 "dryRun", false, "force", true, "reason", "LeastPrivilegeIT forced", "inputVersion", "recorded"), null);
@@ -289,6 +296,8 @@ class LeastPrivilegeIT {
         repair.beforeCall = r -> { };
 
         assertLeastPrivilege("RepairFunction", repair);
+        assertTrue(HistoryPuts.check(repair.calls.calls(), producer.resources.ledgerHistoryTable()).puts() > 1,
+                "the repair's history puts were checked (issue 30, finding 5)");
     }
 
     // ---- the sharded sweep (issue 26): planner, shard worker, change recorder -----------------------------------
@@ -516,6 +525,11 @@ class LeastPrivilegeIT {
         assertTrue(!wiring.calls.calls().isEmpty(), functionId + " made no calls: the scenarios did not run");
         List<String> findings = new ArrayList<>(report.findings());
         findings.addAll(moreFindings);
+        HistoryPuts.Checked history = HistoryPuts.check(wiring.calls.calls(), producer.resources.ledgerHistoryTable());
+        System.out.println("[least-privilege]   history puts: " + history.puts() + (history.findings().isEmpty()
+                ? ", each under " + HistoryPuts.CREATE_ONLY : ", " + history.findings().size() + " not under " + HistoryPuts.CREATE_ONLY));
+        history.findings().forEach(f -> System.out.println("[least-privilege]     " + f));
+        findings.addAll(history.findings());
         assertEquals(List.of(), findings, functionId + "'s role against its recorded calls (the report above lists them)");
     }
 
