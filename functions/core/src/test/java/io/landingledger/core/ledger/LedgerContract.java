@@ -155,7 +155,8 @@ public abstract class LedgerContract {
         for (HistoryEntry attempt : List.of(sameKey, entry)) {
             HistoryKeyTakenException taken = assertThrows(HistoryKeyTakenException.class,
                     () -> ledger.write(refused(UNIT, "run-1"), 1, attempt), "the item is at the revision read");
-            assertTrue(taken.getMessage().contains(entry.partitionKey()) && taken.getMessage().contains(entry.sortKey()),
+            assertTrue(taken.getMessage().contains(entry.partitionKey())
+                    && taken.getMessage().contains(entry.sortKey()),
                     "the error names the key: " + taken.getMessage());
         }
 
@@ -173,7 +174,8 @@ public abstract class LedgerContract {
         HistoryEntry entry = history(UNIT, "2026-03-02T23:10:02Z", "run-1", "PUBLISHED");
         ledger.write(first, 0, entry);
 
-        LedgerConflictException conflict = assertThrows(LedgerConflictException.class, () -> ledger.write(first, 0, entry));
+        LedgerConflictException conflict = assertThrows(LedgerConflictException.class,
+                () -> ledger.write(first, 0, entry));
 
         assertEquals(Optional.of(first.withRevision(1)), conflict.current());
         assertEquals(List.of(entry), ledger.history(DATASET, UNIT));
@@ -229,9 +231,11 @@ public abstract class LedgerContract {
                 entry.toBuilder().runKind(RunKind.OMIT).action("OMITTED").reason("other").contractVersion(9).build(),
                 entry.toBuilder().reason("a different reason").build(),
                 entry.toBuilder().published(new PublishedRef("published/x", "etag-9", 1, 0, 0, null)).build())) {
-            HistoryKeyTakenException taken = assertThrows(HistoryKeyTakenException.class, () -> ledger.appendHistory(other));
+            HistoryKeyTakenException taken = assertThrows(HistoryKeyTakenException.class,
+                    () -> ledger.appendHistory(other));
             assertTrue(taken.getMessage().contains(entry.sortKey()), taken.getMessage());
-            assertTrue(!taken.getMessage().contains("a different reason"), "names the key, not the content: " + taken.getMessage());
+            assertTrue(!taken.getMessage().contains("a different reason"), "names the key, not the content: "
+                    + taken.getMessage());
         }
 
         assertEquals(List.of(entry), ledger.history(DATASET, UNIT));

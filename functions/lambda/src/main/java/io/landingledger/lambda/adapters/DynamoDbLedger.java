@@ -115,7 +115,8 @@ public final class DynamoDbLedger implements Ledger {
                 }
             }
             // the history key exists while the item is at the revision read: no transaction of this item wrote it
-            if (reasons.size() == 2 && passed(reasons.get(0)) && "ConditionalCheckFailed".equals(reasons.get(1).code())) {
+            if (reasons.size() == 2 && passed(reasons.get(0))
+                    && "ConditionalCheckFailed".equals(reasons.get(1).code())) {
                 throw new HistoryKeyTakenException(history, "the ledger item is still at revision " + expectedRevision);
             }
             Map<String, AttributeValue> old = reasons.get(0).item();
@@ -139,7 +140,8 @@ public final class DynamoDbLedger implements Ledger {
     @Override
     public void appendHistory(HistoryEntry history) {
         try {
-            dynamo.putItem(r -> r.tableName(historyTable).item(historyAttributes(history)).conditionExpression(CONDITION_NEW_HISTORY)
+            dynamo.putItem(r -> r.tableName(historyTable).item(historyAttributes(history))
+                    .conditionExpression(CONDITION_NEW_HISTORY)
                     .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
         } catch (ConditionalCheckFailedException e) {
             if (!holds(e.item(), history)) {

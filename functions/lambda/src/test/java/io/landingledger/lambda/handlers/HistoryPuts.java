@@ -18,8 +18,8 @@ import java.util.Map;
  */
 final class HistoryPuts {
     /** The condition, attribute names substituted. */
-    static final String CREATE_ONLY = "attribute_not_exists(" + LedgerTables.HISTORY_PARTITION_KEY + ") AND attribute_not_exists("
-            + LedgerTables.HISTORY_SORT_KEY + ")";
+    static final String CREATE_ONLY = "attribute_not_exists(" + LedgerTables.HISTORY_PARTITION_KEY
+            + ") AND attribute_not_exists(" + LedgerTables.HISTORY_SORT_KEY + ")";
 
     private HistoryPuts() {
     }
@@ -40,7 +40,8 @@ final class HistoryPuts {
             List<Map<String, Object>> candidates = new ArrayList<>();
             if (call.operation().equals("PutItem")) {
                 candidates.add(body);
-            } else if (call.operation().equals("TransactWriteItems") && body.get("TransactItems") instanceof List<?> items) {
+            } else if (call.operation().equals("TransactWriteItems")
+                    && body.get("TransactItems") instanceof List<?> items) {
                 for (Object item : items) {
                     if (item instanceof Map<?, ?> entry && entry.get("Put") instanceof Map<?, ?> put) {
                         candidates.add(cast(put));
@@ -54,8 +55,8 @@ final class HistoryPuts {
                 puts++;
                 String condition = substituted(put);
                 if (!CREATE_ONLY.equals(condition)) {
-                    findings.add(call.operation() + " at " + call.site() + " puts a history item under condition " + condition
-                            + ", not " + CREATE_ONLY + ": it could replace an existing item");
+                    findings.add(call.operation() + " at " + call.site() + " puts a history item under condition "
+                            + condition + ", not " + CREATE_ONLY + ": it could replace an existing item");
                 }
             }
         }

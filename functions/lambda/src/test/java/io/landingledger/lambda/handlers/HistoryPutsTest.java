@@ -21,7 +21,8 @@ class HistoryPutsTest {
     void aPutUnderBothKeysAttributeNotExists_passes_asWrittenOrWithNames() {
         assertEquals(new HistoryPuts.Checked(2, List.of()), HistoryPuts.check(List.of(
                 put("{\"TableName\":\"LedgerHistory\",\"ConditionExpression\":\"" + HistoryPuts.CREATE_ONLY + "\"}"),
-                put("{\"TableName\":\"LedgerHistory\",\"ConditionExpression\":\"attribute_not_exists(#p) AND attribute_not_exists(#s)\","
+                put("{\"TableName\":\"LedgerHistory\","
+                        + "\"ConditionExpression\":\"attribute_not_exists(#p) AND attribute_not_exists(#s)\","
                         + "\"ExpressionAttributeNames\":{\"#p\":\"dataset_unit\",\"#s\":\"at_run\"}}")), HISTORY));
     }
 
@@ -29,9 +30,12 @@ class HistoryPutsTest {
     void anUnconditionalOrWeakerPut_isAFinding_inATransactionToo() {
         HistoryPuts.Checked checked = HistoryPuts.check(List.of(
                 put("{\"TableName\":\"LedgerHistory\"}"),
-                put("{\"TableName\":\"LedgerHistory\",\"ConditionExpression\":\"" + HistoryPuts.CREATE_ONLY + " OR attribute_exists(x)\"}"),
-                call(TransactWriteItemsRequest.builder().build(), "{\"TransactItems\":[{\"Update\":{\"TableName\":\"Ledger\"}},"
-                        + "{\"Put\":{\"TableName\":\"LedgerHistory\",\"ConditionExpression\":\"attribute_not_exists(at_run) OR size(x) > 0\"}}]}")),
+                put("{\"TableName\":\"LedgerHistory\",\"ConditionExpression\":\"" + HistoryPuts.CREATE_ONLY
+                        + " OR attribute_exists(x)\"}"),
+                call(TransactWriteItemsRequest.builder().build(),
+                        "{\"TransactItems\":[{\"Update\":{\"TableName\":\"Ledger\"}},"
+                        + "{\"Put\":{\"TableName\":\"LedgerHistory\","
+                        + "\"ConditionExpression\":\"attribute_not_exists(at_run) OR size(x) > 0\"}}]}")),
                 HISTORY);
         assertEquals(3, checked.puts());
         assertEquals(3, checked.findings().size(), checked.findings().toString());
@@ -40,7 +44,8 @@ class HistoryPutsTest {
 
     @Test
     void putsOnOtherTables_areNotHistoryPuts() {
-        assertEquals(new HistoryPuts.Checked(0, List.of()), HistoryPuts.check(List.of(put("{\"TableName\":\"Consumers\"}")), HISTORY));
+        assertEquals(new HistoryPuts.Checked(0, List.of()),
+                HistoryPuts.check(List.of(put("{\"TableName\":\"Consumers\"}")), HISTORY));
     }
 
     private static RecordedCalls.Call put(String body) {
@@ -48,7 +53,7 @@ class HistoryPutsTest {
     }
 
     private static RecordedCalls.Call call(SdkRequest request, String body) {
-        return new RecordedCalls.Call(request, "Adapter.method", 200, new RecordedCalls.Http("dynamodb", "POST", "/", Map.of(), Map.of(),
-                body.getBytes(StandardCharsets.UTF_8)));
+        return new RecordedCalls.Call(request, "Adapter.method", 200, new RecordedCalls.Http("dynamodb", "POST", "/",
+                Map.of(), Map.of(), body.getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -37,7 +37,8 @@ final class IamModel {
      * destination) and the queues and streams its event source mappings read with its role.
      */
     record Function(String logicalId, String role, List<Grant> grants, List<String> managedPolicies,
-                    Map<String, String> environment, String logGroupArn, boolean tracing, List<String> failureDestinations,
+                    Map<String, String> environment, String logGroupArn, boolean tracing,
+                            List<String> failureDestinations,
                     List<String> eventSources) {
     }
 
@@ -112,15 +113,19 @@ final class IamModel {
             }
             Map<String, Object> resolved = stack.properties(mapping);
             eventSources.add(String.valueOf(resolved.get("EventSourceArn")));
-            if (resolved.get("DestinationConfig") instanceof Map<?, ?> config && config.get("OnFailure") instanceof Map<?, ?> onFailure
+            if (resolved.get("DestinationConfig") instanceof Map<?, ?> config
+                    && config.get("OnFailure") instanceof Map<?, ?> onFailure
                     && onFailure.get("Destination") != null) {
                 destinations.add(String.valueOf(onFailure.get("Destination")));
             }
         }
-        return new Function(logicalId, roleId, grants, managed, environment, logGroupArn, tracing, destinations, eventSources);
+        return new Function(logicalId, roleId, grants, managed, environment, logGroupArn, tracing, destinations,
+                eventSources);
     }
 
-    /** The grants of role {@code roleId}: its inline policies and the AWS::IAM::Policy / ManagedPolicy attached to it. */
+    /**
+     * The grants of role {@code roleId}: its inline policies and the AWS::IAM::Policy / ManagedPolicy attached to it.
+     */
     @SuppressWarnings("unchecked")
     List<Grant> grants(String roleId) {
         template.resource(roleId, "AWS::IAM::Role");
@@ -140,7 +145,10 @@ final class IamModel {
         return grants;
     }
 
-    /** One action on one resource that an AWS service needs from a role the template gives it, and which resource says so. */
+    /**
+     * One action on one resource that an AWS service needs from a role the template gives it, and which resource says
+     * so.
+     */
     record ServiceNeed(String action, String resource, String because) {
     }
 
@@ -159,9 +167,11 @@ final class IamModel {
                 continue;
             }
             Map<String, Object> resolved = (Map<String, Object>) stack.properties(schedule).get("Target");
-            needs.add(new ServiceNeed("lambda:InvokeFunction", String.valueOf(resolved.get("Arn")), schedule + " invokes its target"));
+            needs.add(new ServiceNeed("lambda:InvokeFunction", String.valueOf(resolved.get("Arn")), schedule
+                    + " invokes its target"));
             if (resolved.get("DeadLetterConfig") instanceof Map<?, ?> dlq && dlq.get("Arn") != null) {
-                needs.add(new ServiceNeed("sqs:SendMessage", String.valueOf(dlq.get("Arn")), schedule + "'s undelivered invocations"));
+                needs.add(new ServiceNeed("sqs:SendMessage", String.valueOf(dlq.get("Arn")), schedule
+                        + "'s undelivered invocations"));
             }
         }
         for (String pipe : template.ofType("AWS::Pipes::Pipe")) {
@@ -170,14 +180,17 @@ final class IamModel {
             }
             Map<String, Object> resolved = stack.properties(pipe);
             String source = String.valueOf(resolved.get("Source"));
-            for (String action : List.of("dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator")) {
+            for (String action : List.of("dynamodb:DescribeStream", "dynamodb:GetRecords",
+                    "dynamodb:GetShardIterator")) {
                 needs.add(new ServiceNeed(action, source, pipe + " reads its stream"));
             }
-            needs.add(new ServiceNeed("events:PutEvents", String.valueOf(resolved.get("Target")), pipe + " puts its events"));
+            needs.add(new ServiceNeed("events:PutEvents", String.valueOf(resolved.get("Target")), pipe
+                    + " puts its events"));
             if (resolved.get("SourceParameters") instanceof Map<?, ?> parameters
                     && parameters.get("DynamoDBStreamParameters") instanceof Map<?, ?> stream
                     && stream.get("DeadLetterConfig") instanceof Map<?, ?> dlq && dlq.get("Arn") != null) {
-                needs.add(new ServiceNeed("sqs:SendMessage", String.valueOf(dlq.get("Arn")), pipe + "'s undelivered records"));
+                needs.add(new ServiceNeed("sqs:SendMessage", String.valueOf(dlq.get("Arn")), pipe
+                        + "'s undelivered records"));
             }
         }
         return needs;
@@ -189,13 +202,17 @@ final class IamModel {
                 && roleId.equals(att.get(0)) && "Arn".equals(att.get(1));
     }
 
-    /** {@code functionName} (as written) names function {@code logicalId} or one of its aliases (SAM's AutoPublishAlias). */
+    /**
+     * {@code functionName} (as written) names function {@code logicalId} or one of its aliases (SAM's
+     * AutoPublishAlias).
+     */
     private boolean invokes(Object functionName, String logicalId) {
         if (!(functionName instanceof Map<?, ?> ref) || !(ref.get("Ref") instanceof String target)) {
             return false;
         }
         return target.equals(logicalId) || template.ofType("AWS::Lambda::Alias").contains(target)
-                && template.properties(target).get("FunctionName") instanceof Map<?, ?> aliased && logicalId.equals(aliased.get("Ref"));
+                && template.properties(target).get("FunctionName") instanceof Map<?, ?> aliased
+                        && logicalId.equals(aliased.get("Ref"));
     }
 
     /** Every function of the template (AWS::Lambda::Function, as transformed), by logical id. */

@@ -70,10 +70,12 @@ final class LeastPrivilege {
                     (f, g) -> f.failureDestinations().contains(g.resource())
                             && ((g.resource().startsWith("arn:aws:sqs:") && g.action().equals("sqs:SendMessage"))
                             || (g.resource().startsWith("arn:aws:sns:") && g.action().equals("sns:Publish")))),
-            new ServiceGrant("sqs:ReceiveMessage, DeleteMessage, GetQueueAttributes on the queue of the function's SQS event source "
-                    + "mapping; dynamodb:DescribeStream, GetRecords, GetShardIterator on the stream of its DynamoDB one",
-                    "the event source mapping polls the queue (and deletes what the function handled) or reads the stream with "
-                            + "the execution role (Lambda developer guide, the execution role permissions of each event source)",
+            new ServiceGrant("sqs:ReceiveMessage, DeleteMessage, GetQueueAttributes on the queue of the function's SQS "
+                    + "event source mapping; dynamodb:DescribeStream, GetRecords, GetShardIterator on the stream of its "
+                    + "DynamoDB one",
+                    "the event source mapping polls the queue (and deletes what the function handled) or reads the "
+                            + "stream with the execution role (Lambda developer guide, the execution role permissions "
+                            + "of each event source)",
                     (f, g) -> f.eventSources().stream().anyMatch(source -> Wildcard.matches(g.resource(), source)
                             && EVENT_SOURCE_ACTIONS.stream().anyMatch(a -> a.equals(g.action()) && source.startsWith(
                                     a.startsWith("sqs:") ? "arn:aws:sqs:" : "arn:aws:dynamodb:")))));

@@ -265,7 +265,8 @@ class LeastPrivilegeIT {
         // (REPAIR_SKIPPED: the one PutItem on the history table outside a transaction)
         Invocations.invoke(handler, Map.of("dataset", DATASET, "units", List.of("2026-03-01"), "mode", "targeted",
                 "dryRun", false, "reason", "LeastPrivilegeIT skipped", "inputVersion", "latest"), null);
-        assertTrue(repair.calls.calls().stream().anyMatch(c -> c.operation().equals("PutItem")), "the skip appended its history item");
+        assertTrue(repair.calls.calls().stream().anyMatch(c -> c.operation().equals("PutItem")),
+                "the skip appended its history item");
         // targeted, the recorded input, forced (republished from the version the ledger recorded)
         Invocations.invoke(handler, Map.of("dataset", DATASET, "units", List.of("2026-03-01"), "mode", "targeted",
                 "dryRun", false, "force", true, "reason", "LeastPrivilegeIT forced", "inputVersion", "recorded"), null);
@@ -305,7 +306,8 @@ class LeastPrivilegeIT {
     @Test
     void sweepPlannerFunction_everyCallIsAllowedAndEveryGrantIsUsed() throws Exception {
         Wiring planner = wiring("sweep-planner");
-        Wiring worker = wiring("sweep-worker"); // runs the first sweep's shards: its calls are the worker test's business
+        // runs the first sweep's shards: its calls are the worker test's business
+        Wiring worker = wiring("sweep-worker");
         try (SqsClient queues = shardQueue()) {
             SweepPlannerHandler handler = plannerHandler(planner);
             SweepShardHandler workers = new SweepShardHandler(worker.shardedSweep(null, null), QUIET, sweepMetrics());
@@ -319,13 +321,16 @@ class LeastPrivilegeIT {
             // an incremental sweep with nothing changed: no shard, the planner assembles the sweep itself
             Map<String, Object> quiet = Invocations.invoke(handler, Map.of("mode", "incremental"), null);
             assertEquals(0, quiet.get("shards"), quiet.toString());
-            assertTrue(producer.s3.headObject(r -> r.bucket(producer.lake()).key(SweepLayout.summaryKey((String) quiet.get("sweep_id"))))
+            assertTrue(producer.s3.headObject(
+                    r -> r.bucket(producer.lake()).key(SweepLayout.summaryKey((String) quiet.get("sweep_id"))))
                     != null);
             // a sweep whose shards no worker ran, then the next: the planner assembles the overdue one first
-            Map<String, Object> unrun = Invocations.invoke(handler, Map.of("mode", "full", "datasets", List.of(DATASET)), null);
+            Map<String, Object> unrun = Invocations.invoke(handler, Map.of("mode", "full", "datasets",
+                    List.of(DATASET)), null);
             takeShards(queues);
             Invocations.invoke(handler, Map.of("mode", "incremental"), null);
-            assertTrue(producer.s3.headObject(r -> r.bucket(producer.lake()).key(SweepLayout.summaryKey((String) unrun.get("sweep_id"))))
+            assertTrue(producer.s3.headObject(
+                    r -> r.bucket(producer.lake()).key(SweepLayout.summaryKey((String) unrun.get("sweep_id"))))
                     != null, "the planner assembled the sweep no worker finished");
             takeShards(queues);
         }
@@ -341,15 +346,18 @@ class LeastPrivilegeIT {
         ValidateObjectHandler validatorHandler = validator.validatorHandler();
         deliver(validatorHandler, producer.putExample(DATASET, "progress-2026-03-01.jsonl"), "published");
         deliver(validatorHandler, producer.putExample(DATASET, "progress-2026-03-03.jsonl"), "published");
-        validator.consumers().record(new io.landingledger.core.consumers.ConsumerReceipt(DATASET, "2026-03-01", "mart", "run-old",
+        validator.consumers().record(new io.landingledger.core.consumers.ConsumerReceipt(DATASET, "2026-03-01", "mart",
+                "run-old",
                 java.time.Instant.parse("2026-03-02T00:00:00Z")));
         validator.calls = new RecordedCalls(); // the setup's calls are the validator test's business
-        Map<String, Object> range = Map.of("mode", "full", "datasets", List.of(DATASET), "from", "2026-03-01", "to", "2026-03-04");
+        Map<String, Object> range = Map.of("mode", "full", "datasets", List.of(DATASET), "from", "2026-03-01", "to",
+                "2026-03-04");
 
         try (SqsClient queues = shardQueue(); StubLambda lambda = new StubLambda(validatorHandler)) {
             SweepPlannerHandler plans = plannerHandler(planner);
             SweepShardHandler handler = new SweepShardHandler(
-                    worker.shardedSweep(function.environment().get(FunctionConfig.VALIDATOR_FUNCTION), lambda), QUIET, sweepMetrics());
+                    worker.shardedSweep(function.environment().get(FunctionConfig.VALIDATOR_FUNCTION), lambda), QUIET,
+                            sweepMetrics());
             // a shard without a re-drive; the last shard's worker assembles the sweep
             Invocations.invoke(plans, range, null);
             for (String task : takeShards(queues)) {
@@ -362,7 +370,8 @@ class LeastPrivilegeIT {
             for (String task : takeShards(queues)) {
                 Invocations.invoke(handler, shardEvent(task, 1), null);
             }
-            assertEquals(1, lambda.invocations.size(), "one re-drive, through the validator's endpoint: " + lambda.invocations);
+            assertEquals(1, lambda.invocations.size(), "one re-drive, through the validator's endpoint: "
+                    + lambda.invocations);
             // every dataset over its default range (the schedule's payload), the shard received for the last time
             Invocations.invoke(plans, Map.of("mode", "full"), null);
             for (String task : takeShards(queues)) {
@@ -370,9 +379,11 @@ class LeastPrivilegeIT {
             }
         }
 
-        LeastPrivilege.Report redrive = LeastPrivilege.check(template, template.function("ValidatorFunction"), validator.calls.calls(),
+        LeastPrivilege.Report redrive = LeastPrivilege.check(template, template.function("ValidatorFunction"),
+                validator.calls.calls(),
                 deployedNames("ValidatorFunction"));
-        List<String> redriveMissing = redrive.findings().stream().filter(f -> !f.contains("unused grant") && !f.contains("managed policy"))
+        List<String> redriveMissing = redrive.findings().stream().filter(f -> !f.contains("unused grant")
+                && !f.contains("managed policy"))
                 .map(f -> "(re-drive) " + f).toList();
         assertLeastPrivilege("SweepShardFunction", worker, redriveMissing);
     }
@@ -380,20 +391,26 @@ class LeastPrivilegeIT {
     @Test
     void sweepChangeFunction_everyCallIsAllowedAndEveryGrantIsUsed() throws Exception {
         Wiring changes = wiring("sweep-changes");
-        SweepChangeHandler handler = new SweepChangeHandler(new LakeSweepChanges(changes.store, producer.lake()), Clock.systemUTC());
+        SweepChangeHandler handler = new SweepChangeHandler(new LakeSweepChanges(changes.store, producer.lake()),
+                Clock.systemUTC());
         // the Ledger stream's batch (every ledger write), then the S3 notifications through EventBridge
         Map<String, Object> stream = Map.of("Records", List.of(
-                Map.of("eventName", "MODIFY", "dynamodb", Map.of("Keys", Map.of("dataset", Map.of("S", DATASET), "unit", Map.of("S", "2026-03-01")))),
-                Map.of("eventName", "INSERT", "dynamodb", Map.of("Keys", Map.of("dataset", Map.of("S", "transactions"), "unit",
+                Map.of("eventName", "MODIFY", "dynamodb", Map.of("Keys", Map.of("dataset", Map.of("S", DATASET),
+                        "unit", Map.of("S", "2026-03-01")))),
+                Map.of("eventName", "INSERT", "dynamodb", Map.of("Keys", Map.of("dataset", Map.of("S", "transactions"),
+                        "unit",
                         Map.of("S", "2026-10-01"))))));
         assertEquals(List.of(DATASET, "transactions"), Invocations.invoke(handler, stream, null).get("recorded"));
         Map<String, Object> inbox = Map.of("source", "aws.s3", "detail-type", "Object Created",
-                "detail", Map.of("bucket", Map.of("name", producer.inbox()), "object", Map.of("key", DATASET + "/progress-2026-03-05.jsonl")));
+                "detail", Map.of("bucket", Map.of("name", producer.inbox()), "object", Map.of("key", DATASET
+                        + "/progress-2026-03-05.jsonl")));
         assertEquals(List.of(DATASET), Invocations.invoke(handler, inbox, null).get("recorded"));
         Map<String, Object> deleted = Map.of("source", "aws.s3", "detail-type", "Object Deleted",
-                "detail", Map.of("bucket", Map.of("name", producer.lake()), "object", Map.of("key", LakeLayout.publishedKey(DATASET, "2026-03-01"))));
+                "detail", Map.of("bucket", Map.of("name", producer.lake()), "object", Map.of("key",
+                        LakeLayout.publishedKey(DATASET, "2026-03-01"))));
         assertEquals(List.of(DATASET), Invocations.invoke(handler, deleted, null).get("recorded"));
-        assertTrue(producer.s3.listObjectsV2(r -> r.bucket(producer.lake()).prefix(LakeSweepChanges.PREFIX)).keyCount() >= 2,
+        assertTrue(producer.s3.listObjectsV2(
+                r -> r.bucket(producer.lake()).prefix(LakeSweepChanges.PREFIX)).keyCount() >= 2,
                 "the markers are written");
         assertLeastPrivilege("SweepChangeFunction", changes);
     }
@@ -422,9 +439,12 @@ class LeastPrivilegeIT {
         for (String functionId : template.functions()) {
             String test = FUNCTION_TESTS.get(functionId);
             if (test == null) {
-                findings.add(functionId + " has no test here that runs its code paths against its role (add one to FUNCTION_TESTS)");
-            } else if (java.util.Arrays.stream(LeastPrivilegeIT.class.getDeclaredMethods()).noneMatch(m -> m.getName().equals(test))) {
-                findings.add("FUNCTION_TESTS names " + test + " for " + functionId + ", which is not a test of this class");
+                findings.add(functionId
+                        + " has no test here that runs its code paths against its role (add one to FUNCTION_TESTS)");
+            } else if (java.util.Arrays.stream(LeastPrivilegeIT.class.getDeclaredMethods()).noneMatch(
+                    m -> m.getName().equals(test))) {
+                findings.add("FUNCTION_TESTS names " + test + " for " + functionId
+                        + ", which is not a test of this class");
             }
             functionOfRole.put(template.function(functionId).role(), functionId);
         }
@@ -439,34 +459,44 @@ class LeastPrivilegeIT {
             }
             List<IamModel.ServiceNeed> needs = template.serviceNeeds(roleId);
             if (needs.isEmpty()) {
-                findings.add(roleId + " is no function's role and no schedule or pipe of the template uses it: nothing here proves it");
+                findings.add(roleId
+                        + " is no function's role and no schedule or pipe of the template uses it: "
+                        + "nothing here proves it");
                 continue;
             }
-            report.append("  ").append(roleId).append(": a service's role, against what the template makes the service do:\n");
+            report.append("  ").append(roleId)
+                    .append(": a service's role, against what the template makes the service do:\n");
             List<IamModel.Grant> grants = template.grants(roleId);
             Map<IamModel.Grant, Integer> used = new java.util.LinkedHashMap<>();
             grants.forEach(g -> used.put(g, 0));
             for (IamModel.ServiceNeed need : needs) {
-                LeastPrivilege.Need asked = new LeastPrivilege.Need(need.action(), need.resource(), Map.of(), null, need.because());
-                List<IamModel.Grant> allowing = grants.stream().filter(g -> g.allow() && LeastPrivilege.matches(g, asked)).toList();
+                LeastPrivilege.Need asked = new LeastPrivilege.Need(need.action(), need.resource(), Map.of(), null,
+                        need.because());
+                List<IamModel.Grant> allowing = grants.stream()
+                        .filter(g -> g.allow() && LeastPrivilege.matches(g, asked)).toList();
                 boolean denied = grants.stream().anyMatch(g -> !g.allow() && LeastPrivilege.matches(g, asked));
                 allowing.forEach(g -> used.merge(g, 1, Integer::sum));
                 String verdict = denied ? "DENIED" : allowing.isEmpty() ? "MISSING"
-                        : String.join(", ", allowing.stream().map(g -> g.sid() == null ? g.policy() : g.sid()).distinct().toList());
-                report.append("    ").append(need.action()).append(' ').append(template.display(need.resource())).append(" (")
+                        : String.join(", ", allowing.stream()
+                                .map(g -> g.sid() == null ? g.policy() : g.sid()).distinct().toList());
+                report.append("    ").append(need.action()).append(' ').append(template.display(need.resource()))
+                        .append(" (")
                         .append(need.because()).append("): ").append(verdict).append('\n');
                 if (denied || allowing.isEmpty()) {
-                    findings.add(roleId + ": " + verdict + " " + need.action() + " on " + template.display(need.resource())
+                    findings.add(roleId + ": " + verdict + " " + need.action() + " on "
+                            + template.display(need.resource())
                             + " (" + need.because() + ")");
                 }
             }
             used.forEach((grant, count) -> {
                 if (grant.allow() && count == 0) {
-                    findings.add(roleId + ": unused grant " + grant.label() + ": no schedule or pipe of the template needs it");
+                    findings.add(roleId + ": unused grant " + grant.label()
+                            + ": no schedule or pipe of the template needs it");
                 }
             });
         }
-        System.out.println("[least-privilege] " + report.toString().replace("\n", "\n[least-privilege] ").stripTrailing());
+        System.out.println("[least-privilege] " + report.toString().replace("\n",
+                "\n[least-privilege] ").stripTrailing());
         findings.forEach(f -> System.out.println("[least-privilege]     " + f));
         assertEquals(List.of(), findings, "every role of the template proven (the report above lists them)");
     }
@@ -507,7 +537,8 @@ class LeastPrivilegeIT {
 
     /** One SQS message as the event source mapping hands it to the worker (batch size 1). */
     private static Map<String, Object> shardEvent(String body, int receiveCount) {
-        return Map.of("Records", List.of(Map.of("messageId", UUID.randomUUID().toString(), "body", body, "eventSource", "aws:sqs",
+        return Map.of("Records", List.of(Map.of("messageId", UUID.randomUUID().toString(), "body", body, "eventSource",
+                "aws:sqs",
                 "attributes", Map.of("ApproximateReceiveCount", String.valueOf(receiveCount)))));
     }
 
@@ -527,7 +558,8 @@ class LeastPrivilegeIT {
         findings.addAll(moreFindings);
         HistoryPuts.Checked history = HistoryPuts.check(wiring.calls.calls(), producer.resources.ledgerHistoryTable());
         System.out.println("[least-privilege]   history puts: " + history.puts() + (history.findings().isEmpty()
-                ? ", each under " + HistoryPuts.CREATE_ONLY : ", " + history.findings().size() + " not under " + HistoryPuts.CREATE_ONLY));
+                ? ", each under " + HistoryPuts.CREATE_ONLY : ", " + history.findings().size() + " not under "
+                        + HistoryPuts.CREATE_ONLY));
         history.findings().forEach(f -> System.out.println("[least-privilege]     " + f));
         findings.addAll(history.findings());
         assertEquals(List.of(), findings, functionId + "'s role against its recorded calls (the report above lists them)");
@@ -544,7 +576,8 @@ class LeastPrivilegeIT {
         names.put(resources.ledgerHistoryTable(), environment.get(FunctionConfig.LEDGER_HISTORY_TABLE));
         names.put(resources.consumersTable(), environment.get(io.landingledger.lambda.FunctionConfig.CONSUMERS_TABLE));
         if (shardQueueName != null) {
-            String queueUrl = template.function("SweepPlannerFunction").environment().get(SweepPlannerHandler.SHARD_QUEUE);
+            String queueUrl = template.function("SweepPlannerFunction").environment()
+                    .get(SweepPlannerHandler.SHARD_QUEUE);
             names.put(shardQueueName, queueUrl.substring(queueUrl.lastIndexOf('/') + 1));
         }
         return name -> names.get(name) == null ? "{not in " + functionId + "'s environment: " + name + "}" : names.get(name);
@@ -690,7 +723,8 @@ class LeastPrivilegeIT {
          * VALIDATOR_FUNCTION (here: the stub endpoint), in process when the template sets none.
          */
         CompletenessSweepHandler sweepHandler(String validatorFunction, StubLambda endpoint) {
-            return new CompletenessSweepHandler(contracts, completenessSweep(validatorFunction, endpoint), metrics(), QUIET);
+            return new CompletenessSweepHandler(contracts, completenessSweep(validatorFunction, endpoint), metrics(),
+                    QUIET);
         }
 
         /** As DependencyFactory.deployedSweep(): the completeness sweep whose re-drives go to {@code endpoint}. */
