@@ -16,17 +16,26 @@ public interface Ledger {
      * Writes {@code item} and appends {@code history} in one transaction, only if the stored item is still the one
      * its writer read: its revision is {@code expectedRevision} (0: the item does not exist). The stored item gets
      * revision {@code expectedRevision + 1}, whatever {@code item.revision()} says. The history item (null for none)
-     * is written only if its key is new; if it is not, nothing is written and this throws
-     * {@link LedgerConflictException} as for a failed condition (the caller re-reads and decides again).
+     * is created only if its key is new (DynamoDB: {@code attribute_not_exists} of both key attributes); history items
+     * are never replaced. If either condition fails nothing at all is written.
      *
-     * @throws LedgerConflictException when the condition failed, the history key exists, or another transaction on
-     *                                 the item was in flight; carries the item as it is now (empty when absent)
+     * <p>A history key that exists while the item is still at the revision read was not written by this write's
+     * transaction (each transaction moves the revision): that is {@link HistoryKeyTakenException}. A history key that
+     * exists while the revision moved too is the retry of a transaction that did commit (its response was lost):
+     * a {@link LedgerConflictException}, as for any stale revision; the caller re-reads and finds its own write.
+     *
+     * @throws LedgerConflictException when the revision condition failed (whatever the history key), or another
+     *                                 transaction on the item was in flight; carries the item as it is now (empty
+     *                                 when absent)
+     * @throws HistoryKeyTakenException when only the history key's condition failed
      */
     void write(LedgerItem item, long expectedRevision, HistoryEntry history) throws LedgerConflictException;
 
     /**
-     * Appends one history item on its own (a repair that found nothing to change), only if its key is new: an
-     * existing key is left as it is, and that is not an error (a retry of the same run appends nothing twice).
+     * Appends one history item on its own (a repair that found nothing to change), only if its key is new. An
+     * existing key holding this very entry is success with nothing written: the retry of a put whose response was lost
+     * (the SDK retries a PutItem, which carries no idempotency token). An existing key holding anything else is
+     * {@link HistoryKeyTakenException}, and the stored item stays as it is.
      */
     void appendHistory(HistoryEntry history);
 

@@ -11,6 +11,7 @@ import java.util.Optional;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What every {@link Ledger} must do: run against the in-memory ledger (core) and {@code DynamoDbLedger} on moto
@@ -140,19 +141,44 @@ public abstract class LedgerContract {
         assertEquals(List.of(), ledger.history(DATASET, UNIT));
     }
 
+    /**
+     * Issue 30, finding 5: a history item could be overwritten. A second write of an existing history key is refused
+     * whatever its content, and neither the item nor the history changes.
+     */
     @Test
-    public void write_whoseHistoryKeyExists_writesNothing_andConflicts_carryingTheCurrentItem() throws Exception {
+    public void historyOverwrite_finding5_aWriteWhoseHistoryKeyExists_isRefused_andWritesNothing() throws Exception {
         LedgerItem first = published(UNIT, "etag-1", "run-1");
         HistoryEntry entry = history(UNIT, "2026-03-02T23:10:02Z", "run-1", "PUBLISHED");
         ledger.write(first, 0, entry);
         HistoryEntry sameKey = entry.toBuilder().runKind(RunKind.REPAIR).action("REFUSED").reason("SCHEMA").contractVersion(2).build();
 
+        for (HistoryEntry attempt : List.of(sameKey, entry)) {
+            HistoryKeyTakenException taken = assertThrows(HistoryKeyTakenException.class,
+                    () -> ledger.write(refused(UNIT, "run-1"), 1, attempt), "the item is at the revision read");
+            assertTrue(taken.getMessage().contains(entry.partitionKey())
+                    && taken.getMessage().contains(entry.sortKey()),
+                    "the error names the key: " + taken.getMessage());
+        }
+
+        assertEquals(Optional.of(first.withRevision(1)), ledger.get(DATASET, UNIT), "the item is not written either");
+        assertEquals(List.of(entry), ledger.history(DATASET, UNIT), "history items are never replaced");
+    }
+
+    /**
+     * The retry of a transaction that committed but whose answer was lost: the revision moved and the history key
+     * exists. That is a conflict (the caller re-reads and finds its own write), not a refused history key.
+     */
+    @Test
+    public void write_retriedAfterItCommitted_conflicts_carryingItsOwnWrite() throws Exception {
+        LedgerItem first = published(UNIT, "etag-1", "run-1");
+        HistoryEntry entry = history(UNIT, "2026-03-02T23:10:02Z", "run-1", "PUBLISHED");
+        ledger.write(first, 0, entry);
+
         LedgerConflictException conflict = assertThrows(LedgerConflictException.class,
-                () -> ledger.write(refused(UNIT, "run-1"), 1, sameKey));
+                () -> ledger.write(first, 0, entry));
 
         assertEquals(Optional.of(first.withRevision(1)), conflict.current());
-        assertEquals(Optional.of(first.withRevision(1)), ledger.get(DATASET, UNIT), "the item is not written either");
-        assertEquals(List.of(entry), ledger.history(DATASET, UNIT), "history items are immutable");
+        assertEquals(List.of(entry), ledger.history(DATASET, UNIT));
     }
 
     @Test
@@ -195,12 +221,33 @@ public abstract class LedgerContract {
         assertEquals(Optional.empty(), ledger.get(DATASET, UNIT), "no ledger item");
     }
 
+    /** Issue 30, finding 5: an existing history item is never replaced by appendHistory; other content is an error. */
     @Test
-    public void appendHistory_ofAnExistingKey_keepsTheFirstEntry_withoutFailing() {
+    public void historyOverwrite_finding5_appendHistoryOfAnExistingKeyWithOtherContent_isRefused_andKeepsTheFirst() {
         HistoryEntry entry = history(UNIT, "2026-03-02T23:10:02Z", "run-1", "REPAIR_SKIPPED");
         ledger.appendHistory(entry);
 
-        ledger.appendHistory(entry.toBuilder().runKind(RunKind.OMIT).action("OMITTED").reason("other").contractVersion(9).build());
+        for (HistoryEntry other : List.of(
+                entry.toBuilder().runKind(RunKind.OMIT).action("OMITTED").reason("other").contractVersion(9).build(),
+                entry.toBuilder().reason("a different reason").build(),
+                entry.toBuilder().published(new PublishedRef("published/x", "etag-9", 1, 0, 0, null)).build())) {
+            HistoryKeyTakenException taken = assertThrows(HistoryKeyTakenException.class,
+                    () -> ledger.appendHistory(other));
+            assertTrue(taken.getMessage().contains(entry.sortKey()), taken.getMessage());
+            assertTrue(!taken.getMessage().contains("a different reason"), "names the key, not the content: "
+                    + taken.getMessage());
+        }
+
+        assertEquals(List.of(entry), ledger.history(DATASET, UNIT));
+    }
+
+    /** A PutItem retried after its answer was lost finds its own item: success, nothing written twice. */
+    @Test
+    public void appendHistory_ofTheSameEntryAgain_succeeds_writingNothingTwice() {
+        HistoryEntry entry = fullHistory(UNIT).toBuilder().action("REPAIR_SKIPPED").runKind(RunKind.REPAIR).build();
+        ledger.appendHistory(entry);
+
+        ledger.appendHistory(entry);
 
         assertEquals(List.of(entry), ledger.history(DATASET, UNIT));
     }

@@ -1,6 +1,7 @@
 package io.landingledger.core.testing;
 
 import io.landingledger.core.ledger.HistoryEntry;
+import io.landingledger.core.ledger.HistoryKeyTakenException;
 import io.landingledger.core.ledger.Ledger;
 import io.landingledger.core.ledger.LedgerConflictException;
 import io.landingledger.core.ledger.LedgerItem;
@@ -26,9 +27,11 @@ import java.util.TreeMap;
  *   <li>Items by (dataset, unit), units in DynamoDB's string order (UTF-8 bytes). {@link #write} stores
  *       {@code item.withRevision(expectedRevision + 1)} only if the stored item's revision is
  *       {@code expectedRevision} (0: absent), and only if the history entry's key (partition key, sort key) is new;
- *       if either fails nothing at all is written (TransactWriteItems is cancelled) and it throws
- *       {@link LedgerConflictException} carrying the stored item (empty when absent).
- *   <li>History entries are immutable: {@link #appendHistory} of an existing key writes nothing and returns.
+ *       if either fails nothing at all is written (TransactWriteItems is cancelled): a stale revision throws
+ *       {@link LedgerConflictException} carrying the stored item (empty when absent), an existing history key with the
+ *       revision as read {@link HistoryKeyTakenException}, as {@code DynamoDbLedger} reads the cancellation reasons.
+ *   <li>History entries are created once: {@link #appendHistory} of an existing key writes nothing; it returns when
+ *       the stored entry is this one (a retried put) and throws {@link HistoryKeyTakenException} when it is not.
  *   <li>Faults: {@link #conflictNextWrite()} is DynamoDB's TransactionConflict (another transaction on the item was in
  *       flight): the next write fails with {@link LedgerConflictException} carrying the stored item, writing nothing.
  *       {@link #faults(Faults)} installs a callback consulted before and after every call; it may throw any runtime
@@ -128,7 +131,9 @@ public final class InMemoryLedger implements Ledger {
             throw conflict(item, current, "is at revision " + revision + ", not " + expectedRevision);
         }
         if (entry != null && historyOf(entry.partitionKey()).containsKey(entry.sortKey())) {
-            throw conflict(item, current, "has history " + entry.sortKey() + " already (the transaction was cancelled)");
+            // the item is at the revision read, so no transaction of this item wrote that key (the transaction is
+            // cancelled on the history put's attribute_not_exists alone)
+            throw new HistoryKeyTakenException(entry, "the ledger item is still at revision " + revision);
         }
         items.computeIfAbsent(item.dataset(), d -> new TreeMap<>(KeyOrder.UTF8)).put(item.unit(), item.withRevision(expectedRevision + 1));
         if (entry != null) {
@@ -142,7 +147,10 @@ public final class InMemoryLedger implements Ledger {
     public synchronized void appendHistory(HistoryEntry entry) {
         Call call = new Call(Operation.APPEND_HISTORY, entry.dataset(), entry.unit());
         before(call);
-        historyOf(entry.partitionKey()).putIfAbsent(entry.sortKey(), entry);
+        HistoryEntry stored = historyOf(entry.partitionKey()).putIfAbsent(entry.sortKey(), entry);
+        if (stored != null && !stored.equals(entry)) {
+            throw new HistoryKeyTakenException(entry, "with other content");
+        }
         after(call);
     }
 

@@ -3,6 +3,7 @@ package io.landingledger.lambda.adapters;
 import io.landingledger.core.ledger.AttemptOutcome;
 import io.landingledger.core.ledger.EmptyAcceptance;
 import io.landingledger.core.ledger.HistoryEntry;
+import io.landingledger.core.ledger.HistoryKeyTakenException;
 import io.landingledger.core.ledger.InputIdentity;
 import io.landingledger.core.ledger.LastAttempt;
 import io.landingledger.core.ledger.Ledger;
@@ -11,6 +12,7 @@ import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.ledger.PublishedRef;
 import io.landingledger.core.ledger.RunKind;
+import io.landingledger.lambda.LedgerTables;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -38,17 +40,23 @@ import java.util.Optional;
  * them; one immutable {@code LedgerHistory} item per publish, refusal or omission. The ledger update and the history
  * put are one TransactWriteItems, the update conditioned on the revision the writer read ({@link #CONDITION_NEW_ITEM}
  * or {@link #CONDITION_SAME_REVISION}: whatever its status, an item changes only from the state its writer decided
- * on), the put on a new key. Either condition failing (a stale revision, a history key that exists) and a
- * TransactionConflict (another transaction holds the item: a cancellation reason of TransactWriteItems, or
- * TransactionConflictException from UpdateItem) are a {@link LedgerConflictException} carrying the item as it is now.
+ * on), the put on a new key ({@link #CONDITION_NEW_HISTORY}). A stale revision and a TransactionConflict (another
+ * transaction holds the item: a cancellation reason of TransactWriteItems, or TransactionConflictException from
+ * UpdateItem) are a {@link LedgerConflictException} carrying the item as it is now; the history put's condition
+ * failing alone is a {@link HistoryKeyTakenException}.
+ *
+ * <p>Every PutItem on the history table, in a transaction or alone, carries {@link #CONDITION_NEW_HISTORY}: IAM
+ * cannot require it (the functions' roles hold dynamodb:PutItem on the table, and no IAM condition key sees whether
+ * the item exists), so this class is where "history is never rewritten" is kept (SECURITY.md).
  */
 public final class DynamoDbLedger implements Ledger {
     /** The item does not exist (or was written before items carried a revision, which reads as revision 0). */
     static final String CONDITION_NEW_ITEM = "attribute_not_exists(revision)";
     /** The item is still at the revision the writer read. */
     static final String CONDITION_SAME_REVISION = "revision = :expected_revision";
-    /** History items are immutable: a put never replaces one. */
-    static final String CONDITION_NEW_HISTORY = "attribute_not_exists(at_run)";
+    /** History items are created once: a put never replaces one (the history table's key attributes). */
+    static final String CONDITION_NEW_HISTORY = "attribute_not_exists(" + LedgerTables.HISTORY_PARTITION_KEY
+            + ") AND attribute_not_exists(" + LedgerTables.HISTORY_SORT_KEY + ")";
 
     private final DynamoDbClient dynamo;
     private final String ledgerTable;
@@ -106,6 +114,11 @@ public final class DynamoDbLedger implements Ledger {
                     throw e;
                 }
             }
+            // the history key exists while the item is at the revision read: no transaction of this item wrote it
+            if (reasons.size() == 2 && passed(reasons.get(0))
+                    && "ConditionalCheckFailed".equals(reasons.get(1).code())) {
+                throw new HistoryKeyTakenException(history, "the ledger item is still at revision " + expectedRevision);
+            }
             Map<String, AttributeValue> old = reasons.get(0).item();
             if (old == null || old.isEmpty()) {
                 old = dynamo.getItem(r -> r.tableName(ledgerTable).consistentRead(true).key(update.key())).item();
@@ -114,13 +127,38 @@ public final class DynamoDbLedger implements Ledger {
         }
     }
 
-    /** An existing key is left as it is and is not an error: history items are immutable, and a retry rewrites its own. */
+    /** A transaction item whose condition held (DynamoDB answers "None", or no code, for it). */
+    private static boolean passed(CancellationReason reason) {
+        return reason.code() == null || "None".equals(reason.code());
+    }
+
+    /**
+     * An existing key is success when it holds this very entry (the SDK's retry of a put whose answer was lost) and
+     * {@link HistoryKeyTakenException} otherwise; the stored item is never replaced. The item that failed the condition
+     * comes back with the refusal (ReturnValuesOnConditionCheckFailure ALL_OLD: in the same request, no separate read).
+     */
     @Override
     public void appendHistory(HistoryEntry history) {
         try {
-            dynamo.putItem(r -> r.tableName(historyTable).item(historyAttributes(history)).conditionExpression(CONDITION_NEW_HISTORY));
+            dynamo.putItem(r -> r.tableName(historyTable).item(historyAttributes(history))
+                    .conditionExpression(CONDITION_NEW_HISTORY)
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
         } catch (ConditionalCheckFailedException e) {
-            // the key exists: nothing written, as the port says
+            if (!holds(e.item(), history)) {
+                throw new HistoryKeyTakenException(history, "with other content");
+            }
+        }
+    }
+
+    /** The stored history item is {@code entry}; one that does not even read as an entry is not. */
+    private static boolean holds(Map<String, AttributeValue> stored, HistoryEntry entry) {
+        if (stored == null || stored.isEmpty()) {
+            return false;
+        }
+        try {
+            return entry.equals(toHistory(stored)) && historyAttributes(entry).equals(stored);
+        } catch (RuntimeException unreadable) {
+            return false;
         }
     }
 
@@ -169,7 +207,7 @@ public final class DynamoDbLedger implements Ledger {
         Map<String, AttributeValue> start = null;
         do {
             QueryRequest.Builder query = QueryRequest.builder().tableName(historyTable).consistentRead(true)
-                    .keyConditionExpression("dataset_unit = :pk")
+                    .keyConditionExpression(LedgerTables.HISTORY_PARTITION_KEY + " = :pk")
                     .expressionAttributeValues(Map.of(":pk", s(dataset + "#" + unit)));
             if (start != null) {
                 query.exclusiveStartKey(start);
@@ -329,8 +367,8 @@ public final class DynamoDbLedger implements Ledger {
 
     static Map<String, AttributeValue> historyAttributes(HistoryEntry h) {
         Map<String, AttributeValue> a = new LinkedHashMap<>();
-        a.put("dataset_unit", s(h.partitionKey()));
-        a.put("at_run", s(h.sortKey()));
+        a.put(LedgerTables.HISTORY_PARTITION_KEY, s(h.partitionKey()));
+        a.put(LedgerTables.HISTORY_SORT_KEY, s(h.sortKey()));
         a.put("dataset", s(h.dataset()));
         a.put("unit", s(h.unit()));
         a.put("at", s(h.at().toString()));

@@ -31,9 +31,15 @@ final class IamModel {
         }
     }
 
-    /** A function: its role, the role's grants and managed policies, and what the Lambda service itself needs. */
+    /**
+     * A function: its role, the role's grants and managed policies, and what the Lambda service itself needs: its
+     * failure destinations (dead-letter queue, EventInvokeConfig's and an event source mapping's on-failure
+     * destination) and the queues and streams its event source mappings read with its role.
+     */
     record Function(String logicalId, String role, List<Grant> grants, List<String> managedPolicies,
-                    Map<String, String> environment, String logGroupArn, boolean tracing, List<String> failureDestinations) {
+                    Map<String, String> environment, String logGroupArn, boolean tracing,
+                            List<String> failureDestinations,
+                    List<String> eventSources) {
     }
 
     private final Template template;
@@ -70,22 +76,8 @@ final class IamModel {
             throw new AssertionError(logicalId + "'s Role is not a role of this template (Fn::GetAtt <role>.Arn): " + roleRef);
         }
         String roleId = (String) att.get(0);
-        template.resource(roleId, "AWS::IAM::Role");
+        List<Grant> grants = grants(roleId);
         Map<String, Object> role = stack.properties(roleId);
-        List<Grant> grants = new ArrayList<>();
-        for (Object policy : (List<Object>) role.getOrDefault("Policies", List.of())) {
-            Map<String, Object> named = (Map<String, Object>) policy;
-            grants.addAll(grants((String) named.get("PolicyName"), named.get("PolicyDocument")));
-        }
-        // AWS::IAM::Policy / ManagedPolicy resources attached to the role count as its grants too
-        for (String type : List.of("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy")) {
-            for (String other : template.ofType(type)) {
-                if (template.properties(other).get("Roles") instanceof List<?> list
-                        && list.stream().anyMatch(r -> r instanceof Map<?, ?> m && roleId.equals(m.get("Ref")))) {
-                    grants.addAll(grants(other, stack.properties(other).get("PolicyDocument")));
-                }
-            }
-        }
         List<String> managed = new ArrayList<>();
         for (Object arn : (List<Object>) role.getOrDefault("ManagedPolicyArns", List.of())) {
             managed.add(String.valueOf(arn));
@@ -114,7 +106,123 @@ final class IamModel {
                 }
             }
         }
-        return new Function(logicalId, roleId, grants, managed, environment, logGroupArn, tracing, destinations);
+        List<String> eventSources = new ArrayList<>();
+        for (String mapping : template.ofType("AWS::Lambda::EventSourceMapping")) {
+            if (!invokes(template.properties(mapping).get("FunctionName"), logicalId)) {
+                continue;
+            }
+            Map<String, Object> resolved = stack.properties(mapping);
+            eventSources.add(String.valueOf(resolved.get("EventSourceArn")));
+            if (resolved.get("DestinationConfig") instanceof Map<?, ?> config
+                    && config.get("OnFailure") instanceof Map<?, ?> onFailure
+                    && onFailure.get("Destination") != null) {
+                destinations.add(String.valueOf(onFailure.get("Destination")));
+            }
+        }
+        return new Function(logicalId, roleId, grants, managed, environment, logGroupArn, tracing, destinations,
+                eventSources);
+    }
+
+    /**
+     * The grants of role {@code roleId}: its inline policies and the AWS::IAM::Policy / ManagedPolicy attached to it.
+     */
+    @SuppressWarnings("unchecked")
+    List<Grant> grants(String roleId) {
+        template.resource(roleId, "AWS::IAM::Role");
+        List<Grant> grants = new ArrayList<>();
+        for (Object policy : (List<Object>) stack.properties(roleId).getOrDefault("Policies", List.of())) {
+            Map<String, Object> named = (Map<String, Object>) policy;
+            grants.addAll(grants((String) named.get("PolicyName"), named.get("PolicyDocument")));
+        }
+        for (String type : List.of("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy")) {
+            for (String other : template.ofType(type)) {
+                if (template.properties(other).get("Roles") instanceof List<?> list
+                        && list.stream().anyMatch(r -> r instanceof Map<?, ?> m && roleId.equals(m.get("Ref")))) {
+                    grants.addAll(grants(other, stack.properties(other).get("PolicyDocument")));
+                }
+            }
+        }
+        return grants;
+    }
+
+    /**
+     * One action on one resource that an AWS service needs from a role the template gives it, and which resource says
+     * so.
+     */
+    record ServiceNeed(String action, String resource, String because) {
+    }
+
+    /**
+     * What the AWS services the template hands role {@code roleId} to do with it, read from the resources that name it:
+     * an EventBridge Scheduler schedule (Target.RoleArn) invokes its target and sends what it could not deliver to its
+     * dead-letter queue; an EventBridge Pipe (RoleArn) reads its DynamoDB stream source, puts events on its target bus
+     * and sends what it could not deliver to its source's dead-letter queue. Empty when no such resource names it.
+     */
+    @SuppressWarnings("unchecked")
+    List<ServiceNeed> serviceNeeds(String roleId) {
+        List<ServiceNeed> needs = new ArrayList<>();
+        for (String schedule : template.ofType("AWS::Scheduler::Schedule")) {
+            Map<String, Object> target = (Map<String, Object>) template.properties(schedule).get("Target");
+            if (target == null || !namesRole(target.get("RoleArn"), roleId)) {
+                continue;
+            }
+            Map<String, Object> resolved = (Map<String, Object>) stack.properties(schedule).get("Target");
+            needs.add(new ServiceNeed("lambda:InvokeFunction", String.valueOf(resolved.get("Arn")), schedule
+                    + " invokes its target"));
+            if (resolved.get("DeadLetterConfig") instanceof Map<?, ?> dlq && dlq.get("Arn") != null) {
+                needs.add(new ServiceNeed("sqs:SendMessage", String.valueOf(dlq.get("Arn")), schedule
+                        + "'s undelivered invocations"));
+            }
+        }
+        for (String pipe : template.ofType("AWS::Pipes::Pipe")) {
+            if (!namesRole(template.properties(pipe).get("RoleArn"), roleId)) {
+                continue;
+            }
+            Map<String, Object> resolved = stack.properties(pipe);
+            String source = String.valueOf(resolved.get("Source"));
+            for (String action : List.of("dynamodb:DescribeStream", "dynamodb:GetRecords",
+                    "dynamodb:GetShardIterator")) {
+                needs.add(new ServiceNeed(action, source, pipe + " reads its stream"));
+            }
+            needs.add(new ServiceNeed("events:PutEvents", String.valueOf(resolved.get("Target")), pipe
+                    + " puts its events"));
+            if (resolved.get("SourceParameters") instanceof Map<?, ?> parameters
+                    && parameters.get("DynamoDBStreamParameters") instanceof Map<?, ?> stream
+                    && stream.get("DeadLetterConfig") instanceof Map<?, ?> dlq && dlq.get("Arn") != null) {
+                needs.add(new ServiceNeed("sqs:SendMessage", String.valueOf(dlq.get("Arn")), pipe
+                        + "'s undelivered records"));
+            }
+        }
+        return needs;
+    }
+
+    /** {@code roleArn} (as written) is {@code !GetAtt roleId.Arn}. */
+    private static boolean namesRole(Object roleArn, String roleId) {
+        return roleArn instanceof Map<?, ?> ref && ref.get("Fn::GetAtt") instanceof List<?> att && att.size() == 2
+                && roleId.equals(att.get(0)) && "Arn".equals(att.get(1));
+    }
+
+    /**
+     * {@code functionName} (as written) names function {@code logicalId} or one of its aliases (SAM's
+     * AutoPublishAlias).
+     */
+    private boolean invokes(Object functionName, String logicalId) {
+        if (!(functionName instanceof Map<?, ?> ref) || !(ref.get("Ref") instanceof String target)) {
+            return false;
+        }
+        return target.equals(logicalId) || template.ofType("AWS::Lambda::Alias").contains(target)
+                && template.properties(target).get("FunctionName") instanceof Map<?, ?> aliased
+                        && logicalId.equals(aliased.get("Ref"));
+    }
+
+    /** Every function of the template (AWS::Lambda::Function, as transformed), by logical id. */
+    List<String> functions() {
+        return List.copyOf(template.ofType("AWS::Lambda::Function"));
+    }
+
+    /** Every role of the template (AWS::IAM::Role), by logical id. */
+    List<String> roles() {
+        return List.copyOf(template.ofType("AWS::IAM::Role"));
     }
 
     @SuppressWarnings("unchecked")

@@ -9,6 +9,7 @@ import io.landingledger.localcloud.iam.LambdaRequestActions;
 import io.landingledger.localcloud.iam.RequestMapping;
 import io.landingledger.localcloud.iam.S3Request;
 import io.landingledger.localcloud.iam.S3RequestActions;
+import io.landingledger.localcloud.iam.SqsRequestActions;
 import io.landingledger.localcloud.iam.Wildcard;
 
 
@@ -27,7 +28,8 @@ import java.util.function.UnaryOperator;
  * used by a recorded call or be one the Lambda service needs ({@link #SERVICE_GRANTS}).
  *
  * <p>Request to action: each call is mapped as it went over the wire, by the local cloud's mappers
- * ({@link S3RequestActions}, {@link DynamoDbRequestActions}, {@link LambdaRequestActions}: the same ones its gateway
+ * ({@link S3RequestActions}, {@link DynamoDbRequestActions}, {@link LambdaRequestActions}, {@link SqsRequestActions}:
+ * the same ones its gateway
  * authorizes with, documented there from the Service Authorization Reference). One need depends on the answer, not
  * the request, and is added here: a HeadObject or GetObject that got a 404 also needs s3:ListBucket on the bucket
  * (without it S3 answers 403, which the code does not read as "not found"; HeadObject's Permissions section).
@@ -47,6 +49,10 @@ final class LeastPrivilege {
     record ServiceGrant(String what, String reason, java.util.function.BiPredicate<IamModel.Function, Grant> matches) {
     }
 
+    /** What an event source mapping does with the function's role: poll an SQS queue, read a DynamoDB stream. */
+    private static final List<String> EVENT_SOURCE_ACTIONS = List.of("sqs:ReceiveMessage", "sqs:DeleteMessage",
+            "sqs:GetQueueAttributes", "dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator");
+
     /** The grants the code never uses but the Lambda service does, each with its reason. */
     static final List<ServiceGrant> SERVICE_GRANTS = List.of(
             new ServiceGrant("logs:CreateLogStream, logs:PutLogEvents on the function's own log group",
@@ -63,7 +69,17 @@ final class LeastPrivilege {
                     "Lambda sends a failed asynchronous invocation's record there with the execution role",
                     (f, g) -> f.failureDestinations().contains(g.resource())
                             && ((g.resource().startsWith("arn:aws:sqs:") && g.action().equals("sqs:SendMessage"))
-                            || (g.resource().startsWith("arn:aws:sns:") && g.action().equals("sns:Publish")))));
+                            || (g.resource().startsWith("arn:aws:sns:") && g.action().equals("sns:Publish")))),
+            new ServiceGrant("sqs:ReceiveMessage, DeleteMessage, GetQueueAttributes on the queue of the function's SQS "
+                    + "event source mapping; dynamodb:DescribeStream, GetRecords, GetShardIterator on the stream of its "
+                    + "DynamoDB one",
+                    "the event source mapping polls the queue (and deletes what the function handled) or reads the "
+                            + "stream with the execution role (Lambda developer guide, the execution role permissions "
+                            + "of each event source)",
+                    (f, g) -> f.eventSources().stream().anyMatch(source -> Wildcard.matches(g.resource(), source)
+                            && EVENT_SOURCE_ACTIONS.stream().anyMatch(a -> a.equals(g.action()) && source.startsWith(
+                                    a.startsWith("sqs:") ? "arn:aws:sqs:" : "arn:aws:dynamodb:")))));
+
 
     /** Managed policies: their documents are not in the template, so each one allowed must be named with its reason. */
     static final Map<String, String> SERVICE_MANAGED_POLICIES = Map.of(
@@ -75,6 +91,7 @@ final class LeastPrivilege {
 
     private static final DynamoDbRequestActions DYNAMODB = new DynamoDbRequestActions(IamModel.REGION, IamModel.ACCOUNT);
     private static final LambdaRequestActions LAMBDA = new LambdaRequestActions(IamModel.REGION, IamModel.ACCOUNT);
+    private static final SqsRequestActions SQS = new SqsRequestActions(IamModel.REGION, IamModel.ACCOUNT);
 
     /** Condition keys this check evaluates. */
     private static final Set<String> EVALUATED_KEYS = Set.of("s3:prefix");
@@ -100,6 +117,7 @@ final class LeastPrivilege {
             case "s3" -> S3RequestActions.map(S3Request.of(http.method(), http.rawPath(), http.query(), http.headers(), true));
             case "dynamodb" -> DYNAMODB.map(http.header("x-amz-target"), http.body());
             case "lambda" -> LAMBDA.map(http.method(), http.rawPath(), http.query());
+            case "sqs" -> SQS.mapJson(http.header("x-amz-target"), http.body());
             default -> RequestMapping.unmapped(call.operation(), "no mapper for " + http.service());
         };
         if (!mapping.mapped()) {
@@ -134,6 +152,10 @@ final class LeastPrivilege {
             String rest = arn.substring(table.length());
             int slash = rest.indexOf('/');
             return table + (slash < 0 ? deployed.apply(rest) : deployed.apply(rest.substring(0, slash)) + rest.substring(slash));
+        }
+        String queue = "arn:aws:sqs:" + IamModel.REGION + ":" + IamModel.ACCOUNT + ":";
+        if (arn.startsWith(queue)) {
+            return queue + deployed.apply(arn.substring(queue.length()));
         }
         return arn;
     }

@@ -17,6 +17,10 @@ import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.repair.RepairService;
 import io.landingledger.core.sweep.CompletenessSweep;
+import io.landingledger.core.sweep.LakeSweepChanges;
+import io.landingledger.core.sweep.ShardBudget;
+import io.landingledger.core.sweep.ShardedSweep;
+import io.landingledger.core.sweep.SweepLayout;
 import io.landingledger.core.validate.Events;
 import io.landingledger.lambda.AwsConnection;
 import io.landingledger.lambda.DatasetMetrics;
@@ -28,6 +32,7 @@ import io.landingledger.lambda.adapters.LambdaIngestPath;
 import io.landingledger.lambda.adapters.MultipartStreamingUpload;
 import io.landingledger.lambda.adapters.S3ContractStore;
 import io.landingledger.lambda.adapters.S3ObjectStore;
+import io.landingledger.lambda.adapters.SqsShardQueue;
 import io.landingledger.lambda.testing.ProgressEventLines;
 import io.landingledger.lambda.testing.AwsEmulators;
 import io.landingledger.lambda.testing.PipelineFixture;
@@ -43,8 +48,9 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -90,6 +96,9 @@ class LeastPrivilegeIT {
     private static IamModel template;
     private final PipelineFixture producer; // the producer's uploads and the test's own reads: never attributed to a function
     private final List<Wiring> wirings = new ArrayList<>();
+    /** The shard queue of a sweep test (moto), and its name, which stands for the template's SweepShardQueue. */
+    private String shardQueueUrl;
+    private String shardQueueName;
 
     @BeforeAll
     static void transformTemplate() throws Exception {
@@ -166,6 +175,8 @@ class LeastPrivilegeIT {
         Invocations.invoke(handler, producer.eventFor(producer.put(DATASET + "/notes.txt", bytes("x"))), null);
 
         assertLeastPrivilege("ValidatorFunction", validator);
+        assertTrue(HistoryPuts.check(validator.calls.calls(), producer.resources.ledgerHistoryTable()).puts() > 1,
+                "the validator's history puts were checked (issue 30, finding 5)");
     }
 
     @Test
@@ -250,6 +261,12 @@ class LeastPrivilegeIT {
                 "dryRun", false, "reason", "LeastPrivilegeIT lost event", "inputVersion", "latest"), null);
         Invocations.invoke(handler, Map.of("dataset", "transactions", "units", List.of("2026-10-01"), "mode", "targeted",
                 "dryRun", false, "reason", "LeastPrivilegeIT lost event", "inputVersion", "latest"), null);
+        // targeted, not forced, a unit already published from its latest input: skipped, and the audit trail says so
+        // (REPAIR_SKIPPED: the one PutItem on the history table outside a transaction)
+        Invocations.invoke(handler, Map.of("dataset", DATASET, "units", List.of("2026-03-01"), "mode", "targeted",
+                "dryRun", false, "reason", "LeastPrivilegeIT skipped", "inputVersion", "latest"), null);
+        assertTrue(repair.calls.calls().stream().anyMatch(c -> c.operation().equals("PutItem")),
+                "the skip appended its history item");
         // targeted, the recorded input, forced (republished from the version the ledger recorded)
         Invocations.invoke(handler, Map.of("dataset", DATASET, "units", List.of("2026-03-01"), "mode", "targeted",
                 "dryRun", false, "force", true, "reason", "LeastPrivilegeIT forced", "inputVersion", "recorded"), null);
@@ -280,6 +297,249 @@ class LeastPrivilegeIT {
         repair.beforeCall = r -> { };
 
         assertLeastPrivilege("RepairFunction", repair);
+        assertTrue(HistoryPuts.check(repair.calls.calls(), producer.resources.ledgerHistoryTable()).puts() > 1,
+                "the repair's history puts were checked (issue 30, finding 5)");
+    }
+
+    // ---- the sharded sweep (issue 26): planner, shard worker, change recorder -----------------------------------
+
+    @Test
+    void sweepPlannerFunction_everyCallIsAllowedAndEveryGrantIsUsed() throws Exception {
+        Wiring planner = wiring("sweep-planner");
+        // runs the first sweep's shards: its calls are the worker test's business
+        Wiring worker = wiring("sweep-worker");
+        try (SqsClient queues = shardQueue()) {
+            SweepPlannerHandler handler = plannerHandler(planner);
+            SweepShardHandler workers = new SweepShardHandler(worker.shardedSweep(null, null), QUIET, sweepMetrics());
+
+            // a full sweep: every dataset, its shards handed out on the queue (SendMessageBatch)
+            Map<String, Object> full = Invocations.invoke(handler, Map.of("mode", "full"), null);
+            assertTrue((Integer) full.get("shards") > 0, full.toString());
+            List<String> tasks = takeShards(queues);
+            assertEquals(full.get("shards"), tasks.size(), "one message per shard: " + full);
+            tasks.forEach(task -> Invocations.invoke(workers, shardEvent(task, 1), null));
+            // an incremental sweep with nothing changed: no shard, the planner assembles the sweep itself
+            Map<String, Object> quiet = Invocations.invoke(handler, Map.of("mode", "incremental"), null);
+            assertEquals(0, quiet.get("shards"), quiet.toString());
+            assertTrue(producer.s3.headObject(
+                    r -> r.bucket(producer.lake()).key(SweepLayout.summaryKey((String) quiet.get("sweep_id"))))
+                    != null);
+            // a sweep whose shards no worker ran, then the next: the planner assembles the overdue one first
+            Map<String, Object> unrun = Invocations.invoke(handler, Map.of("mode", "full", "datasets",
+                    List.of(DATASET)), null);
+            takeShards(queues);
+            Invocations.invoke(handler, Map.of("mode", "incremental"), null);
+            assertTrue(producer.s3.headObject(
+                    r -> r.bucket(producer.lake()).key(SweepLayout.summaryKey((String) unrun.get("sweep_id"))))
+                    != null, "the planner assembled the sweep no worker finished");
+            takeShards(queues);
+        }
+        assertLeastPrivilege("SweepPlannerFunction", planner);
+    }
+
+    @Test
+    void sweepShardFunction_everyCallIsAllowedAndEveryGrantIsUsed() throws Exception {
+        Wiring planner = wiring("sweep-planner"); // plans: its calls are the planner test's business
+        Wiring worker = wiring("sweep-worker");
+        Wiring validator = wiring("validator");
+        IamModel.Function function = template.function("SweepShardFunction");
+        ValidateObjectHandler validatorHandler = validator.validatorHandler();
+        deliver(validatorHandler, producer.putExample(DATASET, "progress-2026-03-01.jsonl"), "published");
+        deliver(validatorHandler, producer.putExample(DATASET, "progress-2026-03-03.jsonl"), "published");
+        validator.consumers().record(new io.landingledger.core.consumers.ConsumerReceipt(DATASET, "2026-03-01", "mart",
+                "run-old",
+                java.time.Instant.parse("2026-03-02T00:00:00Z")));
+        validator.calls = new RecordedCalls(); // the setup's calls are the validator test's business
+        Map<String, Object> range = Map.of("mode", "full", "datasets", List.of(DATASET), "from", "2026-03-01", "to",
+                "2026-03-04");
+
+        try (SqsClient queues = shardQueue(); StubLambda lambda = new StubLambda(validatorHandler)) {
+            SweepPlannerHandler plans = plannerHandler(planner);
+            SweepShardHandler handler = new SweepShardHandler(
+                    worker.shardedSweep(function.environment().get(FunctionConfig.VALIDATOR_FUNCTION), lambda), QUIET,
+                            sweepMetrics());
+            // a shard without a re-drive; the last shard's worker assembles the sweep
+            Invocations.invoke(plans, range, null);
+            for (String task : takeShards(queues)) {
+                Invocations.invoke(handler, shardEvent(task, 1), null);
+            }
+            assertEquals(List.of(), lambda.invocations, "nothing to re-drive yet");
+            // a shard with a re-drive: a file whose S3 event was lost
+            producer.putExample(DATASET, "progress-2026-03-02.jsonl");
+            Invocations.invoke(plans, range, null);
+            for (String task : takeShards(queues)) {
+                Invocations.invoke(handler, shardEvent(task, 1), null);
+            }
+            assertEquals(1, lambda.invocations.size(), "one re-drive, through the validator's endpoint: "
+                    + lambda.invocations);
+            // every dataset over its default range (the schedule's payload), the shard received for the last time
+            Invocations.invoke(plans, Map.of("mode", "full"), null);
+            for (String task : takeShards(queues)) {
+                Invocations.invoke(handler, shardEvent(task, SweepShardHandler.MAX_RECEIVES), null);
+            }
+        }
+
+        LeastPrivilege.Report redrive = LeastPrivilege.check(template, template.function("ValidatorFunction"),
+                validator.calls.calls(),
+                deployedNames("ValidatorFunction"));
+        List<String> redriveMissing = redrive.findings().stream().filter(f -> !f.contains("unused grant")
+                && !f.contains("managed policy"))
+                .map(f -> "(re-drive) " + f).toList();
+        assertLeastPrivilege("SweepShardFunction", worker, redriveMissing);
+    }
+
+    @Test
+    void sweepChangeFunction_everyCallIsAllowedAndEveryGrantIsUsed() throws Exception {
+        Wiring changes = wiring("sweep-changes");
+        SweepChangeHandler handler = new SweepChangeHandler(new LakeSweepChanges(changes.store, producer.lake()),
+                Clock.systemUTC());
+        // the Ledger stream's batch (every ledger write), then the S3 notifications through EventBridge
+        Map<String, Object> stream = Map.of("Records", List.of(
+                Map.of("eventName", "MODIFY", "dynamodb", Map.of("Keys", Map.of("dataset", Map.of("S", DATASET),
+                        "unit", Map.of("S", "2026-03-01")))),
+                Map.of("eventName", "INSERT", "dynamodb", Map.of("Keys", Map.of("dataset", Map.of("S", "transactions"),
+                        "unit",
+                        Map.of("S", "2026-10-01"))))));
+        assertEquals(List.of(DATASET, "transactions"), Invocations.invoke(handler, stream, null).get("recorded"));
+        Map<String, Object> inbox = Map.of("source", "aws.s3", "detail-type", "Object Created",
+                "detail", Map.of("bucket", Map.of("name", producer.inbox()), "object", Map.of("key", DATASET
+                        + "/progress-2026-03-05.jsonl")));
+        assertEquals(List.of(DATASET), Invocations.invoke(handler, inbox, null).get("recorded"));
+        Map<String, Object> deleted = Map.of("source", "aws.s3", "detail-type", "Object Deleted",
+                "detail", Map.of("bucket", Map.of("name", producer.lake()), "object", Map.of("key",
+                        LakeLayout.publishedKey(DATASET, "2026-03-01"))));
+        assertEquals(List.of(DATASET), Invocations.invoke(handler, deleted, null).get("recorded"));
+        assertTrue(producer.s3.listObjectsV2(
+                r -> r.bucket(producer.lake()).prefix(LakeSweepChanges.PREFIX)).keyCount() >= 2,
+                "the markers are written");
+        assertLeastPrivilege("SweepChangeFunction", changes);
+    }
+
+    /** Each function of the template and the test here that runs its code paths and checks its role. */
+    private static final Map<String, String> FUNCTION_TESTS = Map.of(
+            "ValidatorFunction", "validatorFunction_everyCallIsAllowedAndEveryGrantIsUsed",
+            "CompletenessSweepFunction", "completenessSweepFunction_everyCallIsAllowedAndEveryGrantIsUsed",
+            "RepairFunction", "repairFunction_everyCallIsAllowedAndEveryGrantIsUsed",
+            "ConsumerReceiptFunction", "consumerReceiptFunction_everyCallIsAllowedAndEveryGrantIsUsed",
+            "SweepPlannerFunction", "sweepPlannerFunction_everyCallIsAllowedAndEveryGrantIsUsed",
+            "SweepShardFunction", "sweepShardFunction_everyCallIsAllowedAndEveryGrantIsUsed",
+            "SweepChangeFunction", "sweepChangeFunction_everyCallIsAllowedAndEveryGrantIsUsed");
+
+    /**
+     * No role of the template is left unproven: a function's role by its function's test above (a new function
+     * fails here until it has one), and a role the template hands to an AWS service (EventBridge Scheduler's, Pipes')
+     * against what the resources that name it make that service do ({@link IamModel#serviceNeeds}): every need
+     * allowed, every grant needed. A role that is neither fails.
+     */
+    @Test
+    void everyRoleOfTheTemplate_isProvenHere() {
+        List<String> findings = new ArrayList<>();
+        StringBuilder report = new StringBuilder("roles of the template (transformed) and what proves each:\n");
+        Map<String, String> functionOfRole = new java.util.TreeMap<>();
+        for (String functionId : template.functions()) {
+            String test = FUNCTION_TESTS.get(functionId);
+            if (test == null) {
+                findings.add(functionId
+                        + " has no test here that runs its code paths against its role (add one to FUNCTION_TESTS)");
+            } else if (java.util.Arrays.stream(LeastPrivilegeIT.class.getDeclaredMethods()).noneMatch(
+                    m -> m.getName().equals(test))) {
+                findings.add("FUNCTION_TESTS names " + test + " for " + functionId
+                        + ", which is not a test of this class");
+            }
+            functionOfRole.put(template.function(functionId).role(), functionId);
+        }
+        FUNCTION_TESTS.keySet().stream().filter(f -> !template.functions().contains(f)).sorted()
+                .forEach(f -> findings.add("FUNCTION_TESTS names " + f + ", which is not a function of the template"));
+        for (String roleId : template.roles().stream().sorted().toList()) {
+            String functionId = functionOfRole.get(roleId);
+            if (functionId != null) {
+                report.append("  ").append(roleId).append(": ").append(functionId).append("'s role, LeastPrivilegeIT.")
+                        .append(FUNCTION_TESTS.get(functionId)).append('\n');
+                continue;
+            }
+            List<IamModel.ServiceNeed> needs = template.serviceNeeds(roleId);
+            if (needs.isEmpty()) {
+                findings.add(roleId
+                        + " is no function's role and no schedule or pipe of the template uses it: "
+                        + "nothing here proves it");
+                continue;
+            }
+            report.append("  ").append(roleId)
+                    .append(": a service's role, against what the template makes the service do:\n");
+            List<IamModel.Grant> grants = template.grants(roleId);
+            Map<IamModel.Grant, Integer> used = new java.util.LinkedHashMap<>();
+            grants.forEach(g -> used.put(g, 0));
+            for (IamModel.ServiceNeed need : needs) {
+                LeastPrivilege.Need asked = new LeastPrivilege.Need(need.action(), need.resource(), Map.of(), null,
+                        need.because());
+                List<IamModel.Grant> allowing = grants.stream()
+                        .filter(g -> g.allow() && LeastPrivilege.matches(g, asked)).toList();
+                boolean denied = grants.stream().anyMatch(g -> !g.allow() && LeastPrivilege.matches(g, asked));
+                allowing.forEach(g -> used.merge(g, 1, Integer::sum));
+                String verdict = denied ? "DENIED" : allowing.isEmpty() ? "MISSING"
+                        : String.join(", ", allowing.stream()
+                                .map(g -> g.sid() == null ? g.policy() : g.sid()).distinct().toList());
+                report.append("    ").append(need.action()).append(' ').append(template.display(need.resource()))
+                        .append(" (")
+                        .append(need.because()).append("): ").append(verdict).append('\n');
+                if (denied || allowing.isEmpty()) {
+                    findings.add(roleId + ": " + verdict + " " + need.action() + " on "
+                            + template.display(need.resource())
+                            + " (" + need.because() + ")");
+                }
+            }
+            used.forEach((grant, count) -> {
+                if (grant.allow() && count == 0) {
+                    findings.add(roleId + ": unused grant " + grant.label()
+                            + ": no schedule or pipe of the template needs it");
+                }
+            });
+        }
+        System.out.println("[least-privilege] " + report.toString().replace("\n",
+                "\n[least-privilege] ").stripTrailing());
+        findings.forEach(f -> System.out.println("[least-privilege]     " + f));
+        assertEquals(List.of(), findings, "every role of the template proven (the report above lists them)");
+    }
+
+    /** The planner as DependencyFactory wires it: shards to the queue through SqsShardQueue on its own SQS client. */
+    private SweepPlannerHandler plannerHandler(Wiring planner) {
+        return new SweepPlannerHandler(planner.contracts, planner.shardedSweep(null, null),
+                new SqsShardQueue(planner.sqsClient(), shardQueueUrl)::submit, sweepMetrics());
+    }
+
+    /** A fresh shard queue in moto (the test's own client: creating it is the deploy's business), its URL kept. */
+    private SqsClient shardQueue() {
+        TestResources resources = producer.resources;
+        SqsClient queues = SqsClient.builder()
+                .region(resources.config().aws().region())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsConnection.EMULATOR_CREDENTIALS))
+                .endpointOverride(resources.config().aws().dynamoDbEndpoint().orElseThrow())
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .build();
+        shardQueueName = "least-privilege-shards-" + UUID.randomUUID().toString().substring(0, 8);
+        shardQueueUrl = queues.createQueue(r -> r.queueName(shardQueueName)).queueUrl();
+        return queues;
+    }
+
+    /** What the event source mapping receives from the shard queue (and deletes): every message's body. */
+    private List<String> takeShards(SqsClient queues) {
+        List<String> bodies = new ArrayList<>();
+        List<Message> page;
+        do {
+            page = queues.receiveMessage(r -> r.queueUrl(shardQueueUrl).maxNumberOfMessages(10)).messages();
+            for (Message message : page) {
+                bodies.add(message.body());
+                queues.deleteMessage(r -> r.queueUrl(shardQueueUrl).receiptHandle(message.receiptHandle()));
+            }
+        } while (!page.isEmpty());
+        return bodies;
+    }
+
+    /** One SQS message as the event source mapping hands it to the worker (batch size 1). */
+    private static Map<String, Object> shardEvent(String body, int receiveCount) {
+        return Map.of("Records", List.of(Map.of("messageId", UUID.randomUUID().toString(), "body", body, "eventSource",
+                "aws:sqs",
+                "attributes", Map.of("ApproximateReceiveCount", String.valueOf(receiveCount)))));
     }
 
     // ---------------------------------------------------------------------------------------------------------------
@@ -296,6 +556,12 @@ class LeastPrivilegeIT {
         assertTrue(!wiring.calls.calls().isEmpty(), functionId + " made no calls: the scenarios did not run");
         List<String> findings = new ArrayList<>(report.findings());
         findings.addAll(moreFindings);
+        HistoryPuts.Checked history = HistoryPuts.check(wiring.calls.calls(), producer.resources.ledgerHistoryTable());
+        System.out.println("[least-privilege]   history puts: " + history.puts() + (history.findings().isEmpty()
+                ? ", each under " + HistoryPuts.CREATE_ONLY : ", " + history.findings().size() + " not under "
+                        + HistoryPuts.CREATE_ONLY));
+        history.findings().forEach(f -> System.out.println("[least-privilege]     " + f));
+        findings.addAll(history.findings());
         assertEquals(List.of(), findings, functionId + "'s role against its recorded calls (the report above lists them)");
     }
 
@@ -309,6 +575,11 @@ class LeastPrivilegeIT {
         names.put(resources.ledgerTable(), environment.get(FunctionConfig.LEDGER_TABLE));
         names.put(resources.ledgerHistoryTable(), environment.get(FunctionConfig.LEDGER_HISTORY_TABLE));
         names.put(resources.consumersTable(), environment.get(io.landingledger.lambda.FunctionConfig.CONSUMERS_TABLE));
+        if (shardQueueName != null) {
+            String queueUrl = template.function("SweepPlannerFunction").environment()
+                    .get(SweepPlannerHandler.SHARD_QUEUE);
+            names.put(shardQueueName, queueUrl.substring(queueUrl.lastIndexOf('/') + 1));
+        }
         return name -> names.get(name) == null ? "{not in " + functionId + "'s environment: " + name + "}" : names.get(name);
     }
 
@@ -369,6 +640,15 @@ class LeastPrivilegeIT {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
+    /** The sweep's EMF documents, which go to the function's log (stdout), not to an AWS API. */
+    private static SweepMetrics sweepMetrics() {
+        return new SweepMetrics(metrics());
+    }
+
+    private static DatasetMetrics metrics() {
+        return DatasetMetrics.to(new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8));
+    }
+
     private static final OutcomeReporter QUIET = new OutcomeReporter() {
         @Override
         public void outcome(IngestOutcome outcome) {
@@ -400,6 +680,7 @@ class LeastPrivilegeIT {
         /** Runs before each request of this function is sent (a test simulates a concurrent producer here). */
         volatile java.util.function.Consumer<software.amazon.awssdk.core.SdkRequest> beforeCall = r -> { };
         LambdaClient lambda;
+        SqsClient sqs;
 
         Wiring(String name, TestResources resources) {
             this.resources = resources;
@@ -442,6 +723,12 @@ class LeastPrivilegeIT {
          * VALIDATOR_FUNCTION (here: the stub endpoint), in process when the template sets none.
          */
         CompletenessSweepHandler sweepHandler(String validatorFunction, StubLambda endpoint) {
+            return new CompletenessSweepHandler(contracts, completenessSweep(validatorFunction, endpoint), metrics(),
+                    QUIET);
+        }
+
+        /** As DependencyFactory.deployedSweep(): the completeness sweep whose re-drives go to {@code endpoint}. */
+        CompletenessSweep completenessSweep(String validatorFunction, StubLambda endpoint) {
             IngestPath redrive = ingest;
             if (validatorFunction != null && !validatorFunction.isBlank()) {
                 lambda = LambdaClient.builder()
@@ -453,10 +740,28 @@ class LeastPrivilegeIT {
                         .build();
                 redrive = new LambdaIngestPath(() -> lambda, validatorFunction.strip(), resources.config().aws().region().id());
             }
-            CompletenessSweep sweep = new CompletenessSweep(store, ledger, redrive, new UnitRouter(contracts), resources.inboxBucket(),
+            return new CompletenessSweep(store, ledger, redrive, new UnitRouter(contracts), resources.inboxBucket(),
                     resources.lakeBucket(), Clock.systemUTC(), () -> UUID.randomUUID().toString(), consumers());
-            return new CompletenessSweepHandler(contracts, sweep, DatasetMetrics.to(new PrintStream(new ByteArrayOutputStream(), true,
-                    StandardCharsets.UTF_8)), QUIET);
+        }
+
+        /** As DependencyFactory.shardedSweep(): planner, shard runner and assembler over this wiring's clients. */
+        ShardedSweep shardedSweep(String validatorFunction, StubLambda endpoint) {
+            return new ShardedSweep(completenessSweep(validatorFunction, endpoint), store, resources.lakeBucket(),
+                    new LakeSweepChanges(store, resources.lakeBucket()), ShardBudget.defaults(), contracts::get);
+        }
+
+        /** As DependencyFactory.sqsClient(), on moto's endpoint (moto serves SQS beside DynamoDB), recorded. */
+        SqsClient sqsClient() {
+            if (sqs == null) {
+                sqs = SqsClient.builder()
+                        .region(resources.config().aws().region())
+                        .credentialsProvider(StaticCredentialsProvider.create(AwsConnection.EMULATOR_CREDENTIALS))
+                        .endpointOverride(resources.config().aws().dynamoDbEndpoint().orElseThrow())
+                        .httpClientBuilder(UrlConnectionHttpClient.builder())
+                        .overrideConfiguration(c -> c.addExecutionInterceptor(new DelegatingRecorder(this)))
+                        .build();
+            }
+            return sqs;
         }
 
         /** As DependencyFactory's receipts: the Consumers table on this wiring's client. */
@@ -481,6 +786,9 @@ class LeastPrivilegeIT {
             dynamo.close();
             if (lambda != null) {
                 lambda.close();
+            }
+            if (sqs != null) {
+                sqs.close();
             }
         }
     }

@@ -29,8 +29,8 @@ import java.util.Set;
 final class RecordedCalls implements ExecutionInterceptor {
     /**
      * A request as sent over HTTP, what the local cloud's request-to-action mappers read ({@code iam.*RequestActions}):
-     * the service, method, encoded path, decoded query, headers, and the body of a DynamoDB request (its JSON names the
-     * table; S3 and Lambda requests are mapped without theirs).
+     * the service, method, encoded path, decoded query, headers, and the body of a DynamoDB or SQS request (its JSON
+     * names the table or the queue; S3 and Lambda requests are mapped without theirs).
      */
     record Http(String service, String method, String rawPath, Map<String, List<String>> query, Map<String, List<String>> headers,
                 byte[] body) {
@@ -73,7 +73,7 @@ final class RecordedCalls implements ExecutionInterceptor {
         SdkHttpRequest http = context.httpRequest();
         String service = service(attributes.getAttribute(REQUEST));
         byte[] body = null;
-        if (service.equals("dynamodb") && context.requestBody().isPresent()) {
+        if ((service.equals("dynamodb") || service.equals("sqs")) && context.requestBody().isPresent()) {
             try (InputStream in = context.requestBody().get().contentStreamProvider().newStream()) {
                 body = in.readAllBytes();
             } catch (IOException e) {

@@ -279,7 +279,8 @@ class ValidateObjectHandlerIT {
         assertEquals(2, items.size());
         assertEquals("attribute_not_exists(revision)", items.get(0).update().conditionExpression());
         assertEquals(pipeline.resources.ledgerTable(), items.get(0).update().tableName());
-        assertEquals("attribute_not_exists(at_run)", items.get(1).put().conditionExpression());
+        assertEquals("attribute_not_exists(dataset_unit) AND attribute_not_exists(at_run)",
+                items.get(1).put().conditionExpression());
         assertEquals(pipeline.resources.ledgerHistoryTable(), items.get(1).put().tableName());
 
         // a second input for the unit: the promote is conditioned on the ETag just read, the ledger write on the
