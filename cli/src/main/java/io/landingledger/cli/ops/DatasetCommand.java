@@ -39,7 +39,7 @@ import software.amazon.awssdk.services.glue.GlueClient;
 @Command(name = "dataset", mixinStandardHelpOptions = true,
         description = {"Register, change, retire and read the datasets a stack serves (docs/contracts.md, Registering a dataset)."},
         subcommands = {DatasetCommand.Add.class, DatasetCommand.Update.class, DatasetCommand.Retire.class, DatasetCommand.ListDatasets.class,
-                DatasetCommand.Show.class, DatasetCommand.Tables.class})
+                DatasetCommand.Show.class, DatasetCommand.Seal.class, DatasetCommand.Tables.class})
 public final class DatasetCommand implements Runnable {
     static final int REFUSED = 1;
     static final String EXIT_CODES_CHANGE = "0:registered";
@@ -308,6 +308,47 @@ public final class DatasetCommand implements Runnable {
             doc.put("state", "refused");
             doc.put("code", e.code());
             return doc;
+        }
+    }
+
+    @Command(name = "seal", mixinStandardHelpOptions = true,
+            description = {"Create the registration record of a version shown CONTRACT_UNSEALED (a registration cut short, or",
+                    "one made before versions had records), after you checked its content: only when its stored bytes",
+                    "hash to --sha256 (e.g. `aws s3 cp` the version, read it, `sha256sum` it). A record is never",
+                    "replaced, so a CONTRACT_TAMPERED version stays refused (docs/operations.md, A contract version",
+                    "refused)."},
+            exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:sealed: the version reads again",
+                    "1:refused, nothing written (no such version, sealed already, the content hashes otherwise)",
+                    "2:usage or target error, or an internal error"})
+    public static final class Seal extends OpsCommand {
+        @Parameters(index = "0", paramLabel = "DATASET")
+        String dataset;
+
+        @Option(names = "--version", required = true, paramLabel = "N", description = "The version to seal.")
+        int version;
+
+        @Option(names = "--sha256", required = true, paramLabel = "HEX",
+                description = "The SHA-256 of the version's bytes as you checked them (64 hex digits).")
+        String sha256;
+
+        @Override
+        int run() {
+            if (!sha256.strip().matches("[0-9a-fA-F]{64}")) {
+                throw new IllegalArgumentException("--sha256 takes 64 hex digits (sha256sum's first column)");
+            }
+            ContractStore.SealOutcome outcome = dependencies.contractStore().seal(dataset, version, sha256);
+            String what = dataset + " version " + version;
+            switch (outcome) {
+                case SEALED -> out.println(what + ": sealed; the functions read it again within "
+                        + resources.config().contractCache().ttl().toSeconds() + " s (target: " + resources.source() + ").");
+                case ALREADY_SEALED -> err.println("landing dataset seal: refused, nothing written: " + what
+                        + " has a registration record already (a record is never replaced; landing dataset show " + dataset + ")");
+                case NO_SUCH_VERSION -> err.println("landing dataset seal: refused, nothing written: " + what + " does not exist");
+                case CONTENT_DIFFERS -> err.println("landing dataset seal: refused, nothing written: " + what
+                        + " is not the content you checked (its bytes hash otherwise)");
+                default -> throw new IllegalStateException(outcome.name());
+            }
+            return outcome == ContractStore.SealOutcome.SEALED ? 0 : REFUSED;
         }
     }
 

@@ -110,6 +110,34 @@ class DatasetCommandIT {
         assertEquals("refused", json.get("state"));
     }
 
+    /** A stack whose versions were registered before versions had records: each is sealed by the operator who checked it. */
+    @Test
+    void anUnsealedVersion_isSealedByTheHashOfTheContentTheOperatorChecked_andNeverByAnother() throws Exception {
+        String lake = newLake();
+        assertEquals(0, landing(lake, "dataset", "add", ROOT.resolve("datasets/transactions.json").toString(), "--reason", "INC-1 onboard").exit());
+        s3.deleteObject(r -> r.bucket(lake).key("_contracts/transactions/v0000000001.sha256")); // as an older release left it
+        LandingRun unsealed = landing(lake, "dataset", "show", "transactions");
+        assertEquals(1, unsealed.exit());
+        assertTrue(unsealed.stdout().contains("  v1  CONTRACT_UNSEALED"), unsealed.stdout());
+
+        byte[] checked = s3.getObjectAsBytes(r -> r.bucket(lake).key("_contracts/transactions/v0000000001.json")).asByteArray();
+        String sha256 = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(checked));
+        LandingRun notHex = landing(lake, "dataset", "seal", "transactions", "--version", "1", "--sha256", "abc");
+        assertEquals(2, notHex.exit(), notHex.stderr());
+        LandingRun other = landing(lake, "dataset", "seal", "transactions", "--version", "1", "--sha256", "0".repeat(64));
+        assertEquals(1, other.exit());
+        assertTrue(other.stderr().contains("refused, nothing written: transactions version 1 is not the content you checked"), other.stderr());
+        assertEquals(1, landing(lake, "dataset", "seal", "transactions", "--version", "2", "--sha256", sha256).exit(), "no version 2");
+
+        LandingRun sealed = landing(lake, "dataset", "seal", "transactions", "--version", "1", "--sha256", sha256);
+        assertEquals(0, sealed.exit(), sealed.stderr());
+        assertTrue(sealed.stdout().startsWith("transactions version 1: sealed"), sealed.stdout());
+        assertEquals(0, landing(lake, "dataset", "show", "transactions").exit(), "the version reads again");
+        LandingRun again = landing(lake, "dataset", "seal", "transactions", "--version", "1", "--sha256", sha256);
+        assertEquals(1, again.exit());
+        assertTrue(again.stderr().contains("has a registration record already"), again.stderr());
+    }
+
     @Test
     void addListShowUpdateRetire(@TempDir Path dir) throws Exception {
         String lake = newLake();

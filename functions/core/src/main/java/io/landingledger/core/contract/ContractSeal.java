@@ -26,6 +26,12 @@ public final class ContractSeal {
         }
     }
 
+    /** Whether {@code body} hashes to {@code sha256} (hex digits, either case). */
+    public static boolean matches(byte[] body, String sha256) {
+        return MessageDigest.isEqual(sha256.strip().toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.US_ASCII),
+                of(body).getBytes(StandardCharsets.US_ASCII));
+    }
+
     /** The record as stored (the record object's bytes, a trailing newline tolerated). */
     public static byte[] bytes(String seal) {
         return seal.getBytes(StandardCharsets.US_ASCII);

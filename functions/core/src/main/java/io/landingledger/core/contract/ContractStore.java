@@ -42,4 +42,26 @@ public interface ContractStore {
      * @throws ContractVersionExistsException that version exists already (carrying it when it could be read)
      */
     void create(ContractEntry entry) throws ContractVersionExistsException;
+
+    /** What {@link #seal} did. */
+    enum SealOutcome {
+        /** The record was created: the version reads again. */
+        SEALED,
+        /** The version has a record already; nothing written (a record is never replaced). */
+        ALREADY_SEALED,
+        /** No such version; nothing written. */
+        NO_SUCH_VERSION,
+        /** The version's stored bytes do not hash to the SHA-256 given; nothing written. */
+        CONTENT_DIFFERS
+    }
+
+    /**
+     * Creates the registration record of a version that has none (CONTRACT_UNSEALED: a registration cut short
+     * between the version and its record, or a version registered before versions had records), only when the
+     * version's stored bytes hash to {@code sha256}, the hash of the content an operator checked. Under the same
+     * create-only condition as {@link #create}: a record is never replaced, so a tampered version stays refused.
+     *
+     * @param sha256 64 hex digits
+     */
+    SealOutcome seal(String dataset, int version, String sha256);
 }

@@ -190,6 +190,11 @@ class ContractRegistrarTest {
             public void create(ContractEntry entry) {
                 store.create(entry);
             }
+
+            @Override
+            public SealOutcome seal(String dataset, int version, String sha256) {
+                return store.seal(dataset, version, sha256);
+            }
         };
         ContractVersionExistsException lost = assertThrows(ContractVersionExistsException.class,
                 () -> new ContractRegistrar(racing, clock).update("mine.json", mine, "mine", false));

@@ -172,6 +172,31 @@ public abstract class ContractStoreContract {
     }
 
     @Test
+    void anUnsealedVersion_isSealedByTheHashOfItsContent_andReadsAgain_butNeverByAnotherHash() {
+        store.create(active("orders", 1, "new"));
+        byte[] body = ContractEntryJson.write(active("orders", 2, "registered before versions had records"));
+        writeUnsealed("orders", 2, body);
+        String checked = ContractSeal.of(body);
+        String other = ContractSeal.of("something else".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+        assertEquals(ContractStore.SealOutcome.CONTENT_DIFFERS, store.seal("orders", 2, other));
+        assertThrows(ContractTamperedException.class, () -> store.latest("orders"), "nothing written");
+        assertEquals(ContractStore.SealOutcome.NO_SUCH_VERSION, store.seal("orders", 3, checked));
+        assertEquals(ContractStore.SealOutcome.SEALED, store.seal("orders", 2, checked.toUpperCase(java.util.Locale.ROOT)));
+        assertEquals(2, store.latest("orders").orElseThrow().version());
+        assertEquals(ContractStore.SealOutcome.ALREADY_SEALED, store.seal("orders", 2, checked));
+    }
+
+    @Test
+    void aTamperedVersion_cannotBeSealedAgain_byTheHashOfItsNewContent() {
+        store.create(active("orders", 1, "new"));
+        byte[] rewritten = ContractEntryJson.write(active("orders", 1, "rewritten"));
+        rewriteAroundThePolicy("orders", 1, rewritten);
+        assertEquals(ContractStore.SealOutcome.ALREADY_SEALED, store.seal("orders", 1, ContractSeal.of(rewritten)));
+        assertThrows(ContractTamperedException.class, () -> store.latest("orders"), "a record is never replaced");
+    }
+
+    @Test
     void retirement_isAVersionLikeAnyOther() {
         store.create(active("orders", 1, "new"));
         ContractEntry retired = new ContractEntry("orders", 2, ContractState.RETIRED, contractJson("orders", 1), "INC-9 producer gone",

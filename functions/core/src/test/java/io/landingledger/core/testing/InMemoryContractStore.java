@@ -62,6 +62,22 @@ public final class InMemoryContractStore implements ContractStore {
         writeSealed(entry.dataset(), entry.version(), ContractEntryJson.write(entry));
     }
 
+    @Override
+    public synchronized SealOutcome seal(String dataset, int version, String sha256) {
+        byte[] body = datasets.getOrDefault(dataset, new TreeMap<>()).get(version);
+        if (body == null) {
+            return SealOutcome.NO_SUCH_VERSION;
+        }
+        if (seals.containsKey(dataset + "/" + version)) {
+            return SealOutcome.ALREADY_SEALED;
+        }
+        if (!ContractSeal.matches(body, sha256)) {
+            return SealOutcome.CONTENT_DIFFERS;
+        }
+        seals.put(dataset + "/" + version, ContractSeal.bytes(ContractSeal.of(body)));
+        return SealOutcome.SEALED;
+    }
+
     /** Rewrites a stored version's bytes and not its registration record: a write around the bucket's policy. */
     public synchronized void overwrite(String dataset, int version, byte[] body) {
         datasets.computeIfAbsent(dataset, d -> new TreeMap<>()).put(version, body);

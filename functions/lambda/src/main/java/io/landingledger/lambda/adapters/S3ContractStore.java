@@ -110,6 +110,23 @@ public final class S3ContractStore implements ContractStore {
         }
     }
 
+    @Override
+    public SealOutcome seal(String dataset, int version, String sha256) {
+        Optional<byte[]> body = get(key(dataset, version));
+        if (body.isEmpty()) {
+            return SealOutcome.NO_SUCH_VERSION;
+        }
+        String sealKey = sealKey(dataset, version);
+        if (get(sealKey).isPresent()) {
+            return SealOutcome.ALREADY_SEALED;
+        }
+        if (!ContractSeal.matches(body.get(), sha256)) {
+            return SealOutcome.CONTENT_DIFFERS;
+        }
+        return createOnce(sealKey, "text/plain", ContractSeal.bytes(ContractSeal.of(body.get())))
+                ? SealOutcome.SEALED : SealOutcome.ALREADY_SEALED;
+    }
+
     /** PutObject under {@code If-None-Match: *}: true when created, false when the key exists (412). */
     private boolean createOnce(String key, String contentType, byte[] body) {
         for (int attempt = 1; ; attempt++) {
