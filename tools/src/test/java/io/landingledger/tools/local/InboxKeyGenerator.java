@@ -22,33 +22,58 @@ final class InboxKeyGenerator {
         }
     }
 
-    private static final List<String> DATES = List.of("2026-03-01", "2026-03-02", "2026-03-09", "2026-10-01", "2026-10-02",
-            "2026-02-29", "2024-02-29", "2028-02-29", "0000-00-00", "9999-12-31", "2026-13-45", "2026-02-30", "2026-04-31",
-            "2026-00-10", "2026-03-00", "0001-01-01", "2026-1-5", "20260301", "2026_03_01", "2026-03-01T00", "2026-03-01 ",
+    /** Real dates: inside the examples' ranges, and the edges (a leap day, the first and the last date a name can hold). */
+    private static final List<String> REAL_DATES = List.of("2026-03-01", "2026-03-02", "2026-03-04", "2026-03-09", "2026-10-01",
+            "2026-10-02", "2026-10-05", "2024-02-29", "2028-02-29", "0001-01-01", "9999-12-31", "2026-12-31");
+    /** Names no daily cadence can hold, or that are not the pattern's date at all. */
+    private static final List<String> IMPOSSIBLE_DATES = List.of("2026-02-29", "0000-00-00", "2026-13-45", "2026-02-30", "2026-04-31",
+            "2026-00-10", "2026-03-00", "2026-1-5", "20260301", "2026_03_01", "2026-03-01T00", "2026-03-01 ",
             "\uFF12\uFF10\uFF12\uFF16-03-01", "\u0662\u0660\u0662\u0666-03-01", "2026\u201103\u201101", "2026-03-0\u0661");
+    /** The cases issue 30 names, put first in every run whatever the seed (then the seeded ones). */
+    private static final List<FuzzedKey> NAMED = List.of(
+            new FuzzedKey("progress_events/progress-2026-02-29.jsonl", "progress_events", "named: not a leap year"),
+            new FuzzedKey("progress_events/progress-2024-02-29.jsonl", "progress_events", "named: a leap day before the first unit"),
+            new FuzzedKey("progress_events/progress-0000-00-00.jsonl", "progress_events", "named: zeros"),
+            new FuzzedKey("progress_events/progress-9999-12-31.jsonl", "progress_events", "named: the last date"),
+            new FuzzedKey("transactions/transactions-2026-13-45.csv", "transactions", "named: month 13"),
+            new FuzzedKey("progress_events/progress-2026-03-03.jsonl", "progress_events", "named: a plain name"),
+            new FuzzedKey("progress_events/progress-2026-03-0\u200B5.jsonl", "progress_events", "named: zero-width space"),
+            new FuzzedKey("progress_events/progress-2026-03-06.jsonl\u202E", "progress_events", "named: bidi override"),
+            new FuzzedKey("progress_events/progress+2026-03-07.jsonl", "progress_events", "named: a plus (S3 sends %2B)"),
+            new FuzzedKey("progress_events/progress 2026-03-07.jsonl", "progress_events", "named: a space (S3 sends +)"),
+            new FuzzedKey(Normalizer.normalize("progress_events/progress-caf\u00E9-2026-03-08.jsonl", Normalizer.Form.NFD), "progress_events",
+                    "named: NFD"),
+            new FuzzedKey("progress_events//progress-2026-03-08.jsonl", "progress_events", "named: //"),
+            new FuzzedKey("progress_events/../transactions/transactions-2026-10-03.csv", "progress_events", "named: .."),
+            new FuzzedKey("transactions/transactions-2026-10-04.csv.csv", "transactions", "named: a double extension"),
+            new FuzzedKey("transactions/TRANSACTIONS-2026-10-04.CSV", "transactions", "named: upper case"));
     /** Characters that change a key's meaning or its URL encoding, or that a reader cannot see. */
     private static final List<String> ODD = List.of("+", " ", "%", "%20", "%2B", "%2F", "&", "=", "?", "#", "\u200B", "\u200D",
             "\uFEFF", "\u202E", "\u200F", "\u2066", "\u0301", "\t", "~", "*", "'", "\"", "\\", ";", ":", "@", "$", "!", "(", "[",
             "\u00E9", "e\u0301", "\uD83D\uDE00");
 
     private final Random random;
+    private int named;
 
     InboxKeyGenerator(long seed) {
         this.random = new Random(seed);
     }
 
     FuzzedKey next() {
+        if (named < NAMED.size()) {
+            return NAMED.get(named++);
+        }
         boolean progress = random.nextBoolean();
         String dataset = progress ? "progress_events" : "transactions";
         String stem = progress ? "progress" : "transactions";
         String extension = progress ? ".jsonl" : ".csv";
         StringBuilder how = new StringBuilder();
-        String date = pick(DATES);
+        String date = pick(random.nextBoolean() ? REAL_DATES : IMPOSSIBLE_DATES);
         how.append("date=").append(escape(date));
         String separator = "-";
         String ext = extension;
         String prefix = dataset + "/";
-        switch (random.nextInt(14)) {
+        switch (random.nextInt(16)) {
             case 0 -> {
                 separator = pick(List.of("", "--", "_", ".", "/"));
                 how.append(" separator=").append(escape(separator));
