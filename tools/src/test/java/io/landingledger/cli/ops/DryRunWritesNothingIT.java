@@ -5,6 +5,8 @@ import io.landingledger.tools.testing.RecordedLocalStack;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
@@ -22,6 +24,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -36,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * all 64 action sets (the default runs the 64 on one form and a cross of the rest).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@org.junit.jupiter.api.TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 40, unit = TimeUnit.MINUTES)
 class DryRunWritesNothingIT {
     static final Path EXAMPLES = Path.of("").toAbsolutePath().getParent().resolve("examples/inbox");
@@ -117,29 +121,40 @@ class DryRunWritesNothingIT {
         }
     }
 
-    /** The rules {@code landing repair --help} states, independent of the command's code: why a combination is refused. */
-    static String refusal(Selection selection, Datasets datasets, List<String> actions) {
+    /**
+     * The rules {@code landing repair --help} states, independent of the command's code: every reason a combination
+     * must be refused for (empty when it must plan). The command names one of them, whichever it checks first.
+     */
+    static List<String> refusals(Selection selection, Datasets datasets, List<String> actions) {
+        List<String> why = new ArrayList<>();
         boolean omit = actions.contains("--omit");
         boolean accept = actions.contains("--accept-empty");
         boolean readsInput = actions.contains("--force") || actions.contains("--forward") || actions.contains("--input-version latest");
         if (actions.contains("--revoke") && !accept) {
-            return "--revoke";
+            why.add("--revoke");
         }
         if ((omit || accept) && (omit && accept || readsInput)) {
-            return "--omit and --accept-empty";
+            why.add("--omit and --accept-empty");
         }
         if (datasets == Datasets.LISTED_AND_ALL) {
-            return "not both";
+            why.add("not both");
         }
         if (!datasets.fleet()) {
-            return switch (selection) {
-                case BY_STATUS -> "--status selects units over many datasets";
-                case UNIT_AND_FROM -> "not both";
-                case NONE -> "name the units";
-                default -> datasets == Datasets.UNKNOWN ? "unknown dataset" : selection == Selection.NOT_A_DATE ? "is not a unit" : null;
-            };
+            switch (selection) {
+                case BY_STATUS -> why.add("--status selects units over many datasets");
+                case UNIT_AND_FROM -> why.add("not both");
+                case NONE -> why.add("name the units");
+                case NOT_A_DATE -> why.add("is not a unit");
+                default -> {
+                }
+            }
+            if (datasets == Datasets.UNKNOWN) {
+                why.add("unknown dataset");
+            }
+        } else if (selection == Selection.NONE || selection == Selection.UNIT_AND_FROM) {
+            why.add("select the units one way");
         }
-        return selection == Selection.NONE || selection == Selection.UNIT_AND_FROM ? "select the units one way" : null;
+        return why;
     }
 
     static List<List<String>> actionSets() {
@@ -157,6 +172,7 @@ class DryRunWritesNothingIT {
     }
 
     @Test
+    @Order(1)
     void everyDryRun_ofEveryFlagCombination_onBothTargets_writesNothing_andTheRefusedOnesSayWhy() throws Exception {
         List<List<String>> every = actionSets();
         List<List<String>> some = List.of(List.of(), List.of("--omit"), List.of("--accept-empty", "--revoke"), List.of("--force", "--forward"),
@@ -179,6 +195,7 @@ class DryRunWritesNothingIT {
     }
 
     @Test
+    @Order(2)
     void theReadOnlyCommands_writeNothingEither() {
         for (String[] args : List.of(new String[] {"status"}, new String[] {"status", "--json", "--drift"}, new String[] {"status", "progress_events"},
                 new String[] {"explain", "progress_events", "2026-03-01"}, new String[] {"explain", "progress_events", "2026-03-04", "--json"},
@@ -191,11 +208,21 @@ class DryRunWritesNothingIT {
     }
 
     @Test
+    @Order(3)
     void aFleetDryRunsHint_goesAheadWithTheActionItPlanned() {
         LandingRun run = LandingRun.inProcess("repair", "--all-datasets", "--status", "EMPTY,REFUSED", "--accept-empty", "--reason", "r", "--dry-run");
         assertTrue(run.stdout().contains("To go ahead: landing repair --all-datasets --status EMPTY,REFUSED --accept-empty --reason r --yes"),
                 run.stdout() + run.stderr());
         assertEquals(baseline, local.state());
+    }
+
+    @Test
+    @Order(4)
+    void theComparisonSeesAWrite_theSameRepairWithoutDryRunChangesTheState() {
+        // last: it writes. Without it, "nothing changed" could mean the comparison sees nothing
+        LandingRun repair = LandingRun.inProcess("repair", "progress_events", "2026-03-01", "--reason", "dry run check", "--yes");
+        assertEquals(0, repair.exit(), repair.stdout() + repair.stderr());
+        assertNotEquals(baseline, local.state(), "a repair that republished a deleted unit wrote to the lake and the ledger");
     }
 
     private void dryRun(boolean remote, Selection selection, Datasets datasets, List<String> actions, boolean json) throws Exception {
@@ -211,16 +238,16 @@ class DryRunWritesNothingIT {
             args.addAll(List.of("--stack", "landing-local", "--region", "us-east-1"));
         }
         String shown = "landing " + String.join(" ", args);
-        String refusal = refusal(selection, datasets, actions);
+        List<String> refusals = refusals(selection, datasets, actions);
         LandingRun run = remote ? remotely(args) : LandingRun.inProcess(args.toArray(String[]::new));
         runs++;
         String printed = run.stdout() + run.stderr();
         if (printed.contains("\tat ") || printed.contains("NullPointerException")) {
             findings.add(shown + ": a stack trace or an unexplained exception: " + first(run.stderr()));
         }
-        if (refusal != null) {
-            if (run.exit() != 2 || !run.stderr().startsWith("landing repair: ") || !run.stderr().contains(refusal)) {
-                findings.add(shown + ": must be refused (" + refusal + ") with exit 2; exit " + run.exit() + ", " + first(run.stderr()));
+        if (!refusals.isEmpty()) {
+            if (run.exit() != 2 || !run.stderr().startsWith("landing repair: ") || refusals.stream().noneMatch(run.stderr()::contains)) {
+                findings.add(shown + ": must be refused (" + refusals + ") with exit 2; exit " + run.exit() + ", " + first(run.stderr()));
             }
         } else if (run.exit() > 1) {
             findings.add(shown + ": must plan (exit 0 or 1); exit " + run.exit() + ", " + first(run.stderr()));
