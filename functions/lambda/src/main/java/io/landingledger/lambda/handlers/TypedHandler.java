@@ -66,8 +66,8 @@ public abstract class TypedHandler<I, O> implements RequestStreamHandler {
     I read(byte[] payload) {
         if (eventSerializer != null) {
             String text = new String(payload, StandardCharsets.UTF_8);
-            if (text.isBlank()) {
-                return null;
+            if (text.isBlank() || text.strip().equals("null")) {
+                return null; // as the codec reads JSON null: the runtime's serializer would throw on it
             }
             try {
                 return eventSerializer.fromJson(text);

@@ -76,6 +76,14 @@ class MalformedS3EventTest {
     }
 
     @Test
+    void aNullPayload_isAnsweredWithNoRecords_asAnEmptyOne() {
+        // found by KeyFuzzIT (seed 7): the event serializer threw on JSON null, which the handler reads as no event
+        for (String payload : List.of("null", " null\n", "")) {
+            assertEquals(List.of(), Invocations.invoke(handler, payload, null).get("records"), "'" + payload + "'");
+        }
+    }
+
+    @Test
     void aPayloadTheSerializerCannotRead_failsSayingItIsNoS3Event() {
         for (String payload : List.of("{\"Records\":[{}]}", "{\"Records\":[1]}", "[]", "not json",
                 "{\"Records\":[" + record("k", "inbox").replace("\"eventTime\":\"2026-03-02T10:00:00.000Z\",", "") + "]}")) {
