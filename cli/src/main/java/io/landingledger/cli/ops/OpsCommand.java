@@ -98,12 +98,46 @@ abstract class OpsCommand implements Callable<Integer> {
     /**
      * The range a command looks at when none is given: the first to the last unit the stack knows (a ledger item, an
      * inbox input or a published object), as {@code landing local} sweeps it, so a gap shows as MISSING; an end given
-     * replaces its side. Null when the stack knows no unit of the dataset and no end is given.
+     * replaces its side. Without an end given, the range stops at the unit that contains now: a unit named further
+     * ahead ({@code progress-9999-12-31.jsonl} is a real date) would stretch it over millions of units that have not
+     * begun ({@link #unitsAhead} lists those the stack holds). Null when the stack knows no unit of the dataset and no
+     * end is given.
      */
     CompletenessSweep.Range knownRange(DatasetContract contract, String from, String to) {
         if (contract.unit().cadence() == Cadence.LIST) {
             return CompletenessSweep.range(contract, from, to, Instant.now());
         }
+        TreeSet<String> known = knownUnits(contract);
+        String begun = UnitCalendar.of(contract).unitAt(Instant.now());
+        if (to == null) {
+            known.removeIf(unit -> unit.compareTo(begun) > 0);
+        }
+        if (known.isEmpty() && (from == null || to == null)) {
+            return null;
+        }
+        String start = from != null ? from : known.first();
+        String end = to != null ? to : known.last();
+        if (start.compareTo(end) > 0) {
+            end = start;
+        }
+        return CompletenessSweep.range(contract, start, end, Instant.now());
+    }
+
+    /**
+     * The units the stack knows after the unit that contains now, from {@code from} on, when no end is given (none
+     * otherwise): {@link #knownRange} stops before them, and status answers for each on its own.
+     */
+    List<String> unitsAhead(DatasetContract contract, String from, String to) {
+        if (contract.unit().cadence() == Cadence.LIST || to != null) {
+            return List.of();
+        }
+        String begun = UnitCalendar.of(contract).unitAt(Instant.now());
+        String after = from != null && from.compareTo(begun) > 0 ? from : begun; // a from ahead is the range's one unit
+        return knownUnits(contract).stream().filter(unit -> unit.compareTo(after) > 0).toList();
+    }
+
+    /** Every unit of the dataset the stack knows (ledger, inbox, published) that its cadence can name. */
+    private TreeSet<String> knownUnits(DatasetContract contract) {
         TreeSet<String> known = new TreeSet<>();
         for (LedgerItem item : dependencies.ledger().items(contract.dataset(), null, null)) {
             known.add(item.unit());
@@ -120,15 +154,7 @@ abstract class OpsCommand implements Callable<Integer> {
         // a unit the cadence cannot name (2026-02-30, recorded before routing refused it as UNIT_INVALID) bounds no
         // range: status lists it apart (CompletenessSweep#invalidUnits), and every other unit is still answered for
         known.removeIf(unit -> !UnitCalendar.of(contract).canName(unit));
-        if (known.isEmpty() && (from == null || to == null)) {
-            return null;
-        }
-        String start = from != null ? from : known.first();
-        String end = to != null ? to : known.last();
-        if (start.compareTo(end) > 0) {
-            end = start;
-        }
-        return CompletenessSweep.range(contract, start, end, Instant.now());
+        return known;
     }
 
     /**

@@ -99,6 +99,7 @@ public final class RepairCommand extends OpsCommand {
 
     @Override
     int run() throws Exception {
+        refuseContradictoryActions();
         if (allDatasets || !datasets.isEmpty()) {
             return runFleet();
         }
@@ -114,13 +115,6 @@ public final class RepairCommand extends OpsCommand {
         }
         if (units.isEmpty() && from == null) {
             throw new IllegalArgumentException("name the units (landing repair DATASET UNIT...) or a range (--from UNIT [--to UNIT])");
-        }
-        if (revoke && !acceptEmpty) {
-            throw new IllegalArgumentException("--revoke takes back an acceptance: use it with --accept-empty");
-        }
-        if ((omit || acceptEmpty) && (omit == acceptEmpty || force || forward || !"recorded".equals(inputVersion))) {
-            throw new IllegalArgumentException("--omit and --accept-empty record an operator's decision and read no input: use one, "
-                    + "without --force, --forward or --input-version");
         }
         RepairPages plan = repairJob(payload(true));
         List<Map<String, Object>> radius = blastRadius(contract, plan);
@@ -171,6 +165,20 @@ public final class RepairCommand extends OpsCommand {
                     : "Not every unit was restored: see ACTION and REASON above.");
         }
         return succeeded ? 0 : 1;
+    }
+
+    /**
+     * The action options that contradict each other, refused before anything is read, for one dataset and for many
+     * alike (the fleet path once sent {@code --omit --force} on as an omission and dropped a lone {@code --revoke}).
+     */
+    private void refuseContradictoryActions() {
+        if (revoke && !acceptEmpty) {
+            throw new IllegalArgumentException("--revoke takes back an acceptance: use it with --accept-empty");
+        }
+        if ((omit || acceptEmpty) && (omit == acceptEmpty || force || forward || !"recorded".equals(inputVersion))) {
+            throw new IllegalArgumentException("--omit and --accept-empty record an operator's decision and read no input: use one, "
+                    + "without --force, --forward or --input-version");
+        }
     }
 
     private RepairRequest payload(boolean dry) {
@@ -398,8 +406,13 @@ public final class RepairCommand extends OpsCommand {
         if (forward) {
             text.append(" --forward");
         }
-        if (omit) {
-            text.append(" --omit");
+        // the action as the one-dataset command line spells it: the "to go ahead" hint must run what was planned
+        switch (action()) {
+            case "omit" -> text.append(" --omit");
+            case "accept-empty" -> text.append(" --accept-empty");
+            case "revoke-accept-empty" -> text.append(" --accept-empty --revoke");
+            default -> {
+            }
         }
         if (parallel != FleetRepair.DEFAULT_PARALLELISM) {
             text.append(" --parallel ").append(parallel);

@@ -72,20 +72,26 @@ public final class StatusCommand extends OpsCommand {
                     rows.add(row);
                 }
             }
+            List<CompletenessSweep.Range> ranges = new ArrayList<>();
             CompletenessSweep.Range range = knownRange(contract, unitRange.from, unitRange.to);
-            if (range == null) {
-                continue;
+            if (range != null) {
+                ranges.add(range);
             }
-            DatasetReport report = dependencies.sweep().classify(contract, range, now);
-            complete &= report.complete();
-            if (!report.consumersBehind().isEmpty()) {
-                behind.put(contract.dataset(), report.consumersBehind());
-            }
-            int modal = modalContractVersion(report);
-            for (UnitReport unit : report.units()) {
-                Map<String, Object> row = row(contract.dataset(), unit, modal);
-                if (selected(unit, row)) {
-                    rows.add(row);
+            // units the stack holds ahead of now, each on its own: never one range over the years between
+            unitsAhead(contract, unitRange.from, unitRange.to).forEach(unit -> ranges.add(new CompletenessSweep.Range(unit, unit)));
+            for (CompletenessSweep.Range each : ranges) {
+                DatasetReport report = dependencies.sweep().classify(contract, each, now);
+                complete &= report.complete();
+                if (!report.consumersBehind().isEmpty()) {
+                    report.consumersBehind().forEach((consumer, units) -> behind.computeIfAbsent(contract.dataset(), d -> new LinkedHashMap<>())
+                            .computeIfAbsent(consumer, c -> new ArrayList<>()).addAll(units));
+                }
+                int modal = modalContractVersion(report);
+                for (UnitReport unit : report.units()) {
+                    Map<String, Object> row = row(contract.dataset(), unit, modal);
+                    if (selected(unit, row)) {
+                        rows.add(row);
+                    }
                 }
             }
         }

@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * S3's event notifications for the locally deployed stack: after an object is created, every LambdaConfiguration of
  * its bucket whose event, prefix and suffix match sends the function the notification S3 sends (event version 2.1, the
- * key URL-encoded, the version's size, ETag and id, a sequencer that grows per bucket), as an asynchronous invocation,
+ * key URL-encoded with its slashes kept, the version's size, ETag and id, a sequencer that grows per bucket), as an asynchronous invocation,
  * and only where a Lambda permission lets s3.amazonaws.com invoke it from that bucket in this account.
  */
 final class S3Notifier implements AwsGateway.ObjectCreatedListener {
@@ -145,7 +145,8 @@ final class S3Notifier implements AwsGateway.ObjectCreatedListener {
     private String event(S3NotificationRules.Rule rule, Principal principal, String bucket, String key, HeadObjectResponse head,
                          String eventName, String sequence) {
         Map<String, Object> object = new LinkedHashMap<>();
-        object.put("key", URLEncoder.encode(key, StandardCharsets.UTF_8));
+        // as S3 writes it: form-encoded (a space is '+', '+' is %2B, UTF-8 bytes %XX), the path's slashes left as they are
+        object.put("key", URLEncoder.encode(key, StandardCharsets.UTF_8).replace("%2F", "/"));
         object.put("size", head.contentLength());
         object.put("eTag", head.eTag() == null ? null : head.eTag().replace("\"", ""));
         if (head.versionId() != null && !head.versionId().equals("null")) {

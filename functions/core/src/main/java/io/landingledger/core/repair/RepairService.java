@@ -159,13 +159,21 @@ public final class RepairService {
         return calendar.units(first, known.compareTo(last) > 0 ? known : last);
     }
 
-    /** The latest unit from {@code from} on that has an inbox input or a ledger item ({@code from} when none). */
+    /**
+     * The latest unit from {@code from} on, up to the unit that contains now, that has an inbox input or a ledger item
+     * ({@code from} when none). A unit named further ahead ({@code progress-9999-12-31.jsonl} is a real date) bounds no
+     * open range: it would stretch one over millions of units that have not begun; name it to repair it.
+     */
     private String latestKnown(DatasetContract contract, String from, Map<String, ObjectStore.ListedVersion> inbox) {
+        String begun = UnitCalendar.of(contract).unitAt(clock.instant()); // null for a list cadence: no horizon
+        if (begun != null && from.compareTo(begun) > 0) {
+            return from; // a range that starts ahead is that one unit, unless its end is named
+        }
         String last = from;
         for (String unit : inbox.keySet()) {
-            last = unit.compareTo(last) > 0 ? unit : last;
+            last = unit.compareTo(last) > 0 && (begun == null || unit.compareTo(begun) <= 0) ? unit : last;
         }
-        for (LedgerItem item : ledger.items(contract.dataset(), from, null)) {
+        for (LedgerItem item : ledger.items(contract.dataset(), from, begun)) {
             last = item.unit().compareTo(last) > 0 ? item.unit() : last;
         }
         return last;

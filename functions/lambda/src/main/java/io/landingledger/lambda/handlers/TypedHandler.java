@@ -66,7 +66,18 @@ public abstract class TypedHandler<I, O> implements RequestStreamHandler {
     I read(byte[] payload) {
         if (eventSerializer != null) {
             String text = new String(payload, StandardCharsets.UTF_8);
-            return text.isBlank() ? null : eventSerializer.fromJson(text);
+            if (text.isBlank() || text.strip().equals("null")) {
+                return null; // as the codec reads JSON null: the runtime's serializer would throw on it
+            }
+            try {
+                return eventSerializer.fromJson(text);
+            } catch (RuntimeException unreadable) {
+                // the runtime's serializer says only what it tried (a JSONException, a ClassNotFoundException from its
+                // fallback): say what is wrong with the payload instead, which the failure queue then shows
+                throw new IllegalArgumentException("the payload is not " + input.getSimpleName() + " JSON as Lambda delivers it (a JSON"
+                        + " object whose records hold every field the service always sends): "
+                        + unreadable.getClass().getSimpleName(), unreadable);
+            }
         }
         return JsonCodec.read(payload, input);
     }

@@ -75,10 +75,24 @@ public final class ValidateObjectHandler extends TypedHandler<S3Event, ValidateO
         Deadline deadline = LambdaDeadline.of(context); // a record that cannot finish in time stops between steps, failed
         List<S3EventNotificationRecord> records = event == null || event.getRecords() == null ? List.of() : event.getRecords();
         for (S3EventNotificationRecord record : records) {
-            S3ObjectEntity object = record.getS3().getObject();
-            String bucket = record.getS3().getBucket().getName();
-            String key = object.getUrlDecodedKey(); // decoded once, here: S3 sends keys URL-encoded ('+' is a space)
-            String versionId = object.getVersionId();
+            S3ObjectEntity object = record.getS3() == null ? null : record.getS3().getObject();
+            String bucket = record.getS3() == null || record.getS3().getBucket() == null ? null : record.getS3().getBucket().getName();
+            String versionId = object == null ? null : object.getVersionId();
+            String rawKey = object == null ? null : object.getKey();
+            if (bucket == null || bucket.isEmpty() || rawKey == null || rawKey.isEmpty()) {
+                // S3 names both in every record; a record without them is answered, never retried, and hides no other record
+                results.add(report(new RecordResult.Unroutable(bucket, rawKey, versionId, "MALFORMED_RECORD",
+                        "the record names no bucket or no object key (s3.bucket.name, s3.object.key): not a notification S3 sends")));
+                continue;
+            }
+            String key;
+            try {
+                key = object.getUrlDecodedKey(); // decoded once, here: S3 sends keys URL-encoded ('+' is a space)
+            } catch (IllegalArgumentException notEncoded) {
+                results.add(report(new RecordResult.Unroutable(bucket, rawKey, versionId, "MALFORMED_RECORD",
+                        "the key is not URL-encoded as S3 encodes keys in notifications (a % not followed by two hex digits)")));
+                continue;
+            }
             if (record.getEventName() == null || !record.getEventName().startsWith("ObjectCreated:")) {
                 results.add(report(new RecordResult.Unroutable(bucket, key, versionId, "NOT_A_CREATE_EVENT",
                         "only ObjectCreated events are ingested")));
