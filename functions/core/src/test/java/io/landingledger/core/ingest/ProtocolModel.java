@@ -71,6 +71,11 @@ final class ProtocolModel implements Model {
     static final String KEY = DATASET + "/progress-" + UNIT + ".jsonl";
     static final String GZ = KEY + ".gz";
     static final String PUBLISHED_KEY = LakeLayout.publishedKey(DATASET, UNIT);
+    /** The neighbours: the dataset's next unit, and the same day of a second dataset (a copy of the contract). */
+    static final String UNIT2 = "2026-03-02";
+    static final String KEY2 = DATASET + "/progress-" + UNIT2 + ".jsonl";
+    static final String DATASET2 = "lesson_events";
+    static final String KEY3 = DATASET2 + "/lesson-" + UNIT + ".jsonl";
     /** Values planted in rows and refused fields: none may reach the ledger, quarantine, outcomes or exceptions. */
     static final List<String> PLANTED = List.of("PLANTED-L", "planted@example.com");
     private static final Instant START = Instant.parse("2026-03-01T23:30:00Z");
@@ -157,6 +162,31 @@ final class ProtocolModel implements Model {
         c.put("maxRejectedLines", 0);
     });
     DatasetContract current = v1;
+    /** The second dataset: progress_events' rules under another name and file pattern. */
+    final DatasetContract lessons = io.landingledger.core.testing.TestContracts.progressEvents(c -> {
+        c.put("dataset", DATASET2);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> unit = new HashMap<>((Map<String, Object>) c.get("unit"));
+        unit.put("pattern", "lesson-(?<unit>\\d{4}-\\d{2}-\\d{2})\\.jsonl(\\.gz)?");
+        c.put("unit", unit);
+    });
+
+    /** Which dataset and unit an inbox key belongs to, as the model wires it (the router is not the model's oracle). */
+    record Target(DatasetContract contract, String unit) {
+    }
+
+    Target targetOf(String key) {
+        if (key.equals(KEY2)) {
+            return new Target(current, UNIT2);
+        }
+        return key.equals(KEY3) ? new Target(lessons, UNIT) : new Target(current, UNIT);
+    }
+
+    /** The neighbours' files, put before anything else happens: their events race the unit's. */
+    void withNeighbours() {
+        put(KEY2, file(Rows.B, Encoding.PLAIN));
+        put(KEY3, file(Rows.A, Encoding.PLAIN));
+    }
     /** The same two contract versions as the reference reads them (datasets/progress_events.json, and v2's cap). */
     private final Map<Integer, ReferenceContract> referenceContracts = Map.of(1, ReferenceContract.progressEvents(DATASET, 1, 10),
             2, ReferenceContract.progressEvents(DATASET, 2, 0));
@@ -425,11 +455,13 @@ final class ProtocolModel implements Model {
         InputRef input = new InputRef(event.bucket(), event.key(), event.versionId(), event.etag(), event.size(), event.sequencer(),
                 event.eventTime());
         String runId = runId();
+        Target target = targetOf(event.key());
         sim.task("validator[" + event.versionId() + "]", () -> {
             // S5: a replay of an event already handled, with nobody else writing meanwhile, writes nothing
-            boolean replay = isReplay(event.key(), event.versionId());
+            boolean replay = target.unit().equals(UNIT) && target.contract().dataset().equals(DATASET) && isReplay(event.key(), event.versionId());
             long totalBefore = writes;
-            IngestOutcome outcome = ingest(store, ledger).ingest(IngestService.Request.event(current, UNIT, input, runId, io.landingledger.core.ingest.Deadline.NONE));
+            IngestOutcome outcome = ingest(store, ledger).ingest(IngestService.Request.event(target.contract(), target.unit(), input, runId,
+                    io.landingledger.core.ingest.Deadline.NONE));
             outcomes.add(outcome);
             long own = writesBy.getOrDefault(sim.current().name(), 0L);
             if (replay && writes - totalBefore == own && own > 0) {
@@ -822,7 +854,7 @@ final class ProtocolModel implements Model {
                             payload.put("force", force);
                             if (range) {
                                 payload.put("from", UNIT);
-                                payload.put("to", UNIT);
+                                payload.put("to", UNIT2);
                             } else {
                                 payload.put("units", List.of(UNIT));
                             }
@@ -912,12 +944,20 @@ final class ProtocolModel implements Model {
         // drain: every event still pending is delivered once, then the sweep re-drives to a fixpoint; nothing crashes now
         ObjectStore rawStore = s3;
         IngestService direct = ingest(rawStore, dynamo);
+        checkDriftIsReported();
         for (InMemoryObjectStore.Event e : List.copyOf(pending)) {
-            direct.ingest(IngestService.Request.event(current, UNIT, new InputRef(e.bucket(), e.key(), e.versionId(), e.etag(), e.size(),
+            direct.ingest(IngestService.Request.event(targetOf(e.key()).contract(), targetOf(e.key()).unit(), new InputRef(e.bucket(), e.key(), e.versionId(), e.etag(), e.size(),
                     e.sequencer(), e.eventTime()), runId(), io.landingledger.core.ingest.Deadline.NONE));
             check();
         }
         pending.clear();
+        // the neighbours' lost events: re-driven as the sweep re-drives the unit's (that path is checked on the unit)
+        for (String key : List.of(KEY2, KEY3)) {
+            s3.current(INBOX, key).filter(v -> !v.deleteMarker()).ifPresent(v -> direct.ingest(IngestService.Request.event(
+                    targetOf(key).contract(), targetOf(key).unit(), new InputRef(INBOX, key, v.versionId(), v.etag(), v.size(),
+                            v.sequencer(), clock.instant()), runId(), io.landingledger.core.ingest.Deadline.NONE)));
+        }
+        check();
         // a fixpoint: a sweep whose re-drives (if any) change nothing, in the ledger or in published/
         DatasetReport report = null;
         boolean changed = true;
@@ -942,6 +982,8 @@ final class ProtocolModel implements Model {
         checkEmptyAcceptanceSurvivesTheSameRows();
         checkSettled("after the forced repair", inputsNow());
         checkConsumersBehind();
+        checkNeighbour(KEY2, DATASET, UNIT2);
+        checkNeighbour(KEY3, DATASET2, UNIT);
         if (auditDryRuns) {
             checkDryRunsWriteNothing();
         }
@@ -1022,6 +1064,50 @@ final class ProtocolModel implements Model {
                     + " but the inbox's newest input is " + newest.key() + " " + newest.versionId() + " ("
                     + (newestRefusedOnRecord ? "refused on record, but it validates under contract " + current.version()
                     : "no refusal of it on record") + ")");
+        }
+    }
+
+    /**
+     * LEDGER_DRIFT: when the publish the ledger names is gone from published/ (an out-of-band delete), a sweep
+     * without re-drive says so before anything repairs it.
+     */
+    private void checkDriftIsReported() {
+        LedgerItem item = dynamo.get(DATASET, UNIT).orElse(null);
+        if (item == null || item.published() == null || item.status() == LedgerStatus.OMITTED
+                || s3.current(LAKE, PUBLISHED_KEY).filter(v -> !v.deleteMarker()).isPresent()) {
+            return;
+        }
+        UnitReport unit = shardedSweep(s3, dynamo, withRedrive(current, false)).units().get(0);
+        check();
+        if (unit.status() != UnitStatus.LEDGER_DRIFT) {
+            throw new AssertionError("LEDGER_DRIFT: published/ lost the publish the ledger names and the sweep says " + unit.status());
+        }
+    }
+
+    /**
+     * L4 for a neighbour (another unit of the dataset, the same day of another dataset), whose files always validate:
+     * its ledger item, its published object's recorded input and its inbox key agree, and its bytes are the reference's
+     * rows of the newest version, whatever raced on the unit next door.
+     */
+    private void checkNeighbour(String key, String dataset, String unit) {
+        ReferenceInbox inbox = ReferenceInbox.of(s3.allVersions(INBOX), key::equals);
+        ReferenceInbox.Version newest = inbox.newest().orElse(null);
+        if (newest == null) {
+            return;
+        }
+        String where = "L4 (" + dataset + " " + unit + "): ";
+        LedgerItem item = dynamo.get(dataset, unit).orElseThrow(() -> new AssertionError(where + "no ledger item"));
+        InMemoryObjectStore.Version object = s3.current(LAKE, LakeLayout.publishedKey(dataset, unit)).filter(v -> !v.deleteMarker())
+                .orElseThrow(() -> new AssertionError(where + "nothing published"));
+        PublishMetadata meta = PublishMetadata.from(object.metadata());
+        if (item.status() != LedgerStatus.PUBLISHED || !item.input().key().equals(key) || !newest.versionId().equals(item.input().versionId())
+                || !meta.inputKey().equals(key) || !newest.versionId().equals(meta.inputVersionId()) || !meta.runId().equals(item.runId())
+                || !object.etag().equals(item.publishedEtag())) {
+            throw new AssertionError(where + "the ledger (" + item.status() + " " + item.input() + ") and published/ (" + meta.inputKey()
+                    + " " + meta.inputVersionId() + ", run " + meta.runId() + ") do not both name the newest input " + newest.versionId());
+        }
+        if (!Arrays.equals(object.body(), oracle(version(key, newest.versionId()).body(), 1).rows())) {
+            throw new AssertionError(where + "published/ does not hold the reference's rows of " + newest.versionId());
         }
     }
 

@@ -12,7 +12,8 @@ import java.util.TreeMap;
  * @param fields      by name (sorted: the canonical row's field order)
  * @param maxRejected lines a file may reject and still publish
  */
-public record ReferenceContract(String dataset, int version, Map<String, Field> fields, String key, List<String> prohibited,
+public record ReferenceContract(String dataset, int version, Map<String, Field> fields, String key,
+                                List<String> prohibited,
                                 int maxRejected) {
 
     /** The kinds of value the reference models. */
@@ -32,7 +33,7 @@ public record ReferenceContract(String dataset, int version, Map<String, Field> 
         fields = new TreeMap<>(fields);
     }
 
-    /** datasets/progress_events.json, {@code maxRejected} lines allowed, named {@code dataset} (another dataset's copy). */
+    /** datasets/progress_events.json, {@code maxRejected} lines allowed, named {@code dataset} (a copy's name). */
     public static ReferenceContract progressEvents(String dataset, int version, int maxRejected) {
         Map<String, Field> f = new TreeMap<>();
         f.put("event_id", new Field(Type.STRING, true, false, List.of(), 1, null));
@@ -42,6 +43,7 @@ public record ReferenceContract(String dataset, int version, Map<String, Field> 
         f.put("attempt_number", new Field(Type.INTEGER, true, false, List.of(), 0, 1L));
         f.put("event_time", new Field(Type.TIMESTAMP, true, false, List.of(), 0, null));
         f.put("checkpoint", new Field(Type.INTEGER, false, true, List.of(), 0, null));
-        return new ReferenceContract(dataset, version, f, "event_id", List.of("email", "name", "payment_token"), maxRejected);
+        return new ReferenceContract(dataset, version, f, "event_id", List.of("email", "name", "payment_token"),
+                maxRejected);
     }
 }

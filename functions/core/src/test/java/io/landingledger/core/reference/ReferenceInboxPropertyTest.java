@@ -88,13 +88,15 @@ class ReferenceInboxPropertyTest {
                         }
                         pairs++;
                         int cmp = production.compare(a[0], a[1], b[0], b[1]);
-                        assertEquals(cmp > 0, reference.newer(a[0], a[1], b[0], b[1]), where + "\n" + a[0] + " " + a[1] + " vs "
+                        assertEquals(cmp > 0, reference.newer(a[0], a[1], b[0], b[1]),
+                                where + "\n" + a[0] + " " + a[1] + " vs "
                                 + b[0] + " " + b[1]);
                     }
                 }
             }
         }
-        System.out.printf("reference order vs UnitInputs: %,d inbox histories, %,d ordered pairs agree%n", HISTORIES, pairs);
+        System.out.printf("reference order vs UnitInputs: %,d inbox histories, %,d ordered pairs agree%n",
+                HISTORIES, pairs);
         assertTrue(pairs > HISTORIES, "the generator makes histories with several versions");
     }
 }

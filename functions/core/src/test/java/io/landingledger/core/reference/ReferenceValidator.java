@@ -36,7 +36,8 @@ import java.util.zip.GZIPInputStream;
  * </ul>
  */
 public final class ReferenceValidator {
-    private static final DateTimeFormatter UTC_SECONDS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'", Locale.ROOT);
+    private static final DateTimeFormatter UTC_SECONDS =
+            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'", Locale.ROOT);
     private static final Pattern TIMESTAMP = Pattern.compile(
             "(\\d{4}-\\d{2}-\\d{2})[Tt](\\d{2}:\\d{2}:\\d{2})(Z|z|[+-]\\d{2}:\\d{2})?");
     private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
@@ -54,7 +55,8 @@ public final class ReferenceValidator {
      * @param refusals the refusal codes that apply (empty: the file publishes); when several apply, any may be named
      * @param rows     the published bytes: canonical rows, LF-terminated, in input order
      */
-    public record Verdict(TreeSet<String> refusals, byte[] rows, int accepted, int rejected, int duplicates, List<Reject> rejects) {
+    public record Verdict(TreeSet<String> refusals, byte[] rows, int accepted, int rejected, int duplicates,
+                          List<Reject> rejects) {
         public boolean publishable() {
             return refusals.isEmpty();
         }
@@ -99,7 +101,8 @@ public final class ReferenceValidator {
                 rejects.add(new Reject(i + 1, "DUPLICATE_FIELD", e.name));
                 continue;
             }
-            if (ReferenceJson.allNames(value).stream().anyMatch(n -> contract.prohibited().contains(n.toLowerCase(Locale.ROOT)))) {
+            if (ReferenceJson.allNames(value).stream()
+                    .anyMatch(n -> contract.prohibited().contains(n.toLowerCase(Locale.ROOT)))) {
                 refusals.add("PROHIBITED_FIELD");
                 continue;
             }
@@ -127,7 +130,8 @@ public final class ReferenceValidator {
         if (rejects.size() > contract.maxRejected()) {
             refusals.add("REJECT_CAP");
         }
-        return new Verdict(refusals, rows.toString().getBytes(StandardCharsets.UTF_8), accepted, rejects.size(), duplicates, rejects);
+        byte[] published = rows.toString().getBytes(StandardCharsets.UTF_8);
+        return new Verdict(refusals, published, accepted, rejects.size(), duplicates, rejects);
     }
 
     /** The line's reject, or null with its canonical row in {@code row[0]}. */

@@ -49,7 +49,8 @@ class ReferenceValidatorPropertyTest {
             Random random = new Random(seed);
             int cap = caps[random.nextInt(caps.length)];
             byte[] file = file(random);
-            ReferenceValidator.Verdict expected = ReferenceValidator.judge(ReferenceContract.progressEvents("progress_events", 1, cap), file);
+            ReferenceValidator.Verdict expected =
+                    ReferenceValidator.judge(ReferenceContract.progressEvents("progress_events", 1, cap), file);
             ByteArrayOutputStream rows = new ByteArrayOutputStream();
             ByteArrayOutputStream rejects = new ByteArrayOutputStream();
             ValidationResult actual = new StreamingValidator(production.get(cap), ValidationLimits.defaults())
@@ -64,13 +65,16 @@ class ReferenceValidatorPropertyTest {
                 continue;
             }
             withRejects += expected.rejected() > 0 ? 1 : 0;
-            assertEquals(new String(expected.rows(), StandardCharsets.UTF_8), rows.toString(StandardCharsets.UTF_8), where);
+            assertEquals(new String(expected.rows(), StandardCharsets.UTF_8), rows.toString(StandardCharsets.UTF_8),
+                    where);
             assertEquals(List.of((long) expected.accepted(), (long) expected.rejected(), (long) expected.duplicates()),
                     List.of(actual.accepted(), actual.rejected(), actual.duplicates()), where);
-            assertEquals(new String(expected.quarantine(), StandardCharsets.UTF_8), withoutUnknownNames(rejects.toString(StandardCharsets.UTF_8)),
+            assertEquals(new String(expected.quarantine(), StandardCharsets.UTF_8),
+                    withoutUnknownNames(rejects.toString(StandardCharsets.UTF_8)),
                     where);
         }
-        System.out.printf("reference rules vs StreamingValidator: %,d files agree (%,d refused, %,d published with rejects)%n",
+        System.out.printf("reference rules vs StreamingValidator: %,d files agree (%,d refused, %,d published with"
+                        + " rejects)%n",
                 FILES, refused, withRejects);
         assertTrue(refused > FILES / 20 && withRejects > FILES / 20, "the generator exercises refusals and rejects");
     }
@@ -156,10 +160,12 @@ class ReferenceValidatorPropertyTest {
 
     /** 09:00:01 UTC (or 10:00:01) written in {@code offset}. */
     private static String time(int utcHour, String offset) {
-        java.time.ZoneOffset zone = offset.equalsIgnoreCase("z") ? java.time.ZoneOffset.UTC : java.time.ZoneOffset.of(offset);
+        java.time.ZoneOffset zone = offset.equalsIgnoreCase("z") ? java.time.ZoneOffset.UTC
+                : java.time.ZoneOffset.of(offset);
         java.time.OffsetDateTime t = java.time.OffsetDateTime.of(2026, 3, 1, utcHour, 0, 1, 0, java.time.ZoneOffset.UTC)
                 .withOffsetSameInstant(zone);
-        String local = t.toLocalDateTime().format(java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss"));
+        String local = t.toLocalDateTime()
+                .format(java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss"));
         return local + offset;
     }
 
