@@ -60,8 +60,14 @@ import java.util.zip.GZIPOutputStream;
  * what is pending (undelivered events, then sweeps with re-drive to a fixpoint, then a forced repair) and checks
  * L1-L3.
  *
- * <p>One dataset ({@code progress_events}), one unit ({@code 2026-03-01}) with two keys ({@code .jsonl} and
- * {@code .jsonl.gz}): every race in the protocol is a race on one unit.
+ * <p>The unit under every per-step check is {@code progress_events} {@code 2026-03-01}, with two keys ({@code .jsonl}
+ * and {@code .jsonl.gz}): every race in the protocol is a race on one unit. Its neighbours, the dataset's next unit
+ * ({@code 2026-03-02}) and the same day of a second dataset ({@code lesson_events}), get one file each in the random
+ * world (their events race the unit's, through the same ports) and are checked at quiescence (L4): a run that mixes
+ * up units or datasets shows on one side or the other.
+ *
+ * <p>Every expected output and every "newer" comes from the model's own reference ({@code core/reference}), not from
+ * the production validator, {@link UnitInputs} or {@link PublishDecision}.
  */
 final class ProtocolModel implements Model {
     static final String INBOX = "inbox";
