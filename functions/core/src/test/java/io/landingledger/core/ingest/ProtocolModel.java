@@ -952,8 +952,10 @@ final class ProtocolModel implements Model {
         IngestService direct = ingest(rawStore, dynamo);
         checkDriftIsReported();
         for (InMemoryObjectStore.Event e : List.copyOf(pending)) {
-            direct.ingest(IngestService.Request.event(targetOf(e.key()).contract(), targetOf(e.key()).unit(), new InputRef(e.bucket(), e.key(), e.versionId(), e.etag(), e.size(),
-                    e.sequencer(), e.eventTime()), runId(), io.landingledger.core.ingest.Deadline.NONE));
+            Target target = targetOf(e.key());
+            InputRef input = new InputRef(e.bucket(), e.key(), e.versionId(), e.etag(), e.size(), e.sequencer(), e.eventTime());
+            direct.ingest(IngestService.Request.event(target.contract(), target.unit(), input, runId(),
+                    io.landingledger.core.ingest.Deadline.NONE));
             check();
         }
         pending.clear();
