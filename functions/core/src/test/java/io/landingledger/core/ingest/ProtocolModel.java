@@ -6,6 +6,9 @@ import io.landingledger.core.ledger.AttemptOutcome;
 import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
+import io.landingledger.core.reference.ReferenceContract;
+import io.landingledger.core.reference.ReferenceInbox;
+import io.landingledger.core.reference.ReferenceValidator;
 import io.landingledger.core.repair.RepairRequest;
 import io.landingledger.core.repair.RepairResult;
 import io.landingledger.core.repair.RepairService;
@@ -29,9 +32,7 @@ import io.landingledger.core.sweep.UnitStatus;
 import io.landingledger.core.testing.InMemoryLedger;
 import io.landingledger.core.testing.InMemoryObjectStore;
 import io.landingledger.core.validate.Events;
-import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.core.validate.ValidationLimits;
-import io.landingledger.core.validate.ValidationResult;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -59,8 +60,14 @@ import java.util.zip.GZIPOutputStream;
  * what is pending (undelivered events, then sweeps with re-drive to a fixpoint, then a forced repair) and checks
  * L1-L3.
  *
- * <p>One dataset ({@code progress_events}), one unit ({@code 2026-03-01}) with two keys ({@code .jsonl} and
- * {@code .jsonl.gz}): every race in the protocol is a race on one unit.
+ * <p>The unit under every per-step check is {@code progress_events} {@code 2026-03-01}, with two keys ({@code .jsonl}
+ * and {@code .jsonl.gz}): every race in the protocol is a race on one unit. Its neighbours, the dataset's next unit
+ * ({@code 2026-03-02}) and the same day of a second dataset ({@code lesson_events}), get one file each in the random
+ * world (their events race the unit's, through the same ports) and are checked at quiescence (L4): a run that mixes
+ * up units or datasets shows on one side or the other.
+ *
+ * <p>Every expected output and every "newer" comes from the model's own reference ({@code core/reference}), not from
+ * the production validator, {@link UnitInputs} or {@link PublishDecision}.
  */
 final class ProtocolModel implements Model {
     static final String INBOX = "inbox";
@@ -70,6 +77,11 @@ final class ProtocolModel implements Model {
     static final String KEY = DATASET + "/progress-" + UNIT + ".jsonl";
     static final String GZ = KEY + ".gz";
     static final String PUBLISHED_KEY = LakeLayout.publishedKey(DATASET, UNIT);
+    /** The neighbours: the dataset's next unit, and the same day of a second dataset (a copy of the contract). */
+    static final String UNIT2 = "2026-03-02";
+    static final String KEY2 = DATASET + "/progress-" + UNIT2 + ".jsonl";
+    static final String DATASET2 = "lesson_events";
+    static final String KEY3 = DATASET2 + "/lesson-" + UNIT + ".jsonl";
     /** Values planted in rows and refused fields: none may reach the ledger, quarantine, outcomes or exceptions. */
     static final List<String> PLANTED = List.of("PLANTED-L", "planted@example.com");
     private static final Instant START = Instant.parse("2026-03-01T23:30:00Z");
@@ -156,7 +168,34 @@ final class ProtocolModel implements Model {
         c.put("maxRejectedLines", 0);
     });
     DatasetContract current = v1;
-    private final Map<Integer, DatasetContract> contracts = Map.of(1, v1, 2, v2);
+    /** The second dataset: progress_events' rules under another name and file pattern. */
+    final DatasetContract lessons = io.landingledger.core.testing.TestContracts.progressEvents(c -> {
+        c.put("dataset", DATASET2);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> unit = new HashMap<>((Map<String, Object>) c.get("unit"));
+        unit.put("pattern", "lesson-(?<unit>\\d{4}-\\d{2}-\\d{2})\\.jsonl(\\.gz)?");
+        c.put("unit", unit);
+    });
+
+    /** Which dataset and unit an inbox key belongs to, as the model wires it (the router is not the model's oracle). */
+    record Target(DatasetContract contract, String unit) {
+    }
+
+    Target targetOf(String key) {
+        if (key.equals(KEY2)) {
+            return new Target(current, UNIT2);
+        }
+        return key.equals(KEY3) ? new Target(lessons, UNIT) : new Target(current, UNIT);
+    }
+
+    /** The neighbours' files, put before anything else happens: their events race the unit's. */
+    void withNeighbours() {
+        put(KEY2, file(Rows.B, Encoding.PLAIN));
+        put(KEY3, file(Rows.A, Encoding.PLAIN));
+    }
+    /** The same two contract versions as the reference reads them (datasets/progress_events.json, and v2's cap). */
+    private final Map<Integer, ReferenceContract> referenceContracts = Map.of(1, ReferenceContract.progressEvents(DATASET, 1, 10),
+            2, ReferenceContract.progressEvents(DATASET, 2, 0));
     private int runs;
 
     /** S3 events not delivered yet (and not lost). */
@@ -182,9 +221,24 @@ final class ProtocolModel implements Model {
     private boolean publishedChanged;
     private InMemoryObjectStore.Version lastPublishedVersion;
     private int eventsSeen;
-    private final Map<String, Oracle> oracle = new HashMap<>();
+    private final Map<String, ReferenceValidator.Verdict> oracle = new HashMap<>();
     /** Every inbox version producers created, by version id (deleted ones stay here). */
     final Map<String, InMemoryObjectStore.Version> created = new HashMap<>();
+    /** Writes the in-memory S3 and ledger performed, through any port (the dry-run checks count these). */
+    long storeWrites;
+    /** Set by the world: at quiescence, run every dry-run repair (each flag, each target) and check none writes. */
+    boolean auditDryRuns;
+    /** What a consumer read: its receipt, and the model's content streak when it read. */
+    record Read(io.landingledger.core.consumers.ConsumerReceipt receipt, int streak) {
+    }
+
+    final List<Read> reads = new ArrayList<>();
+    /** Recorded publishes that changed the rows (by the bytes seen), counted by the model: a "content streak". */
+    private int streak;
+    /** The content hash of the last recorded publish, and the run and time its streak began (the model's own). */
+    private String standingContent;
+    private String contentSinceRun;
+    private Instant contentSinceAt;
     /** Writes by any actor, and by each, for S5: a replay that ran alone must not have written. */
     long writes;
     final Map<String, Long> writesBy = new HashMap<>();
@@ -206,8 +260,22 @@ final class ProtocolModel implements Model {
         dynamo.faults(new InMemoryLedger.Faults() {
             @Override
             public void after(InMemoryLedger.Call call) {
+                if (call.operation() == InMemoryLedger.Operation.WRITE || call.operation() == InMemoryLedger.Operation.APPEND_HISTORY) {
+                    storeWrites++;
+                }
                 if (call.operation() == InMemoryLedger.Operation.WRITE) {
                     ledgerWritten();
+                }
+            }
+        });
+        // every write any port performs, stepped or not, counted where it lands: a dry run must add none
+        s3.faults(new InMemoryObjectStore.Faults() {
+            @Override
+            public void after(InMemoryObjectStore.Call call) {
+                switch (call.operation()) {
+                    case PUT, PROMOTE, DELETE, START_UPLOAD, UPLOAD_WRITE, UPLOAD_COMPLETE -> storeWrites++;
+                    default -> {
+                    }
                 }
             }
         });
@@ -393,11 +461,13 @@ final class ProtocolModel implements Model {
         InputRef input = new InputRef(event.bucket(), event.key(), event.versionId(), event.etag(), event.size(), event.sequencer(),
                 event.eventTime());
         String runId = runId();
+        Target target = targetOf(event.key());
         sim.task("validator[" + event.versionId() + "]", () -> {
             // S5: a replay of an event already handled, with nobody else writing meanwhile, writes nothing
-            boolean replay = isReplay(event.key(), event.versionId());
+            boolean replay = target.unit().equals(UNIT) && target.contract().dataset().equals(DATASET) && isReplay(event.key(), event.versionId());
             long totalBefore = writes;
-            IngestOutcome outcome = ingest(store, ledger).ingest(IngestService.Request.event(current, UNIT, input, runId, io.landingledger.core.ingest.Deadline.NONE));
+            IngestOutcome outcome = ingest(store, ledger).ingest(IngestService.Request.event(target.contract(), target.unit(), input, runId,
+                    io.landingledger.core.ingest.Deadline.NONE));
             outcomes.add(outcome);
             long own = writesBy.getOrDefault(sim.current().name(), 0L);
             if (replay && writes - totalBefore == own && own > 0) {
@@ -419,14 +489,27 @@ final class ProtocolModel implements Model {
         });
     }
 
-    /** The ledger already says what this event makes it say, and published/ agrees. */
+    /**
+     * The ledger already says what this event makes it say (it names this version as the published input, or as a
+     * refused one), and published/ holds the publish the ledger names (or nothing, when it names none): the model's
+     * own statement of a replay (docs/design.md section 2, S5), not the production decision's.
+     */
     private boolean isReplay(String key, String versionId) {
         LedgerItem item = dynamo.get(DATASET, UNIT).orElse(null);
-        PublishDecision.Published published = s3.head(LAKE, PUBLISHED_KEY)
-                .map(o -> new PublishDecision.Published(o.etag(), PublishMetadata.from(o.metadata()))).orElse(null);
-        PublishDecision.Decision d = PublishDecision.decide(new PublishDecision.Facts(key, versionId, PublishDecision.Choice.NEWEST,
-                false, item, published, null, null));
-        return d instanceof PublishDecision.Skip;
+        if (item == null) {
+            return false;
+        }
+        InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).filter(v -> !v.deleteMarker()).orElse(null);
+        String objectRun = object == null ? null : object.metadata().get("run-id");
+        boolean consistent = item.published() == null ? object == null
+                : object != null && objectRun != null && objectRun.equals(item.runId()) && object.etag().equals(item.publishedEtag());
+        if (!consistent) {
+            return false;
+        }
+        boolean publishedFromIt = item.status() == LedgerStatus.PUBLISHED && item.input() != null && item.input().key().equals(key)
+                && versionId.equals(item.input().versionId());
+        String[] refused = refusal(item);
+        return publishedFromIt || (refused != null && refused[0].equals(key) && versionId.equals(refused[1]));
     }
 
     /** A step that delivers one pending event: in any order, duplicated, or lost. */
@@ -456,13 +539,21 @@ final class ProtocolModel implements Model {
     }
 
     void repairTask(RepairRequest request) {
-        sim.task("repair", () -> {
+        String name = request.dryRun() ? "repair-dry-run" : "repair";
+        sim.task(name, () -> {
             RepairResult result = repair(store, ledger).run(request, io.landingledger.core.ingest.Deadline.NONE, this::runId);
             for (RepairResult.UnitResult unit : result.units()) {
                 String text = io.landingledger.core.json.JsonCodec.writeString(unit);
                 assertNoPlanted("a repair result", text);
             }
-        }).onEnd(this::expectedEnd);
+        }).onEnd(end -> {
+            // DryRun: a dry run writes nothing, whatever ran beside it, whether it finished, crashed or faulted
+            long wrote = writesBy.getOrDefault(name, 0L);
+            if (request.dryRun() && wrote > 0) {
+                throw new AssertionError("DryRun: the dry run " + request.toJson() + " wrote " + wrote + " time(s)");
+            }
+            expectedEnd(end);
+        });
     }
 
     private void expectedEnd(TaskEnd end) {
@@ -514,6 +605,10 @@ final class ProtocolModel implements Model {
     /** The run id each run last saw on the published object (a HEAD), and the one the last promote decided against. */
     private final Map<String, String> publishedSeen = new HashMap<>();
     String promoterSawRunId;
+    /** Settled units whose object is an unrecorded republish of the standing bytes by a crashed run (see checkSettled). */
+    static final java.util.concurrent.atomic.AtomicLong UNRECORDED_SAME_BYTES = new java.util.concurrent.atomic.AtomicLong();
+    /** Every run id a ledger write ever named. */
+    private final Set<String> everRecordedRun = new HashSet<>();
     /** Replacements S4 exempts: If-Match on an ETag that a newer publish of identical bytes had re-created. */
     static final java.util.concurrent.atomic.AtomicLong ETAG_ABA_REPLACEMENTS = new java.util.concurrent.atomic.AtomicLong();
 
@@ -534,13 +629,18 @@ final class ProtocolModel implements Model {
         return listings.get(sim.current().name());
     }
 
-    private UnitInputs orderSeenBy(List<ObjectStore.ListedVersion> view) {
-        return view == null ? inputsNow() : UnitInputs.of(view, k -> k.equals(KEY) || k.equals(GZ));
+    private ReferenceInbox orderSeenBy(List<ObjectStore.ListedVersion> view) {
+        return view == null ? inputsNow() : ReferenceInbox.ofListing(view, k -> k.equals(KEY) || k.equals(GZ));
     }
 
-    /** The unit's inbox versions as S3 lists them now (the order rule's input). */
-    UnitInputs inputsNow() {
-        return UnitInputs.of(s3.versions(INBOX, DATASET + "/"), k -> k.equals(KEY) || k.equals(GZ));
+    /** The unit's inbox versions as S3 holds them now, ordered by the reference's rule (not UnitInputs). */
+    ReferenceInbox inputsNow() {
+        return ReferenceInbox.of(s3.allVersions(INBOX), k -> k.equals(KEY) || k.equals(GZ));
+    }
+
+    /** True when {@code (keyA, versionA)} is older than {@code (keyB, versionB)} by {@code order}. */
+    private static boolean older(ReferenceInbox order, String keyA, String versionA, String keyB, String versionB) {
+        return order.newer(keyB, versionB, keyA, versionA);
     }
 
     /** S1, and S4 on published/'s rows: checked whenever the published object changed. */
@@ -567,17 +667,17 @@ final class ProtocolModel implements Model {
             return;
         }
         InMemoryObjectStore.Version input = version(meta.inputKey(), meta.inputVersionId());
-        Oracle expected = oracle(input.body(), meta.contractVersion());
+        ReferenceValidator.Verdict expected = oracle(input.body(), meta.contractVersion());
         if (!expected.publishable()) {
             throw new AssertionError("S1: published/ holds a publish of " + meta.inputVersionId() + ", which is refused ("
-                    + expected.result().refusal().code() + ")");
+                    + expected.refusals() + ")");
         }
-        if (!Arrays.equals(bytes, expected.accepted())) {
+        if (!Arrays.equals(bytes, expected.rows())) {
             throw new AssertionError("S1: published/ does not hold the canonical accepted rows of " + meta.inputVersionId());
         }
-        UnitInputs promoterOrder = orderSeenBy(promoterView);
+        ReferenceInbox promoterOrder = orderSeenBy(promoterView);
         boolean older = lastPublishedBytes != null && !Arrays.equals(bytes, lastPublishedBytes)
-                && promoterOrder.compare(meta.inputKey(), meta.inputVersionId(), lastPublishedMeta.inputKey(), lastPublishedMeta.inputVersionId()) < 0;
+                && older(promoterOrder, meta.inputKey(), meta.inputVersionId(), lastPublishedMeta.inputKey(), lastPublishedMeta.inputVersionId());
         if (older && promoterView != null && !Objects.equals(promoterSawRunId, lastPublishedMeta.runId())) {
             // the documented limit of ETag conditions (docs/design.md): the run's If-Match named the ETag of a publish
             // it saw, and a newer publish of identical bytes had re-created that ETag; L1 checks the unit heals
@@ -636,9 +736,9 @@ final class ProtocolModel implements Model {
         // S4 by the order the writing run decided on: the inbox can change between a run's listing and its write (a
         // producer's new version, a delete), and no S3 condition fences a ledger write against that; the newer
         // input's own run then moves the unit on (L1)
-        UnitInputs order = orderSeenBy(writerView);
+        ReferenceInbox order = orderSeenBy(writerView);
         if (lastItem != null && lastItem.published() != null && item.published() != null && !sameInput(lastItem, item)
-                && order.compare(item.input().key(), item.input().versionId(), lastItem.input().key(), lastItem.input().versionId()) < 0) {
+                && older(order, item.input().key(), item.input().versionId(), lastItem.input().key(), lastItem.input().versionId())) {
             throw new AssertionError("S4: the ledger's publish moved from the input " + lastItem.input().key() + " "
                     + lastItem.input().versionId() + " to the older " + item.input().key() + " " + item.input().versionId()
                     + " (by the listing the write decided on: " + order.all() + ")");
@@ -646,8 +746,8 @@ final class ProtocolModel implements Model {
         String[] refused = lastItem == null ? null : refusal(lastItem);
         String[] now = refusal(item);
         if (refused != null && item.published() != null
-                && (now == null || order.compare(now[0], now[1], refused[0], refused[1]) < 0)
-                && order.compare(item.input().key(), item.input().versionId(), refused[0], refused[1]) < 0) {
+                && (now == null || older(order, now[0], now[1], refused[0], refused[1]))
+                && older(order, item.input().key(), item.input().versionId(), refused[0], refused[1])) {
             throw new AssertionError("S4: the refusal of " + refused[1] + " was dropped for a publish of the older " + item.input().versionId()
                     + "\n  before: " + lastItem + "\n  after:  " + item + "\n  inbox:  " + order.all());
         }
@@ -673,6 +773,9 @@ final class ProtocolModel implements Model {
         LedgerItem item = dynamo.items(DATASET, UNIT, UNIT).stream().findFirst().orElse(null);
         LedgerItem before = recorded;
         recorded = item;
+        if (item != null && item.runId() != null) {
+            everRecordedRun.add(item.runId());
+        }
         if (item == null || item.published() == null || (before != null && item.publishCount() == before.publishCount())) {
             return;
         }
@@ -683,6 +786,98 @@ final class ProtocolModel implements Model {
         }
         if (before != null && before.published() != null && !Objects.equals(now, contentOfRecorded(before))) {
             restatements++;
+        }
+        // L5: "content since" follows the rows: a new streak starts at the publish that changed them
+        if (standingContent == null || !standingContent.equals(now)) {
+            streak++;
+            standingContent = now;
+            contentSinceRun = item.runId();
+            contentSinceAt = item.publishedAt();
+        }
+        if (!Objects.equals(item.contentRunId(), contentSinceRun) || !Objects.equals(item.contentPublishedAt(), contentSinceAt)) {
+            throw new AssertionError("L5: the ledger says its rows stand since run " + item.contentRunId() + " at "
+                    + item.contentPublishedAt() + ", but they first appeared with run " + contentSinceRun + " at " + contentSinceAt);
+        }
+    }
+
+    /**
+     * A consumer reads the unit: when the ledger and published/ agree (a reader follows the ledger), it records a
+     * receipt naming the publish it read, a millisecond after anything before and before anything after.
+     */
+    void consumerReads(String consumer) {
+        LedgerItem item = dynamo.get(DATASET, UNIT).orElse(null);
+        InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).filter(v -> !v.deleteMarker()).orElse(null);
+        if (item == null || item.published() == null || object == null || !object.etag().equals(item.publishedEtag())
+                || !item.runId().equals(object.metadata().get("run-id"))) {
+            return;
+        }
+        clock.advanceMillis(1);
+        reads.add(new Read(new io.landingledger.core.consumers.ConsumerReceipt(DATASET, UNIT, consumer, item.runId(),
+                clock.instant()), streak));
+        clock.advanceMillis(1);
+    }
+
+    /** L5: a consumer is behind exactly when the rows changed (a new streak) after it read. */
+    private void checkConsumersBehind() {
+        LedgerItem item = dynamo.get(DATASET, UNIT).orElse(null);
+        if (item == null || item.published() == null || reads.isEmpty()) {
+            return;
+        }
+        Map<String, Read> last = new HashMap<>();
+        for (Read read : reads) {
+            last.put(read.receipt().consumer(), read);
+        }
+        Map<String, List<String>> behind = io.landingledger.core.consumers.ConsumersBehind.byUnit(List.of(item),
+                last.values().stream().map(Read::receipt).toList());
+        for (Read read : last.values()) {
+            boolean expected = read.streak() != streak;
+            boolean actual = behind.getOrDefault(UNIT, List.of()).contains(read.receipt().consumer());
+            if (expected != actual) {
+                throw new AssertionError("L5: consumer " + read.receipt().consumer() + " read the rows of streak " + read.streak()
+                        + " (run " + read.receipt().publish() + "), the rows now are streak " + streak + ", and it is reported "
+                        + (actual ? "behind" : "not behind"));
+            }
+        }
+    }
+
+    /**
+     * Every dry run writes nothing: each action, mode, input version, force and target form, against the settled
+     * world, counted on the stores themselves (DryRun: docs/design.md section 6).
+     */
+    private void checkDryRunsWriteNothing() {
+        for (String action : List.of("repair", "omit", "accept-empty", "revoke-accept-empty")) {
+            for (String mode : List.of("targeted", "forward")) {
+                for (String version : List.of("recorded", "latest")) {
+                    for (boolean force : List.of(false, true)) {
+                        for (boolean range : List.of(false, true)) {
+                            Map<String, Object> payload = new HashMap<>();
+                            payload.put("dataset", DATASET);
+                            payload.put("reason", "dry run audit");
+                            payload.put("dryRun", true);
+                            payload.put("action", action);
+                            payload.put("mode", mode);
+                            payload.put("inputVersion", version);
+                            payload.put("force", force);
+                            if (range) {
+                                payload.put("from", UNIT);
+                                payload.put("to", UNIT2);
+                            } else {
+                                payload.put("units", List.of(UNIT));
+                            }
+                            long before = storeWrites;
+                            try {
+                                repair(s3, dynamo).run(RepairRequest.fromPayload(payload), io.landingledger.core.ingest.Deadline.NONE,
+                                        this::runId);
+                            } catch (IllegalArgumentException refusedRequest) {
+                                // a combination the request refuses: it must still write nothing
+                            }
+                            if (storeWrites != before) {
+                                throw new AssertionError("DryRun: " + payload + " wrote " + (storeWrites - before) + " time(s)");
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -738,26 +933,13 @@ final class ProtocolModel implements Model {
         return v != null && v.key().equals(key) ? v : null;
     }
 
-    record Oracle(ValidationResult result, byte[] accepted, byte[] rejects) {
-        boolean publishable() {
-            return result.publishable();
-        }
-    }
-
-    /** What the validator makes of these bytes under that contract: the canonical rows S1 and L1 compare against. */
-    Oracle oracle(byte[] body, int contractVersion) {
+    /**
+     * What the reference (not the production validator) makes of these bytes under that contract version: the
+     * canonical rows S1 and L1 compare against.
+     */
+    ReferenceValidator.Verdict oracle(byte[] body, int contractVersion) {
         String key = contractVersion + ":" + java.util.HexFormat.of().formatHex(body);
-        return oracle.computeIfAbsent(key, k -> {
-            ByteArrayOutputStream accepted = new ByteArrayOutputStream();
-            ByteArrayOutputStream rejects = new ByteArrayOutputStream();
-            try {
-                ValidationResult result = new StreamingValidator(contracts.get(contractVersion), ValidationLimits.defaults())
-                        .validate(new ByteArrayInputStream(body), body.length, accepted, rejects, io.landingledger.core.validate.LineSet.empty());
-                return new Oracle(result, accepted.toByteArray(), rejects.toByteArray());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
+        return oracle.computeIfAbsent(key, k -> ReferenceValidator.judge(referenceContracts.get(contractVersion), body));
     }
 
     // ---- quiescence ----
@@ -768,12 +950,22 @@ final class ProtocolModel implements Model {
         // drain: every event still pending is delivered once, then the sweep re-drives to a fixpoint; nothing crashes now
         ObjectStore rawStore = s3;
         IngestService direct = ingest(rawStore, dynamo);
+        checkDriftIsReported();
         for (InMemoryObjectStore.Event e : List.copyOf(pending)) {
-            direct.ingest(IngestService.Request.event(current, UNIT, new InputRef(e.bucket(), e.key(), e.versionId(), e.etag(), e.size(),
-                    e.sequencer(), e.eventTime()), runId(), io.landingledger.core.ingest.Deadline.NONE));
+            Target target = targetOf(e.key());
+            InputRef input = new InputRef(e.bucket(), e.key(), e.versionId(), e.etag(), e.size(), e.sequencer(), e.eventTime());
+            direct.ingest(IngestService.Request.event(target.contract(), target.unit(), input, runId(),
+                    io.landingledger.core.ingest.Deadline.NONE));
             check();
         }
         pending.clear();
+        // the neighbours' lost events: re-driven as the sweep re-drives the unit's (that path is checked on the unit)
+        for (String key : List.of(KEY2, KEY3)) {
+            s3.current(INBOX, key).filter(v -> !v.deleteMarker()).ifPresent(v -> direct.ingest(IngestService.Request.event(
+                    targetOf(key).contract(), targetOf(key).unit(), new InputRef(INBOX, key, v.versionId(), v.etag(), v.size(),
+                            v.sequencer(), clock.instant()), runId(), io.landingledger.core.ingest.Deadline.NONE)));
+        }
+        check();
         // a fixpoint: a sweep whose re-drives (if any) change nothing, in the ledger or in published/
         DatasetReport report = null;
         boolean changed = true;
@@ -788,13 +980,143 @@ final class ProtocolModel implements Model {
         if (changed) {
             throw new AssertionError("L2: the sweep's re-drive did not reach a fixpoint: " + report.redrives());
         }
-        UnitInputs inputs = UnitInputs.of(s3.versions(INBOX, DATASET + "/"), k -> k.equals(KEY) || k.equals(GZ));
+        ReferenceInbox inputs = inputsNow();
         LedgerItem item = dynamo.get(DATASET, UNIT).orElse(null);
         UnitReport unit = report.units().get(0);
         checkNewestIsRecorded(inputs, item, unit);
+        checkSettled("after the sweep's fixpoint", inputs);
         checkEmptyCloses(unit);
         checkForcedRepair(inputs);
         checkEmptyAcceptanceSurvivesTheSameRows();
+        checkSettled("after the forced repair", inputsNow());
+        checkConsumersBehind();
+        checkNeighbour(KEY2, DATASET, UNIT2);
+        checkNeighbour(KEY3, DATASET2, UNIT);
+        if (auditDryRuns) {
+            checkDryRunsWriteNothing();
+        }
+    }
+
+    /**
+     * L4, a settled unit's three records agree, each read from its own store and none trusted: the ledger's input, the
+     * input the published object's metadata names (the same version, or an earlier version with the same stored bytes,
+     * which a byte-identical re-upload records without republishing), and the inbox (ordered by the reference). The ledger's publish is
+     * the object in published/ (ETag, run id, content hash, counts), whose bytes hash to that content and are the
+     * reference's rows of the recorded input (its stored bytes hash to the input hash both records carry) under the
+     * contract version both name; and that input is the inbox's newest when the newest validates under the contract the
+     * unit was last judged by (a newest input refused stays named by the ledger's refusal, and the publish stands on an
+     * older input). An object deleted out of band, or a ledger item lost, is not settled: the sweep must have said so.
+     */
+    private void checkSettled(String when, ReferenceInbox inputs) {
+        LedgerItem item = dynamo.get(DATASET, UNIT).orElse(null);
+        InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).filter(v -> !v.deleteMarker()).orElse(null);
+        if (item == null || item.status() == LedgerStatus.OMITTED) {
+            return;
+        }
+        String where = "L4 (" + when + "): ";
+        if (item.published() == null) {
+            if (object != null) {
+                throw new AssertionError(where + "published/ holds an object (run " + object.metadata().get("run-id")
+                        + ") the ledger does not name");
+            }
+            return;
+        }
+        if (object == null) {
+            return; // deleted out of band and not rebuildable under today's contract: L2 checked the sweep says LEDGER_DRIFT
+        }
+        PublishMetadata meta = PublishMetadata.from(object.metadata());
+        // a run that republished the standing bytes (same ETag) and crashed before its ledger write leaves the ledger on
+        // the earlier run: the sweep compares ETags and cannot see it, the rows are the ones the ledger vouches for, and
+        // the next ingest or repair of the unit records it (counted and printed, not a violation: see docs/testing.md)
+        boolean unrecordedSameBytes = meta != null && object.etag().equals(item.publishedEtag()) && !meta.runId().equals(item.runId())
+                && Objects.equals(meta.contentSha256(), item.published().contentSha256()) && !everRecordedRun.contains(meta.runId());
+        if (unrecordedSameBytes) {
+            UNRECORDED_SAME_BYTES.incrementAndGet();
+            return;
+        }
+        if (meta == null || !object.etag().equals(item.publishedEtag()) || !meta.runId().equals(item.runId())) {
+            throw new AssertionError(where + "the ledger names the publish " + item.publishedEtag() + " of run " + item.runId()
+                    + ", published/ holds " + object.etag() + " of run " + (meta == null ? null : meta.runId()));
+        }
+        // the same input, or a byte-identical later version of it (recorded without republishing: the same rows)
+        InMemoryObjectStore.Version ledgerInput = version(item.input().key(), item.input().versionId());
+        boolean sameVersion = meta.inputKey().equals(item.input().key()) && Objects.equals(meta.inputVersionId(), item.input().versionId());
+        if ((!sameVersion && (ledgerInput == null || !sha256(ledgerInput.body()).equals(meta.inputSha256())))
+                || !Objects.equals(meta.inputSha256(), item.input().sha256()) || meta.contractVersion() != item.contractVersion()) {
+            throw new AssertionError(where + "the ledger's input " + item.input().key() + " " + item.input().versionId() + " (contract "
+                    + item.contractVersion() + ") is not the input the published object records, " + meta.inputKey() + " "
+                    + meta.inputVersionId() + " (contract " + meta.contractVersion() + ")");
+        }
+        InMemoryObjectStore.Version input = version(meta.inputKey(), meta.inputVersionId());
+        if (input == null || !sha256(input.body()).equals(meta.inputSha256())) {
+            throw new AssertionError(where + "the recorded input hash is not the hash of " + meta.inputVersionId() + "'s stored bytes");
+        }
+        ReferenceValidator.Verdict expected = oracle(input.body(), meta.contractVersion());
+        String content = sha256(object.body());
+        if (!Arrays.equals(object.body(), expected.rows()) || !content.equals(meta.contentSha256())
+                || !content.equals(item.published().contentSha256()) || item.published().accepted() != expected.accepted()
+                || meta.accepted() != expected.accepted() || item.published().rejected() != expected.rejected()
+                || item.published().duplicates() != expected.duplicates()) {
+            throw new AssertionError(where + "published/'s bytes or counts are not the reference's rows of the recorded input "
+                    + meta.inputVersionId());
+        }
+        ReferenceInbox.Version newest = inputs.newest().orElse(null);
+        if (newest == null || (newest.key().equals(item.input().key()) && newest.versionId().equals(item.input().versionId()))) {
+            return;
+        }
+        InMemoryObjectStore.Version newestVersion = version(newest.key(), newest.versionId());
+        String[] refused = refusal(item);
+        boolean newestRefusedOnRecord = refused != null && refused[0].equals(newest.key()) && refused[1].equals(newest.versionId());
+        if (!newestRefusedOnRecord || oracle(newestVersion.body(), current.version()).publishable()) {
+            throw new AssertionError(where + "the ledger and published/ stand on " + item.input().key() + " " + item.input().versionId()
+                    + " but the inbox's newest input is " + newest.key() + " " + newest.versionId() + " ("
+                    + (newestRefusedOnRecord ? "refused on record, but it validates under contract " + current.version()
+                    : "no refusal of it on record") + ")");
+        }
+    }
+
+    /**
+     * LEDGER_DRIFT: when the publish the ledger names is gone from published/ (an out-of-band delete), a sweep
+     * without re-drive says so before anything repairs it.
+     */
+    private void checkDriftIsReported() {
+        LedgerItem item = dynamo.get(DATASET, UNIT).orElse(null);
+        if (item == null || item.published() == null || item.status() == LedgerStatus.OMITTED
+                || s3.current(LAKE, PUBLISHED_KEY).filter(v -> !v.deleteMarker()).isPresent()) {
+            return;
+        }
+        UnitReport unit = shardedSweep(s3, dynamo, withRedrive(current, false)).units().get(0);
+        check();
+        if (unit.status() != UnitStatus.LEDGER_DRIFT) {
+            throw new AssertionError("LEDGER_DRIFT: published/ lost the publish the ledger names and the sweep says " + unit.status());
+        }
+    }
+
+    /**
+     * L4 for a neighbour (another unit of the dataset, the same day of another dataset), whose files always validate:
+     * its ledger item, its published object's recorded input and its inbox key agree, and its bytes are the reference's
+     * rows of the newest version, whatever raced on the unit next door.
+     */
+    private void checkNeighbour(String key, String dataset, String unit) {
+        ReferenceInbox inbox = ReferenceInbox.of(s3.allVersions(INBOX), key::equals);
+        ReferenceInbox.Version newest = inbox.newest().orElse(null);
+        if (newest == null) {
+            return;
+        }
+        String where = "L4 (" + dataset + " " + unit + "): ";
+        LedgerItem item = dynamo.get(dataset, unit).orElseThrow(() -> new AssertionError(where + "no ledger item"));
+        InMemoryObjectStore.Version object = s3.current(LAKE, LakeLayout.publishedKey(dataset, unit)).filter(v -> !v.deleteMarker())
+                .orElseThrow(() -> new AssertionError(where + "nothing published"));
+        PublishMetadata meta = PublishMetadata.from(object.metadata());
+        if (item.status() != LedgerStatus.PUBLISHED || !item.input().key().equals(key) || !newest.versionId().equals(item.input().versionId())
+                || !meta.inputKey().equals(key) || !newest.versionId().equals(meta.inputVersionId()) || !meta.runId().equals(item.runId())
+                || !object.etag().equals(item.publishedEtag())) {
+            throw new AssertionError(where + "the ledger (" + item.status() + " " + item.input() + ") and published/ (" + meta.inputKey()
+                    + " " + meta.inputVersionId() + ", run " + meta.runId() + ") do not both name the newest input " + newest.versionId());
+        }
+        if (!Arrays.equals(object.body(), oracle(version(key, newest.versionId()).body(), 1).rows())) {
+            throw new AssertionError(where + "published/ does not hold the reference's rows of " + newest.versionId());
+        }
     }
 
     /** L2: an EMPTY unit closes by an operator's acceptance, and the acceptance is reversible. */
@@ -825,8 +1147,8 @@ final class ProtocolModel implements Model {
     }
 
     /** L1 and L2. */
-    private void checkNewestIsRecorded(UnitInputs inputs, LedgerItem item, UnitReport unit) {
-        ObjectStore.ListedVersion newest = inputs.newest().orElse(null);
+    private void checkNewestIsRecorded(ReferenceInbox inputs, LedgerItem item, UnitReport unit) {
+        ReferenceInbox.Version newest = inputs.newest().orElse(null);
         if (newest == null) {
             return; // nothing in the inbox: whatever was published stays, nothing to compare with
         }
@@ -851,21 +1173,21 @@ final class ProtocolModel implements Model {
                 throw new AssertionError("L2: the sweep says " + unit.status() + " " + unit.reason() + ", expected " + want);
             }
         } else if (item.status() == LedgerStatus.PUBLISHED && named) {
-            Oracle expected = oracle(newestVersion.body(), item.contractVersion());
+            ReferenceValidator.Verdict expected = oracle(newestVersion.body(), item.contractVersion());
             InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).orElseThrow(() -> new AssertionError("L1: published/ is empty"));
-            if (!Arrays.equals(object.body(), expected.accepted()) || item.published().accepted() != expected.result().accepted()
-                    || item.published().rejected() != expected.result().rejected()
-                    || item.published().duplicates() != expected.result().duplicates() || !object.etag().equals(item.publishedEtag())) {
+            if (!Arrays.equals(object.body(), expected.rows()) || item.published().accepted() != expected.accepted()
+                    || item.published().rejected() != expected.rejected()
+                    || item.published().duplicates() != expected.duplicates() || !object.etag().equals(item.publishedEtag())) {
                 throw new AssertionError("L1: the ledger's counts or published/ do not describe the newest input " + newest.versionId());
             }
-            if (expected.result().rejected() > 0) {
+            if (expected.rejected() > 0) {
                 byte[] quarantine = s3.current(LAKE, item.published().quarantineKey()).map(InMemoryObjectStore.Version::body).orElse(null);
-                if (!Arrays.equals(quarantine, expected.rejects())) {
+                if (!Arrays.equals(quarantine, expected.quarantine())) {
                     throw new AssertionError("L1: the quarantine the ledger names does not describe the newest input");
                 }
             }
             // RESTATED only when the rows changed; an empty unit fails until accepted
-            UnitStatus want = expected.result().accepted() == 0 ? (item.emptyAccepted() != null ? UnitStatus.EMPTY_ACCEPTED : UnitStatus.EMPTY)
+            UnitStatus want = expected.accepted() == 0 ? (item.emptyAccepted() != null ? UnitStatus.EMPTY_ACCEPTED : UnitStatus.EMPTY)
                     : restatements > 0 ? UnitStatus.RESTATED : UnitStatus.OK;
             if (unit.status() != want) {
                 throw new AssertionError("L2: the sweep says " + unit.status() + " " + unit.reason() + ", expected " + want);
@@ -888,7 +1210,7 @@ final class ProtocolModel implements Model {
     }
 
     /** L3: a forced repair of the recorded input republishes under the current contract, or says why not. */
-    private void checkForcedRepair(UnitInputs inputs) {
+    private void checkForcedRepair(ReferenceInbox inputs) {
         LedgerItem before = dynamo.get(DATASET, UNIT).orElse(null);
         lastAccepted = before != null && before.emptyAccepted() != null ? before : null;
         if (before == null || before.status() == LedgerStatus.OMITTED) {
@@ -906,12 +1228,12 @@ final class ProtocolModel implements Model {
             }
             return;
         }
-        Oracle expected = oracle(version(before.input().key(), before.input().versionId()).body(), current.version());
+        ReferenceValidator.Verdict expected = oracle(version(before.input().key(), before.input().versionId()).body(), current.version());
         if (expected.publishable()) {
             InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).orElseThrow();
             PublishMetadata meta = PublishMetadata.from(object.metadata());
             if (!"published".equals(unit.action()) || meta.contractVersion() != current.version() || !meta.runId().equals(after.runId())
-                    || !Arrays.equals(object.body(), expected.accepted())) {
+                    || !Arrays.equals(object.body(), expected.rows())) {
                 throw new AssertionError("L3: a forced repair did not republish under contract " + current.version() + ": " + unit.action()
                         + " " + unit.detail());
             }
