@@ -85,9 +85,9 @@ public final class RepairCommand extends OpsCommand {
     @Option(names = "--input-version", paramLabel = "recorded|latest", description = "The version the ledger recorded (default) or the inbox's newest.")
     String inputVersion = "recorded";
 
-    @Option(names = "--omit", description = {"Record that the units are intentionally absent (only units with no publish; a unit",
-            "the cadence cannot name, such as 2026-02-30, that an older build published: its object under published/ is",
-            "removed first, with your credentials)."})
+    @Option(names = "--omit", description = {"Record that the units are intentionally absent (only units with no",
+            "publish; a unit the cadence cannot name, such as 2026-02-30, that an older build published: its object",
+            "under published/ is removed first, with your credentials)."})
     boolean omit;
 
     @Option(names = "--accept-empty", description = {"Accept the units' empty publishes (0 rows) as legitimately empty days: EMPTY",

@@ -112,8 +112,10 @@ class InvalidUnitIT {
         byte[] body = Files.readAllBytes(ROOT.resolve("examples/inbox/" + DATASET + "/progress-2026-03-01.jsonl"));
         PutObjectResponse put = s3.putObject(r -> r.bucket(record.inboxBucket()).key(key), RequestBody.fromBytes(body));
         DatasetContract contract = olderBuild.contracts().get(DATASET).orElseThrow();
-        IngestService.Request request = IngestService.Request.event(contract, BAD, new InputRef(record.inboxBucket(), key, put.versionId(),
-                put.eTag().replace("\"", ""), body.length, null, Instant.now()), "older-build-run", Deadline.NONE);
+        InputRef input = new InputRef(record.inboxBucket(), key, put.versionId(), put.eTag().replace("\"", ""),
+                body.length, null, Instant.now());
+        IngestService.Request request =
+                IngestService.Request.event(contract, BAD, input, "older-build-run", Deadline.NONE);
         assertEquals(IngestAction.PUBLISHED, olderBuild.ingestService().ingest(request).action());
         assertTrue(publishedExists(), "the older build published the bad unit");
     }
@@ -141,12 +143,14 @@ class InvalidUnitIT {
     void aProducersMisnamedFile_isRefusedByTheValidator_unitInvalid_andNeverReachesTheLedger() throws Exception {
         Files.writeString(work.resolve("inbox/" + DATASET + "/" + MISNAMED),
                 Files.readString(ROOT.resolve("examples/inbox/" + DATASET + "/progress-2026-03-02.jsonl")));
-        long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(3); // a budget far above any machine's speed, not a goal
+        // a budget far above any machine's speed, not a goal
+        long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
         while (!watched().contains("UNIT_INVALID") && System.nanoTime() < until) {
             Thread.sleep(500);
         }
         String line = watched().lines().filter(l -> l.contains(MISNAMED)).findFirst().orElse(watched());
-        assertTrue(line.contains("unroutable") && line.contains("UNIT_INVALID") && line.contains("'2026-02-31' is not a real date"), line);
+        assertTrue(line.contains("unroutable") && line.contains("UNIT_INVALID")
+                && line.contains("'2026-02-31' is not a real date"), line);
         assertTrue(olderBuild.ledger().get(DATASET, "2026-02-31").isEmpty(), "the ledger never holds it");
         assertThrows(NoSuchKeyException.class, () -> s3.headObject(r -> r.bucket(record.lakeBucket())
                 .key(LakeLayout.publishedKey(DATASET, "2026-02-31"))));
@@ -160,7 +164,8 @@ class InvalidUnitIT {
             assertEquals(1, status.exit(), status.stdout() + status.stderr());
             Map<String, Map<String, Object>> units = byUnit(status.json());
             assertEquals(InvalidUnit.INVALID_UNIT, units.get(BAD).get("status"), status.stdout());
-            assertTrue(((String) units.get(BAD).get("detail")).contains(InvalidUnit.omitCommand(DATASET, BAD)), status.stdout());
+            String detail = (String) units.get(BAD).get("detail");
+            assertTrue(detail.contains(InvalidUnit.omitCommand(DATASET, BAD)), status.stdout());
             assertEquals("OK", units.get("2026-03-01").get("status"), status.stdout());
             assertEquals("OK", units.get("2026-03-02").get("status"), status.stdout());
             assertFalse(units.containsKey("2026-02-31"), "a refused file is never a unit");
@@ -183,7 +188,8 @@ class InvalidUnitIT {
         assertEquals(List.of(), dataset.get("not_ok"), "every expected unit is OK");
         assertTrue(((Number) dataset.get("unroutable_inbox_objects")).intValue() >= 1, dataset.toString());
         String latest = (String) ((Map<String, Object>) dataset.get("reports")).get("latest_json");
-        Map<String, Object> report = JSON.std.mapFrom(s3.getObjectAsBytes(r -> r.bucket(record.lakeBucket()).key(latest)).asUtf8String());
+        Map<String, Object> report = JSON.std.mapFrom(s3.getObjectAsBytes(r -> r.bucket(record.lakeBucket())
+                .key(latest)).asUtf8String());
         assertEquals(BAD, ((List<Map<String, Object>>) report.get("invalid_units")).get(0).get("unit"));
         String html = s3.getObjectAsBytes(r -> r.bucket(record.lakeBucket())
                 .key((String) ((Map<String, Object>) dataset.get("reports")).get("latest_html"))).asUtf8String();
@@ -191,7 +197,8 @@ class InvalidUnitIT {
 
         LandingRun text = landing("sweep", DATASET);
         assertEquals(1, text.exit());
-        assertTrue(text.stdout().matches("(?s).*" + DATASET + "\\s+" + BAD + "\\s+INVALID_UNIT\\s+UNIT_INVALID.*"), text.stdout());
+        assertTrue(text.stdout().matches("(?s).*" + DATASET + "\\s+" + BAD + "\\s+INVALID_UNIT\\s+UNIT_INVALID.*"),
+                text.stdout());
     }
 
     @Test
@@ -201,22 +208,26 @@ class InvalidUnitIT {
         LandingRun explain = landing("explain", DATASET, BAD, "--json");
         assertEquals(1, explain.exit(), explain.stdout() + explain.stderr());
         assertEquals(InvalidUnit.INVALID_UNIT, ((Map<String, Object>) explain.json().get("sweep")).get("status"));
-        assertEquals(InvalidUnit.omitCommand(DATASET, BAD), ((Map<String, Object>) explain.json().get("repair")).get("command"));
-        assertFalse(((List<Object>) explain.json().get("history")).isEmpty(), "the older build's publish is in the history");
+        assertEquals(InvalidUnit.omitCommand(DATASET, BAD),
+                ((Map<String, Object>) explain.json().get("repair")).get("command"));
+        assertFalse(((List<Object>) explain.json().get("history")).isEmpty(),
+                "the older build's publish is in the history");
     }
 
     @Test
     @Order(5)
     @SuppressWarnings("unchecked")
     void repairOmit_removesItsPublish_recordsTheOmission_andEveryCommandIsCompleteAgain() throws Exception {
-        LandingRun dry = landing("repair", DATASET, BAD, "--omit", "--reason", "misnamed file: not a unit", "--dry-run", "--json");
+        String reason = "misnamed file: not a unit";
+        LandingRun dry = landing("repair", DATASET, BAD, "--omit", "--reason", reason, "--dry-run", "--json");
         assertEquals(0, dry.exit(), dry.stdout() + dry.stderr());
         Map<String, Object> radius = ((List<Map<String, Object>>) dry.json().get("blast_radius")).get(0);
-        assertTrue(radius.get("may_write").toString().contains(LakeLayout.publishedKey(DATASET, BAD) + " (deleted"), radius.toString());
+        assertTrue(radius.get("may_write").toString().contains(LakeLayout.publishedKey(DATASET, BAD) + " (deleted"),
+                radius.toString());
         assertTrue(publishedExists(), "a dry run writes nothing");
         assertEquals("PUBLISHED", olderBuild.ledger().get(DATASET, BAD).orElseThrow().status().name());
 
-        LandingRun omit = landing("repair", DATASET, BAD, "--omit", "--reason", "misnamed file: not a unit", "--yes", "--json");
+        LandingRun omit = landing("repair", DATASET, BAD, "--omit", "--reason", reason, "--yes", "--json");
         assertEquals(0, omit.exit(), omit.stdout() + omit.stderr());
         assertEquals(List.of(LakeLayout.publishedKey(DATASET, BAD)), omit.json().get("removed"));
         assertFalse(publishedExists(), "an omitted unit, like any, has nothing in published/");

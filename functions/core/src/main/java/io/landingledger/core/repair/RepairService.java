@@ -278,15 +278,15 @@ public final class RepairService {
             }
             boolean held = store.head(lakeBucket, publishedKey).isPresent();
             if (invalid && held && request.dryRun()) {
-                return RepairResult.UnitResult.planned(unit, before, "omit once " + publishedKey + " is removed (not a unit: "
-                        + "landing repair --omit removes it with the operator's credentials; no function deletes from published/)",
-                        null, publishedKey, null);
+                return RepairResult.UnitResult.planned(unit, before, "omit once " + publishedKey
+                        + " is removed (not a unit: landing repair --omit removes it with the operator's credentials; "
+                        + "no function deletes from published/)", null, publishedKey, null);
             }
             if (invalid && held) {
-                return RepairResult.UnitResult.of(unit, before, current, "rejected", "published/ still holds " + publishedKey
-                        + ", the publish of a unit its cadence cannot name: an omitted unit has nothing in published/, and no "
-                        + "function may delete there; remove it with the operator's credentials (landing repair --omit does), "
-                        + "then omit", null, null);
+                return RepairResult.UnitResult.of(unit, before, current, "rejected", "published/ still holds "
+                        + publishedKey + ", the publish of a unit its cadence cannot name: an omitted unit has nothing "
+                        + "in published/, and no function may delete there; remove it with the operator's credentials "
+                        + "(landing repair --omit does), then omit", null, null);
             }
             if (held) {
                 return RepairResult.UnitResult.of(unit, before, current, "rejected", "published/ holds an object for the unit that the "
@@ -319,7 +319,7 @@ public final class RepairService {
                         .action("OMITTED")
                         .reason(request.reason())
                         .input(next.input())
-                        // the publish an omitted invalid unit had (its object removed from published/): the audit names it
+                        // the publish an omitted invalid unit had (its object removed from published/): named
                         .published(current == null ? null : current.published())
                         .contractVersion(contract.version())
                         .build());

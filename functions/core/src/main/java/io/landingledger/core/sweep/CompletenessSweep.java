@@ -216,7 +216,8 @@ public final class CompletenessSweep {
             report = redrive(contract, report, now);
         }
         // a bad unit an older build recorded is listed apart, never hidden, and never stops the rest being reported
-        report = report.withInvalidUnits(invalidUnits(contract).stream().map(item -> InvalidUnit.of(contract, item)).toList());
+        report = report.withInvalidUnits(invalidUnits(contract).stream()
+                .map(item -> InvalidUnit.of(contract, item)).toList());
         return write(report);
     }
 

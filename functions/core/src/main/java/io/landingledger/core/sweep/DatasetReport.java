@@ -52,11 +52,13 @@ public record DatasetReport(String dataset, Cadence cadence, String from, String
     }
 
     DatasetReport withReports(ReportKeys keys) {
-        return new DatasetReport(dataset, cadence, from, to, asOf, autoRedrive, units, redrives, unroutableInbox, keys, invalidUnits);
+        return new DatasetReport(dataset, cadence, from, to, asOf, autoRedrive, units, redrives, unroutableInbox, keys,
+                invalidUnits);
     }
 
     DatasetReport withInvalidUnits(List<InvalidUnit> invalid) {
-        return new DatasetReport(dataset, cadence, from, to, asOf, autoRedrive, units, redrives, unroutableInbox, reports, invalid);
+        return new DatasetReport(dataset, cadence, from, to, asOf, autoRedrive, units, redrives, unroutableInbox,
+                reports, invalid);
     }
 
     /** The invalid units not yet omitted: each fails completeness until an operator omits it. */

@@ -22,8 +22,8 @@ import java.util.Map;
  * @param publishedKey  where its publish lives under {@code published/} (the omission removes it)
  * @param publishCount  how often it was published
  */
-public record InvalidUnit(String unit, String status, String reason, String detail, String omitCommand, String publishedKey,
-                          long publishCount) {
+public record InvalidUnit(String unit, String status, String reason, String detail, String omitCommand,
+                          String publishedKey, long publishCount) {
     /** Not a {@link UnitStatus}: the unit is not one of the dataset's, so no classification applies. */
     public static final String INVALID_UNIT = "INVALID_UNIT";
 
@@ -34,8 +34,9 @@ public record InvalidUnit(String unit, String status, String reason, String deta
         String detail = UnitCalendar.of(contract).whyNot(item.unit()) + " of " + dataset
                 + (omitted ? "; omitted by an operator: " + item.reason()
                 : "; recorded before routing refused such files. Take it out of the picture: " + command);
-        return new InvalidUnit(item.unit(), omitted ? UnitStatus.OMITTED.name() : INVALID_UNIT, omitted ? item.reason() : "UNIT_INVALID",
-                detail, command, LakeLayout.publishedKey(dataset, item.unit()), item.publishCount());
+        return new InvalidUnit(item.unit(), omitted ? UnitStatus.OMITTED.name() : INVALID_UNIT,
+                omitted ? item.reason() : "UNIT_INVALID", detail, command,
+                LakeLayout.publishedKey(dataset, item.unit()), item.publishCount());
     }
 
     /**

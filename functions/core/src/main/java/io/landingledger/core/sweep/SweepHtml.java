@@ -322,14 +322,16 @@ public final class SweepHtml {
             return;
         }
         html.append("<h2>Ledger items that are not units (").append(report.invalidUnits().size()).append(")</h2>\n")
-                .append("<p class=\"muted\">Recorded before routing refused such file names as <code>UNIT_INVALID</code>: ")
+                .append("<p class=\"muted\">Recorded before routing refused such file names as ")
+                .append("<code>UNIT_INVALID</code>: ")
                 .append("no range holds them, so they are listed here, apart from the expected units.</p>\n")
                 .append("<table class=\"data\">\n<tr><th>unit</th><th>status</th><th>reason</th><th>detail</th>")
                 .append("<th class=\"num\">publishes</th></tr>\n");
         for (InvalidUnit unit : report.invalidUnits()) {
-            html.append("<tr><td><code>").append(esc(unit.unit())).append("</code></td><td><b>").append(esc(unit.status()))
-                    .append("</b></td><td><code>").append(esc(unit.reason())).append("</code></td><td class=\"detail\">")
-                    .append(esc(unit.detail())).append("</td><td class=\"num\">").append(unit.publishCount()).append("</td></tr>\n");
+            html.append("<tr><td><code>").append(esc(unit.unit())).append("</code></td><td><b>")
+                    .append(esc(unit.status())).append("</b></td><td><code>").append(esc(unit.reason()))
+                    .append("</code></td><td class=\"detail\">").append(esc(unit.detail()))
+                    .append("</td><td class=\"num\">").append(unit.publishCount()).append("</td></tr>\n");
         }
         html.append("</table>\n");
     }

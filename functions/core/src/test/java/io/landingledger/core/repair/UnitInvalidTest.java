@@ -145,8 +145,8 @@ class UnitInvalidTest {
         // the dry run plans the omission after the object's removal (landing repair does that with the operator's
         // credentials: no function may delete from published/), and writes nothing
         RepairResult.UnitResult planned = repairs().run(RepairRequest.fromPayload(Map.of("dataset", contract.dataset(),
-                "units", List.of(BAD), "reason", "misnamed file", "action", "omit", "dryRun", true)), Deadline.NONE, this::runId)
-                .units().get(0);
+                "units", List.of(BAD), "reason", "misnamed file", "action", "omit", "dryRun", true)), Deadline.NONE,
+                this::runId).units().get(0);
         assertEquals("planned", planned.action(), planned.detail());
         assertEquals(publishedKey, planned.output());
         assertTrue(planned.expect().startsWith("omit once " + publishedKey + " is removed"), planned.expect());
@@ -155,7 +155,8 @@ class UnitInvalidTest {
         // as for any unit, the omission is refused while published/ holds the unit's object: readers would read rows
         RepairResult.UnitResult refused = omit(BAD).units().get(0);
         assertEquals("rejected", refused.action(), refused.detail());
-        assertTrue(refused.detail().contains(publishedKey) && refused.detail().contains("landing repair --omit"), refused.detail());
+        assertTrue(refused.detail().contains(publishedKey) && refused.detail().contains("landing repair --omit"),
+                refused.detail());
         assertEquals(LedgerStatus.PUBLISHED, ledger.get(contract.dataset(), BAD).orElseThrow().status());
 
         s3.delete(LAKE, publishedKey); // what landing repair --omit does first, as the operator
@@ -166,7 +167,8 @@ class UnitInvalidTest {
         assertEquals("misnamed file", item.reason());
         assertEquals(null, item.published(), "an omitted unit records no standing publish");
         assertEquals(1, item.publishCount());
-        HistoryEntry last = ledger.history(contract.dataset(), BAD).get(ledger.history(contract.dataset(), BAD).size() - 1);
+        List<HistoryEntry> history = ledger.history(contract.dataset(), BAD);
+        HistoryEntry last = history.get(history.size() - 1);
         assertEquals("OMITTED", last.action());
         assertEquals(publishedKey, last.published().key(), "the audit trail names the publish the omission took out");
         assertTrue(s3.head(LAKE, publishedKey).isEmpty());
@@ -191,7 +193,8 @@ class UnitInvalidTest {
         assertTrue(invalid.detail().contains("'" + BAD + "' is not a real date"), invalid.detail());
         assertEquals(InvalidUnit.omitCommand(contract.dataset(), BAD), invalid.omitCommand());
         assertTrue(report.units().stream().noneMatch(u -> u.unit().equals(BAD)), "never among the expected units");
-        assertEquals(UnitStatus.OK, report.units().stream().filter(u -> u.unit().equals(GOOD)).findFirst().orElseThrow().status());
+        assertEquals(UnitStatus.OK,
+                report.units().stream().filter(u -> u.unit().equals(GOOD)).findFirst().orElseThrow().status());
         assertFalse(report.complete(), "an invalid unit not yet omitted fails completeness, as status says");
         assertEquals(1, report.metrics().get("UnitsInvalid").value());
         assertEquals(report.units().size(), report.metrics().get("UnitsExpected").value());
@@ -201,9 +204,11 @@ class UnitInvalidTest {
         assertEquals(listed, report.summary().get("invalid_units"));
         assertEquals(false, report.summary().get("complete"));
         String html = SweepHtml.render(report);
-        assertTrue(html.contains("Ledger items that are not units (1)") && html.contains("<code>" + BAD + "</code>"), html);
+        assertTrue(html.contains("Ledger items that are not units (1)") && html.contains("<code>" + BAD + "</code>"),
+                html);
         // the report written to _reports/ lists it too
-        String written = new String(s3.current(LAKE, report.reports().latestJson()).orElseThrow().body(), StandardCharsets.UTF_8);
+        String written = new String(s3.current(LAKE, report.reports().latestJson()).orElseThrow().body(),
+                StandardCharsets.UTF_8);
         assertTrue(written.contains("\"invalid_units\"") && written.contains("\"" + BAD + "\""), written);
 
         s3.delete(LAKE, LakeLayout.publishedKey(contract.dataset(), BAD));

@@ -55,8 +55,10 @@ class LinearTimePropertyTest {
     private static final long SEED = Long.getLong("linear.seed", 30L);
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    private static final DatasetContract PROGRESS = TestContracts.progressEvents(c -> c.put("maxRejectedLines", 100_000_000));
-    private static final DatasetContract TRANSACTIONS = TestContracts.transactions(c -> c.put("maxRejectedLines", 100_000_000));
+    private static final DatasetContract PROGRESS =
+            TestContracts.progressEvents(c -> c.put("maxRejectedLines", 100_000_000));
+    private static final DatasetContract TRANSACTIONS =
+            TestContracts.transactions(c -> c.put("maxRejectedLines", 100_000_000));
     private static final ValidationLimits DEFAULTS = ValidationLimits.defaults().withWorkers(1);
     private static final String CSV_HEADER = "txn_id,account_id,business_date,amount,batch_date\n";
     private static final String ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_";
@@ -65,8 +67,8 @@ class LinearTimePropertyTest {
      * One adversarial input family: what it builds at a size, and the work measured on it ({@code cost} is given the
      * input and the family's largest size, which fixes what every size shares, such as the validator's line buffers).
      */
-    private record Family<T>(String name, int base, BiFunction<Random, Integer, T> generate, ToLongBiFunction<T, Integer> cost,
-                             String unit) {
+    private record Family<T>(String name, int base, BiFunction<Random, Integer, T> generate,
+                             ToLongBiFunction<T, Integer> cost, String unit) {
         Family(String name, int base, BiFunction<Random, Integer, T> generate, ToLongFunction<T> cost, String unit) {
             this(name, base, generate, (input, largest) -> cost.applyAsLong(input), unit);
         }
@@ -113,15 +115,17 @@ class LinearTimePropertyTest {
                 CSV_HEADER + "T1," + randomText(random, n) + ",2026-10-01,1,2026-10-02\n", TRANSACTIONS, null));
         families.add(validated("csv: a quoted cell of doubled quotes", 1 << 19, (random, n) ->
                 CSV_HEADER + "T1,\"A" + "\"\"".repeat(n) + "\",2026-10-01,1,2026-10-02\n", TRANSACTIONS, null));
-        families.add(validated("csv: a quoted cell of line breaks and doubled quotes", 1 << 15, LinearTimePropertyTest::quotedBreaks,
-                TRANSACTIONS, null));
+        families.add(validated("csv: a quoted cell of line breaks and doubled quotes", 1 << 15,
+                LinearTimePropertyTest::quotedBreaks, TRANSACTIONS, null));
         families.add(new Family<>("csv: the joiner's scanned bytes over a quoted cell of line breaks", 1 << 14,
                 LinearTimePropertyTest::quotedBreaks,
-                (text, largest) -> joinScanBytes(text.getBytes(StandardCharsets.UTF_8), longLines(largest)), "bytes scanned"));
+                (text, largest) -> joinScanBytes(text.getBytes(StandardCharsets.UTF_8), longLines(largest)),
+                "bytes scanned"));
         families.add(validated("csv: many tiny lines", 1 << 13, (random, n) -> {
             StringBuilder text = new StringBuilder(CSV_HEADER);
             for (int i = 0; i < n; i++) {
-                text.append('T').append(i).append(",A").append(random.nextInt(1000)).append(",2026-10-01,1.5,2026-10-02\n");
+                text.append('T').append(i).append(",A").append(random.nextInt(1000))
+                        .append(",2026-10-01,1.5,2026-10-02\n");
             }
             return text.toString();
         }, TRANSACTIONS, DEFAULTS));
@@ -134,7 +138,8 @@ class LinearTimePropertyTest {
             return gzip(text.toString());
         }, stored -> cpuNanos(() -> validate(PROGRESS, DEFAULTS, stored)), "ns CPU"));
         families.add(new Family<>("gzip: one long repetitive string", 1 << 20, (random, n) ->
-                gzip(jsonLine("e1", "ab".repeat(n / 2))), (stored, largest) -> cpuNanos(() -> validate(PROGRESS, longLines(largest), stored)), "ns CPU"));
+                gzip(jsonLine("e1", "ab".repeat(n / 2))),
+                (stored, largest) -> cpuNanos(() -> validate(PROGRESS, longLines(largest), stored)), "ns CPU"));
         // unit naming and routing
         UnitRouter router = new UnitRouter(new ContractRegistry(Map.of(PROGRESS.dataset(), PROGRESS)));
         UnitCalendar calendar = UnitCalendar.of(PROGRESS);
@@ -142,10 +147,12 @@ class LinearTimePropertyTest {
                 "progress_events/" + "a/".repeat(n / 2) + "progress-2026-03-03.jsonl", router));
         families.add(routed("routing: a long file name of near-matches", 1 << 14, (random, n) ->
                 "progress_events/" + "progress-2026-03-0".repeat(n / 18 + 1) + "3.jsonl", router));
-        families.add(routed("routing: a long dataset prefix", 1 << 14, (random, n) -> randomText(random, n) + "/progress-2026-03-03.jsonl", router));
+        families.add(routed("routing: a long dataset prefix", 1 << 14, (random, n) ->
+                randomText(random, n) + "/progress-2026-03-03.jsonl", router));
         families.add(routed("routing: a long impossible date", 1 << 14, (random, n) ->
                 "progress_events/progress-2026-02-3" + "0".repeat(n) + ".jsonl", router));
-        families.add(new Family<>("unit naming: a long name of digits and separators", 1 << 14, (random, n) -> digitsAndSeparators(random, n),
+        families.add(new Family<>("unit naming: a long name of digits and separators", 1 << 14,
+                LinearTimePropertyTest::digitsAndSeparators,
                 unit -> cpuNanos(() -> {
                     for (int i = 0; i < 50; i++) {
                         if (calendar.canName(unit) || calendar.whyNot(unit).isEmpty()) {
@@ -156,24 +163,27 @@ class LinearTimePropertyTest {
         families.add(new Family<>("unit naming: a range of many days", 1 << 14, (random, n) ->
                 LocalDate.parse("2026-03-01").plusDays(n).toString(),
                 to -> cpuNanos(() -> calendar.units("2026-03-01", to)), "ns CPU"));
-        families.add(new Family<>("routing: newest input per unit over a long version listing", 1 << 11, (random, n) -> {
+        families.add(new Family<>("routing: newest input per unit over a long version listing", 1 << 11,
+                (random, n) -> {
             List<ObjectStore.ListedVersion> listing = new ArrayList<>();
             Instant start = Instant.parse("2026-03-01T00:00:00Z");
             for (int i = 0; i < n; i++) {
                 String unit = LocalDate.parse("2026-03-01").plusDays(random.nextInt(Math.max(1, n / 8))).toString();
-                listing.add(new ObjectStore.ListedVersion("progress_events/progress-" + unit + ".jsonl", "v" + i, "etag" + i, 10,
-                        start.plusSeconds(random.nextInt(n)), random.nextBoolean()));
+                listing.add(new ObjectStore.ListedVersion("progress_events/progress-" + unit + ".jsonl", "v" + i,
+                        "etag" + i, 10, start.plusSeconds(random.nextInt(n)), random.nextBoolean()));
             }
             return listing;
-        }, listing -> cpuNanos(() -> router.newestInputs(listing, PROGRESS.dataset(), (version, reason) -> { })), "ns CPU"));
+        }, listing -> cpuNanos(() -> router.newestInputs(listing, PROGRESS.dataset(), (version, reason) -> { })),
+                "ns CPU"));
         return families;
     }
 
     /** A family measured by the CPU time of one single-worker validation of the generated text. */
-    private static Family<byte[]> validated(String name, int base, BiFunction<Random, Integer, String> text, DatasetContract contract,
-                                            ValidationLimits limits) {
+    private static Family<byte[]> validated(String name, int base, BiFunction<Random, Integer, String> text,
+                                            DatasetContract contract, ValidationLimits limits) {
         return new Family<>(name, base, (random, n) -> text.apply(random, n).getBytes(StandardCharsets.UTF_8),
-                (stored, largest) -> cpuNanos(() -> validate(contract, limits == null ? longLines(largest) : limits, stored)), "ns CPU");
+                (stored, largest) -> cpuNanos(() -> validate(contract, limits == null ? longLines(largest) : limits,
+                        stored)), "ns CPU");
     }
 
     /**
@@ -182,12 +192,13 @@ class LinearTimePropertyTest {
      * allocates its line buffers at maxLineBytes before reading.
      */
     private static ValidationLimits longLines(int largest) {
-        return ValidationLimits.builder().maxLineBytes(Math.max(ValidationLimits.DEFAULT_MAX_LINE_BYTES, 4 * largest + (64 << 10))).build()
-                .withWorkers(1);
+        int maxLineBytes = Math.max(ValidationLimits.DEFAULT_MAX_LINE_BYTES, 4 * largest + (64 << 10));
+        return ValidationLimits.builder().maxLineBytes(maxLineBytes).build().withWorkers(1);
     }
 
     /** A family measured by the CPU time of routing the generated key 200 times (one is too quick to measure). */
-    private static Family<String> routed(String name, int base, BiFunction<Random, Integer, String> key, UnitRouter router) {
+    private static Family<String> routed(String name, int base, BiFunction<Random, Integer, String> key,
+                                         UnitRouter router) {
         return new Family<>(name, base, key, k -> cpuNanos(() -> {
             for (int i = 0; i < 200; i++) {
                 if (!(router.route(k) instanceof UnitRouter.Unroutable)) {
@@ -205,26 +216,29 @@ class LinearTimePropertyTest {
         }
         int largest = sizes[sizes.length - 1];
         for (T input : inputs) {
-            family.cost().applyAsLong(input, largest); // warm up: the first run of each size pays for class loading and the JIT
+            // warm up: the first run of each size pays for class loading and the JIT
+            family.cost().applyAsLong(input, largest);
         }
         long[][] costs = new long[sizes.length][REPEATS];
         for (int r = 0; r < REPEATS; r++) {
             for (int s = 0; s < sizes.length; s++) {
-                costs[s][r] = family.cost().applyAsLong(inputs.get(s), largest); // in turns, so a slow moment hits every size
+                // in turns, so a slow moment hits every size
+                costs[s][r] = family.cost().applyAsLong(inputs.get(s), largest);
             }
         }
         long[] median = Arrays.stream(costs).mapToLong(LinearTimePropertyTest::median).toArray();
         StringBuilder figures = new StringBuilder(family.name()).append(" (seed ").append(SEED).append("):");
         for (int s = 0; s < sizes.length; s++) {
-            figures.append(String.format(" n=%d %d %s (x%.2f);", sizes[s], median[s], family.unit(), (double) median[s] / Math.max(1, median[0])));
+            figures.append(String.format(" n=%d %d %s (x%.2f);", sizes[s], median[s], family.unit(),
+                    (double) median[s] / Math.max(1, median[0])));
         }
         System.out.println(figures);
         assertTrue(median[0] > 0, "nothing measured: " + figures);
         for (int s = 1; s < sizes.length; s++) {
             double growth = (double) sizes[s] / sizes[0];
             assertTrue(median[s] <= SLACK * growth * median[0],
-                    "an input " + growth + " times as long cost " + (double) median[s] / median[0] + " times as much (at most "
-                            + SLACK * growth + " allowed): not linear. " + figures);
+                    "an input " + growth + " times as long cost " + (double) median[s] / median[0]
+                            + " times as much (at most " + SLACK * growth + " allowed): not linear. " + figures);
         }
     }
 
@@ -242,14 +256,14 @@ class LinearTimePropertyTest {
 
     private static void validate(DatasetContract contract, ValidationLimits limits, byte[] stored) {
         try {
-            new StreamingValidator(contract, limits).validate(new ByteArrayInputStream(stored), OutputStream.nullOutputStream(),
-                    OutputStream.nullOutputStream());
+            new StreamingValidator(contract, limits).validate(new ByteArrayInputStream(stored),
+                    OutputStream.nullOutputStream(), OutputStream.nullOutputStream());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** The bytes the CSV joiner scanned for records' ends (a count kept by the validator; see CsvQuotedLineBreaksTest). */
+    /** The bytes the CSV joiner scanned for records' ends (the validator's count; see CsvQuotedLineBreaksTest). */
     private static long joinScanBytes(byte[] stored, ValidationLimits limits) {
         StreamingValidator validator = new StreamingValidator(TRANSACTIONS, limits);
         Validation.once(validator, stored, Integer.MAX_VALUE);
@@ -259,14 +273,16 @@ class LinearTimePropertyTest {
     private static String quotedBreaks(Random random, int n) {
         StringBuilder text = new StringBuilder(CSV_HEADER).append("T1,\"A");
         for (int i = 0; i < n; i++) {
-            text.append(random.nextBoolean() ? "\"\"" : "").append(random.nextBoolean() ? "x," : "").append(random.nextBoolean() ? "\r\n" : "\n");
+            text.append(random.nextBoolean() ? "\"\"" : "").append(random.nextBoolean() ? "x," : "")
+                    .append(random.nextBoolean() ? "\r\n" : "\n");
         }
         return text.append("\",2026-10-01,1,2026-10-02\n").append("T2,A2,2026-10-01,2,2026-10-02\n").toString();
     }
 
     private static String jsonLine(String eventId, String learner) {
-        return "{\"event_id\":\"" + eventId + "\",\"learner_id\":\"" + learner + "\",\"lesson_id\":\"m1\",\"event_type\":\"checkpoint\","
-                + "\"attempt_number\":1,\"event_time\":\"2026-03-03T10:00:00Z\",\"checkpoint\":1}\n";
+        return "{\"event_id\":\"" + eventId + "\",\"learner_id\":\"" + learner + "\",\"lesson_id\":\"m1\","
+                + "\"event_type\":\"checkpoint\",\"attempt_number\":1,\"event_time\":\"2026-03-03T10:00:00Z\","
+                + "\"checkpoint\":1}\n";
     }
 
     private static String randomText(Random random, int n) {
