@@ -55,6 +55,10 @@ final class BlastRadius {
         } else if (expect.startsWith("skip")) {
             writes.add("one history item (REPAIR_SKIPPED, with the reason)");
         } else if (expect.startsWith("omit")) {
+            if (planned.output() != null) {
+                // a unit its cadence cannot name, published by an older build: landing repair removes its object first
+                writes.add("s3://" + lakeBucket + "/" + planned.output() + " (deleted, with your credentials)");
+            }
             writes.add("ledger item " + contract.dataset() + "/" + planned.unit() + " (OMITTED)");
             writes.add("one history item (OMITTED, with the reason)");
         } else if (expect.equals("accept-empty")) {

@@ -46,7 +46,8 @@ import java.util.TreeMap;
                 "version of the unit, the refusal code and detail with line numbers, quarantine reason counts, the published object's",
                 "metadata, and the exact repair command that would fix it, with its dry run. Never row content."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:explained (the unit is OK, PENDING or OMITTED)", "1:explained (the unit needs attention)",
+        exitCodeList = {"0:explained (the unit is OK, PENDING or OMITTED)",
+                "1:explained (the unit needs attention, INVALID_UNIT included)",
                 "2:usage error, no stack found, or an internal error"})
 public final class ExplainCommand extends UnitCommand {
     static final int MAX_LINES = 20;

@@ -1,6 +1,7 @@
 package io.landingledger.cli.ops;
 
 import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.contract.UnitCalendar;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.repair.RepairRequest;
@@ -84,7 +85,9 @@ public final class RepairCommand extends OpsCommand {
     @Option(names = "--input-version", paramLabel = "recorded|latest", description = "The version the ledger recorded (default) or the inbox's newest.")
     String inputVersion = "recorded";
 
-    @Option(names = "--omit", description = "Record that the units are intentionally absent (only units with no publish).")
+    @Option(names = "--omit", description = {"Record that the units are intentionally absent (only units with no",
+            "publish; a unit the cadence cannot name, such as 2026-02-30, that an older build published: its object",
+            "under published/ is removed first, with your credentials)."})
     boolean omit;
 
     @Option(names = "--accept-empty", description = {"Accept the units' empty publishes (0 rows) as legitimately empty days: EMPTY",
@@ -151,9 +154,11 @@ public final class RepairCommand extends OpsCommand {
                 return 1;
             }
         }
+        List<String> removed = removeInvalidUnitsPublishes(plan);
         RepairPages results = repairJob(payload(false));
         boolean succeeded = results.succeeded();
         if (json) {
+            doc.put("removed", removed);
             doc.put("result", results.documents());
             doc.put("succeeded", succeeded);
             printJson(doc);
@@ -179,6 +184,32 @@ public final class RepairCommand extends OpsCommand {
             throw new IllegalArgumentException("--omit and --accept-empty record an operator's decision and read no input: use one, "
                     + "without --force, --forward or --input-version");
         }
+    }
+
+    /**
+     * Before an omission: the objects under {@code published/} of the planned units the dataset's cadence cannot name
+     * (an older build published {@code 2026-02-30}), deleted with the operator's credentials, since no function may
+     * delete from {@code published/} and an omitted unit, like any, has nothing there. The plan names each one (its
+     * output); the repair function then records the omission. Returns the keys removed.
+     */
+    private List<String> removeInvalidUnitsPublishes(RepairPages plan) {
+        List<String> removed = new ArrayList<>();
+        if (!omit) {
+            return removed;
+        }
+        UnitCalendar calendar = UnitCalendar.of(contract(dataset));
+        for (RepairResult.UnitResult unit : plan.units()) {
+            if ("planned".equals(unit.action()) && unit.output() != null && !calendar.canName(unit.unit())
+                    && unit.output().equals(LakeLayout.publishedKey(dataset, unit.unit()))) {
+                dependencies.objectStore().delete(resources.lakeBucket(), unit.output());
+                removed.add(unit.output());
+                if (!json) {
+                    out.println("Removed s3://" + resources.lakeBucket() + "/" + unit.output() + " (" + unit.unit()
+                            + " is not a unit of " + dataset + "; an omitted unit has nothing in published/)");
+                }
+            }
+        }
+        return removed;
     }
 
     private RepairRequest payload(boolean dry) {

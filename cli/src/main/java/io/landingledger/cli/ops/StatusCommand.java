@@ -1,10 +1,9 @@
 package io.landingledger.cli.ops;
 
 import io.landingledger.core.contract.DatasetContract;
-import io.landingledger.core.contract.UnitCalendar;
 import io.landingledger.core.ledger.LedgerItem;
-import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.sweep.CompletenessSweep;
+import io.landingledger.core.sweep.InvalidUnit;
 import io.landingledger.core.sweep.DatasetReport;
 import io.landingledger.core.sweep.UnitReport;
 import io.landingledger.core.sweep.UnitStatus;
@@ -37,7 +36,7 @@ import java.util.Map;
                 "2:usage error, no stack found, or an internal error"})
 public final class StatusCommand extends OpsCommand {
     /** A ledger item whose unit the dataset's cadence cannot name: not a {@link UnitStatus}, never classified. */
-    static final String INVALID_UNIT = "INVALID_UNIT";
+    static final String INVALID_UNIT = InvalidUnit.INVALID_UNIT;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "DATASET", description = "One dataset (default: every contract).")
     String dataset;
@@ -131,16 +130,14 @@ public final class StatusCommand extends OpsCommand {
      * that takes it out of the picture; OMITTED once an operator has omitted it.
      */
     static Map<String, Object> invalidRow(DatasetContract contract, LedgerItem item) {
-        boolean omitted = item.status() == LedgerStatus.OMITTED;
+        InvalidUnit invalid = InvalidUnit.of(contract, item);
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("dataset", contract.dataset());
         row.put("unit", item.unit());
-        row.put("status", omitted ? UnitStatus.OMITTED.name() : INVALID_UNIT);
+        row.put("status", invalid.status());
         row.put("flags", List.of(INVALID_UNIT));
-        row.put("reason", omitted ? item.reason() : "UNIT_INVALID");
-        row.put("detail", UnitCalendar.of(contract).whyNot(item.unit()) + " of " + contract.dataset()
-                + (omitted ? "; omitted by an operator: " + item.reason()
-                : "; recorded before routing refused such files. Take it out of the picture: " + omitCommand(contract.dataset(), item.unit())));
+        row.put("reason", invalid.reason());
+        row.put("detail", invalid.detail());
         row.put("publish_count", item.publishCount());
         row.put("rows", item.published() == null ? null : item.published().accepted());
         row.put("rejected", item.published() == null ? null : item.published().rejected());
@@ -157,9 +154,9 @@ public final class StatusCommand extends OpsCommand {
         return row;
     }
 
-    /** The command that omits a unit its cadence cannot name (RepairService accepts it for an omission). */
+    /** The command that omits a unit its cadence cannot name ({@link InvalidUnit#omitCommand}). */
     static String omitCommand(String dataset, String unit) {
-        return "landing repair " + dataset + " " + unit + " --omit --reason \"misnamed file: not a unit\" --yes";
+        return InvalidUnit.omitCommand(dataset, unit);
     }
 
     private boolean selected(UnitReport unit, Map<String, Object> row) {

@@ -24,7 +24,10 @@ import java.util.Map;
                 "(autoRedrive), and write the JSON and HTML reports under _reports/completeness/<dataset>/.",
                 "Range: --from/--to, by default the first to the last unit the stack knows (as `landing local` sweeps)."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:every dataset swept is complete", "1:some dataset is not complete", "2:usage error, no stack found, or an internal error"})
+        exitCodeList = {"0:every dataset swept is complete",
+                "1:some dataset is not complete (a unit fails completeness,"
+                        + " or the ledger holds an INVALID_UNIT not yet omitted)",
+                "2:usage error, no stack found, or an internal error"})
 public final class SweepCommand extends OpsCommand {
     @Parameters(index = "0", arity = "0..1", paramLabel = "DATASET", description = "One dataset (default: every contract).")
     String dataset;
@@ -73,6 +76,12 @@ public final class SweepCommand extends OpsCommand {
                         text(redriven.remove(String.valueOf(unit.get("unit"))))});
             }
             redriven.forEach((unit, what) -> lines.add(new String[] {text(summary.get("dataset")), unit, "OK", "-", what}));
+            // ledger items that are not units (INVALID_UNIT until omitted): listed apart from the expected units
+            for (Object u : (List<Object>) summary.getOrDefault("invalid_units", List.of())) {
+                Map<String, Object> unit = (Map<String, Object>) u;
+                lines.add(new String[] {text(summary.get("dataset")), text(unit.get("unit")), text(unit.get("status")),
+                    text(unit.get("reason")), "-"});
+            }
             Object keys = summary.get("reports");
             if (keys instanceof Map<?, ?> map) {
                 reports.add(summary.get("dataset") + ": s3://" + resources.lakeBucket() + "/" + map.get("latest_html"));

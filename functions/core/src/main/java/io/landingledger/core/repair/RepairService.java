@@ -269,20 +269,34 @@ public final class RepairService {
     /**
      * Records an operator's omission: the unit is intentionally absent. Publishes nothing; the sweep keeps showing it.
      * Only a unit with nothing published can be omitted, in the ledger and in {@code published/} (a publish a crashed
-     * run left unrecorded counts: the ledger would otherwise say "absent" while readers read rows), except a unit
-     * its cadence cannot name (UNIT_INVALID, recorded before routing refused such files), published or not. The write is
-     * conditioned on the item read; when another run changes it first, the omission is decided again on what won.
+     * run left unrecorded counts: the ledger would otherwise say "absent" while readers read rows). A unit its cadence
+     * cannot name (UNIT_INVALID, recorded before routing refused such files) is omitted although the ledger records
+     * its publish (no repair can take a publish back), but like any unit only once {@code published/} holds nothing
+     * for it: no function may delete from {@code published/}, so {@code landing repair --omit} removes the object with
+     * the operator's credentials first, and a dry run plans that. The write is conditioned on the item read; when
+     * another run changes it first, the omission is decided again on what won.
      */
     private RepairResult.UnitResult omit(RepairRequest request, DatasetContract contract, String unit, LedgerItem before, Supplier<String> runIds) {
         LedgerItem current = before;
-        // a unit its cadence cannot name (2026-02-30) was never a unit: it is omitted even when published (published/
-        // keeps the object, which no range, sweep or status reads)
         boolean invalid = !UnitCalendar.of(contract).canName(unit);
+        String publishedKey = LakeLayout.publishedKey(contract.dataset(), unit);
         for (int round = 0; round < OMIT_ROUNDS; round++) {
             if (!invalid && current != null && current.published() != null) {
                 return RepairResult.UnitResult.of(unit, before, current, "rejected", "the unit is published; only a unit without a publish can be omitted", null, null);
             }
-            if (!invalid && store.head(lakeBucket, LakeLayout.publishedKey(contract.dataset(), unit)).isPresent()) {
+            boolean held = store.head(lakeBucket, publishedKey).isPresent();
+            if (invalid && held && request.dryRun()) {
+                return RepairResult.UnitResult.planned(unit, before, "omit once " + publishedKey
+                        + " is removed (not a unit: landing repair --omit removes it with the operator's credentials; "
+                        + "no function deletes from published/)", null, publishedKey, null);
+            }
+            if (invalid && held) {
+                return RepairResult.UnitResult.of(unit, before, current, "rejected", "published/ still holds "
+                        + publishedKey + ", the publish of a unit its cadence cannot name: an omitted unit has nothing "
+                        + "in published/, and no function may delete there; remove it with the operator's credentials "
+                        + "(landing repair --omit does), then omit", null, null);
+            }
+            if (held) {
                 return RepairResult.UnitResult.of(unit, before, current, "rejected", "published/ holds an object for the unit that the "
                         + "ledger does not record yet (a run died after its promote): repair the unit to record it, then decide", null, null);
             }
@@ -313,6 +327,8 @@ public final class RepairService {
                         .action("OMITTED")
                         .reason(request.reason())
                         .input(next.input())
+                        // the publish an omitted invalid unit had (its object removed from published/): named
+                        .published(current == null ? null : current.published())
                         .contractVersion(contract.version())
                         .build());
                 return RepairResult.UnitResult.of(unit, before, next, "omitted", request.reason(), null, null);

@@ -137,8 +137,9 @@ public final class CompletenessSweep {
     /**
      * The ledger items of {@code contract}'s dataset whose unit its cadence cannot name ({@link UnitCalendar#canName}:
      * an impossible date such as {@code 2026-02-30}, recorded before routing refused such files as UNIT_INVALID).
-     * No range holds them, so the sweep never classifies them; status lists them apart, each with the omission that
-     * takes it out of the picture. One Query of the dataset's items; empty for a list cadence.
+     * No range holds them, so the sweep never classifies them; status and the sweep's report list them apart
+     * ({@link InvalidUnit}), each with the omission that takes it out of the picture. One Query of the dataset's items
+     * (their keys can sort anywhere: {@code 0000-00-00}, {@code 2026-13-45}); empty for a list cadence.
      */
     public List<LedgerItem> invalidUnits(DatasetContract contract) {
         UnitCalendar calendar = UnitCalendar.of(contract);
@@ -214,6 +215,9 @@ public final class CompletenessSweep {
         if (contract.unit().autoRedrive()) {
             report = redrive(contract, report, now);
         }
+        // a bad unit an older build recorded is listed apart, never hidden, and never stops the rest being reported
+        report = report.withInvalidUnits(invalidUnits(contract).stream()
+                .map(item -> InvalidUnit.of(contract, item)).toList());
         return write(report);
     }
 

@@ -20,13 +20,23 @@ import java.util.Map;
  * @param redrives          the re-drives, in unit order (empty without autoRedrive)
  * @param unroutableInbox   inbox objects under the dataset's prefix whose names match no unit
  * @param reports           where the reports were written, or null before they are
+ * @param invalidUnits      ledger items whose unit the cadence cannot name (recorded before routing refused them as
+ *                          UNIT_INVALID), listed apart: never classified, an open one fails completeness
  */
 public record DatasetReport(String dataset, Cadence cadence, String from, String to, Instant asOf, boolean autoRedrive,
-                            List<UnitReport> units, List<Redrive> redrives, int unroutableInbox, ReportKeys reports) {
+                            List<UnitReport> units, List<Redrive> redrives, int unroutableInbox, ReportKeys reports,
+                            List<InvalidUnit> invalidUnits) {
 
     public DatasetReport {
         units = List.copyOf(units);
         redrives = List.copyOf(redrives);
+        invalidUnits = invalidUnits == null ? List.of() : List.copyOf(invalidUnits);
+    }
+
+    /** A report with no invalid unit (see {@link #withInvalidUnits}). */
+    public DatasetReport(String dataset, Cadence cadence, String from, String to, Instant asOf, boolean autoRedrive,
+                         List<UnitReport> units, List<Redrive> redrives, int unroutableInbox, ReportKeys reports) {
+        this(dataset, cadence, from, to, asOf, autoRedrive, units, redrives, unroutableInbox, reports, List.of());
     }
 
     /** The four report objects in the lake bucket. */
@@ -42,7 +52,18 @@ public record DatasetReport(String dataset, Cadence cadence, String from, String
     }
 
     DatasetReport withReports(ReportKeys keys) {
-        return new DatasetReport(dataset, cadence, from, to, asOf, autoRedrive, units, redrives, unroutableInbox, keys);
+        return new DatasetReport(dataset, cadence, from, to, asOf, autoRedrive, units, redrives, unroutableInbox, keys,
+                invalidUnits);
+    }
+
+    DatasetReport withInvalidUnits(List<InvalidUnit> invalid) {
+        return new DatasetReport(dataset, cadence, from, to, asOf, autoRedrive, units, redrives, unroutableInbox,
+                reports, invalid);
+    }
+
+    /** The invalid units not yet omitted: each fails completeness until an operator omits it. */
+    public long openInvalidUnits() {
+        return invalidUnits.stream().filter(InvalidUnit::open).count();
     }
 
     /** Units per status, every status present (zeros included), in {@link UnitStatus} order. */
@@ -57,9 +78,12 @@ public record DatasetReport(String dataset, Cadence cadence, String from, String
         return counts;
     }
 
-    /** False when any unit is not OK, PENDING or OMITTED (see {@link UnitStatus#failsCompleteness()}). */
+    /**
+     * False when any unit is not OK, PENDING or OMITTED (see {@link UnitStatus#failsCompleteness()}), or the ledger
+     * holds an invalid unit not yet omitted (as {@code landing status} says).
+     */
     public boolean complete() {
-        return units.stream().noneMatch(u -> u.status().failsCompleteness());
+        return units.stream().noneMatch(u -> u.status().failsCompleteness()) && openInvalidUnits() == 0;
     }
 
     /** The units that are not OK (PENDING and OMITTED included: they are shown, but do not fail completeness). */
@@ -92,7 +116,8 @@ public record DatasetReport(String dataset, Cadence cadence, String from, String
      * The dataset's metrics, by EMF name: UnitsExpected, UnitsOk, one count per other status (UnitsMissing,
      * UnitsRefused, ...), UnitsRedriven (every re-drive: run in the sweep, submitted to the validator, or not
      * submitted), OldestUnpublishedAgeSeconds and UnitsBehindConsumers (units some consumer has not read the current
-     * publish of: one figure per dataset, never a consumer dimension, whose values are names the consumers choose).
+     * publish of: one figure per dataset, never a consumer dimension, whose values are names the consumers choose)
+     * and UnitsInvalid (ledger items whose unit the cadence cannot name, not yet omitted; never among the expected).
      */
     public Map<String, Metric> metrics() {
         Map<String, Metric> metrics = new LinkedHashMap<>();
@@ -101,6 +126,7 @@ public record DatasetReport(String dataset, Cadence cadence, String from, String
         metrics.put("UnitsRedriven", Metric.count(redrives.size()));
         metrics.put("OldestUnpublishedAgeSeconds", Metric.seconds(oldestUnpublishedAgeSeconds()));
         metrics.put("UnitsBehindConsumers", Metric.count(unitsBehindConsumers()));
+        metrics.put("UnitsInvalid", Metric.count(openInvalidUnits()));
         return metrics;
     }
 
@@ -176,6 +202,7 @@ public record DatasetReport(String dataset, Cadence cadence, String from, String
         map.put("unroutable_inbox_objects", unroutableInbox);
         map.put("units_behind_consumers", unitsBehindConsumers());
         map.put("consumers_behind", consumersBehind());
+        map.put("invalid_units", invalidUnits.stream().map(InvalidUnit::toMap).toList());
         return map;
     }
 }

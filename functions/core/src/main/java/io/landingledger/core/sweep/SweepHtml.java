@@ -116,6 +116,7 @@ public final class SweepHtml {
         counts(html, report);
         grid(html, report);
         attention(html, report);
+        invalidUnits(html, report);
         redrives(html, report);
         consumersBehind(html, report);
         freshness(html, report);
@@ -137,7 +138,11 @@ public final class SweepHtml {
                     .append(" expected units are OK, pending or omitted</div>\n");
         } else {
             html.append("<div class=\"verdict bad\">INCOMPLETE &middot; ").append(failing).append(" of ").append(report.units().size())
-                    .append(" expected units need attention</div>\n");
+                    .append(" expected units need attention");
+            if (report.openInvalidUnits() > 0) {
+                html.append(", and ").append(report.openInvalidUnits()).append(" ledger item(s) that are not units");
+            }
+            html.append("</div>\n");
         }
         html.append("<div class=\"facts\">");
         fact(html, "as of", report.asOf().toString());
@@ -150,6 +155,9 @@ public final class SweepHtml {
                 : duration(report.oldestUnpublishedAgeSeconds()));
         if (report.unroutableInbox() > 0) {
             fact(html, "unroutable inbox objects", Integer.toString(report.unroutableInbox()));
+        }
+        if (!report.invalidUnits().isEmpty()) {
+            fact(html, "ledger items that are not units", Integer.toString(report.invalidUnits().size()));
         }
         html.append("</div>\n</header>\n");
     }
@@ -304,6 +312,26 @@ public final class SweepHtml {
                         .append(chip(unit.redrive().statusAfter())).append("</span>");
             }
             html.append("</td></tr>\n");
+        }
+        html.append("</table>\n");
+    }
+
+    /** Ledger items whose unit the cadence cannot name ({@link InvalidUnit}): listed apart, with their omission. */
+    private static void invalidUnits(StringBuilder html, DatasetReport report) {
+        if (report.invalidUnits().isEmpty()) {
+            return;
+        }
+        html.append("<h2>Ledger items that are not units (").append(report.invalidUnits().size()).append(")</h2>\n")
+                .append("<p class=\"muted\">Recorded before routing refused such file names as ")
+                .append("<code>UNIT_INVALID</code>: ")
+                .append("no range holds them, so they are listed here, apart from the expected units.</p>\n")
+                .append("<table class=\"data\">\n<tr><th>unit</th><th>status</th><th>reason</th><th>detail</th>")
+                .append("<th class=\"num\">publishes</th></tr>\n");
+        for (InvalidUnit unit : report.invalidUnits()) {
+            html.append("<tr><td><code>").append(esc(unit.unit())).append("</code></td><td><b>")
+                    .append(esc(unit.status())).append("</b></td><td><code>").append(esc(unit.reason()))
+                    .append("</code></td><td class=\"detail\">").append(esc(unit.detail()))
+                    .append("</td><td class=\"num\">").append(unit.publishCount()).append("</td></tr>\n");
         }
         html.append("</table>\n");
     }

@@ -24,6 +24,11 @@ final class ChunkReader {
         return reader.buffer().length;
     }
 
+    /** See {@link LineReader#carriedBytes}. */
+    long carriedBytes() {
+        return reader.carriedBytes;
+    }
+
     /** The stream ended or a read failed: there is no next chunk. */
     boolean done() {
         return done;
@@ -38,17 +43,39 @@ final class ChunkReader {
      */
     void read(LineChunk into) throws IOException {
         into.reset(reader.lineNumber + 1);
-        try {
-            reader.read(into.text);
-        } catch (SourceReadException e) {
-            throw e;
-        } catch (IOException e) {
-            into.readFailure = input.readFailure(e, reader.lineNumber);
+        boolean first = true;
+        while (true) {
+            try {
+                if (first) {
+                    reader.read(into.text);
+                } else {
+                    reader.readMore();
+                }
+            } catch (SourceReadException e) {
+                throw e;
+            } catch (IOException e) {
+                into.readFailure = input.readFailure(e, reader.lineNumber);
+                into.decodedAfterRead = input.decodedBytes();
+                done = true;
+                return;
+            }
+            first = false;
             into.decodedAfterRead = input.decodedBytes();
-            done = true;
-            return;
+            if (!lines(into)) {
+                return;
+            }
+            // no line ended in this chunk yet (one long line): read on into the same buffer, where the line begun
+            // stays put, rather than hand over a chunk without a line, whose successor would copy the whole line
+            // begun so far again (a line of L bytes cost L^2 / 512 KiB bytes copied, issue 30's linear-time search)
         }
-        into.decodedAfterRead = input.decodedBytes();
+    }
+
+    /**
+     * Hands {@code into} the lines its reads completed.
+     *
+     * @return true when it needs more input, holds no line yet and has room to read on in place
+     */
+    private boolean lines(LineChunk into) {
         while (true) {
             switch (reader.next()) {
                 case LINE -> {
@@ -59,12 +86,12 @@ final class ChunkReader {
                     }
                 }
                 case NEED_INPUT -> {
-                    return;
+                    return into.count == 0 && reader.hasRoom();
                 }
                 case END -> {
                     into.end = true;
                     done = true;
-                    return;
+                    return false;
                 }
             }
         }

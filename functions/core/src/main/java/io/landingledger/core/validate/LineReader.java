@@ -57,6 +57,12 @@ final class LineReader {
     }
 
     /** Room for one maximal line (+ CR) plus a read, so a full read never splits a legal line twice. */
+    /**
+     * Bytes of a line begun moved into the next buffer by {@link #read}: each line at most once, whatever its length
+     * (a cost measure independent of the machine, for tests).
+     */
+    long carriedBytes;
+
     static int bufferBytes(int maxLineBytes) {
         return maxLineBytes + 1 + READ_CHUNK;
     }
@@ -120,10 +126,27 @@ final class LineReader {
         }
         int tail = end - start;
         System.arraycopy(buffer, start, into, 0, tail);
+        carriedBytes += tail;
         buffer = into;
         scan -= start;
         start = 0;
         end = tail;
+        fill();
+    }
+
+    /**
+     * True when the buffer has room for a read on in place ({@link #readMore}): less than a line too long and a
+     * read's worth is held.
+     */
+    boolean hasRoom() {
+        return end - start <= maxLineBytes + 1 && end < buffer.length && !eof;
+    }
+
+    /**
+     * Reads more after {@link Next#NEED_INPUT} into the current buffer, when {@link #hasRoom}: the line begun so far
+     * stays where it is (no copy), and the scan for its end resumes where it stopped.
+     */
+    void readMore() throws IOException {
         fill();
     }
 

@@ -7,10 +7,14 @@ import io.landingledger.core.ingest.IngestAction;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.InputRef;
 import io.landingledger.core.ingest.UnitRouter;
+import io.landingledger.core.ingest.LakeLayout;
+import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.sweep.CompletenessSweep;
 import io.landingledger.core.sweep.DatasetReport;
+import io.landingledger.core.sweep.InvalidUnit;
+import io.landingledger.core.sweep.SweepHtml;
 import io.landingledger.core.sweep.UnitReport;
 import io.landingledger.core.sweep.UnitStatus;
 import io.landingledger.core.testing.InMemoryLedger;
@@ -29,6 +33,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -132,13 +137,41 @@ class UnitInvalidTest {
     }
 
     @Test
-    void aBadUnit_canBeOmitted() {
+    void aBadUnit_canBeOmitted_andLikeAnyOmittedUnit_hasNothingInPublished() {
         produceAndIngest(BAD); // published and recorded by an older build
+        String publishedKey = LakeLayout.publishedKey(contract.dataset(), BAD);
+        assertTrue(s3.head(LAKE, publishedKey).isPresent());
+
+        // the dry run plans the omission after the object's removal (landing repair does that with the operator's
+        // credentials: no function may delete from published/), and writes nothing
+        RepairResult.UnitResult planned = repairs().run(RepairRequest.fromPayload(Map.of("dataset", contract.dataset(),
+                "units", List.of(BAD), "reason", "misnamed file", "action", "omit", "dryRun", true)), Deadline.NONE,
+                this::runId).units().get(0);
+        assertEquals("planned", planned.action(), planned.detail());
+        assertEquals(publishedKey, planned.output());
+        assertTrue(planned.expect().startsWith("omit once " + publishedKey + " is removed"), planned.expect());
+        assertEquals(LedgerStatus.PUBLISHED, ledger.get(contract.dataset(), BAD).orElseThrow().status());
+
+        // as for any unit, the omission is refused while published/ holds the unit's object: readers would read rows
+        RepairResult.UnitResult refused = omit(BAD).units().get(0);
+        assertEquals("rejected", refused.action(), refused.detail());
+        assertTrue(refused.detail().contains(publishedKey) && refused.detail().contains("landing repair --omit"),
+                refused.detail());
+        assertEquals(LedgerStatus.PUBLISHED, ledger.get(contract.dataset(), BAD).orElseThrow().status());
+
+        s3.delete(LAKE, publishedKey); // what landing repair --omit does first, as the operator
         RepairResult.UnitResult omitted = omit(BAD).units().get(0);
         assertEquals("omitted", omitted.action(), omitted.detail());
         LedgerItem item = ledger.get(contract.dataset(), BAD).orElseThrow();
         assertEquals(LedgerStatus.OMITTED, item.status());
         assertEquals("misnamed file", item.reason());
+        assertEquals(null, item.published(), "an omitted unit records no standing publish");
+        assertEquals(1, item.publishCount());
+        List<HistoryEntry> history = ledger.history(contract.dataset(), BAD);
+        HistoryEntry last = history.get(history.size() - 1);
+        assertEquals("OMITTED", last.action());
+        assertEquals(publishedKey, last.published().key(), "the audit trail names the publish the omission took out");
+        assertTrue(s3.head(LAKE, publishedKey).isEmpty());
 
         // a bad unit the ledger does not hold is still refused: an omission never writes a new non-unit
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> omit("2026-02-31"));
@@ -146,5 +179,44 @@ class UnitInvalidTest {
         // and a repair (not an omission) of the bad unit is refused as before
         assertThrows(IllegalArgumentException.class, () -> repairs().run(RepairRequest.fromPayload(Map.of("dataset", contract.dataset(),
                 "units", List.of(BAD), "reason", "x")), Deadline.NONE, this::runId));
+    }
+
+    @Test
+    void aBadUnitAlreadyInTheLedger_isListedApartByTheSweepsReport_andFailsCompletenessUntilOmitted() {
+        produceAndIngest(GOOD);
+        produceAndIngest(BAD); // an older build routed it
+        DatasetReport report = sweep().sweep(contract, "2026-03-01", GOOD);
+        assertEquals(List.of(BAD), report.invalidUnits().stream().map(InvalidUnit::unit).toList());
+        InvalidUnit invalid = report.invalidUnits().get(0);
+        assertEquals(InvalidUnit.INVALID_UNIT, invalid.status());
+        assertEquals("UNIT_INVALID", invalid.reason());
+        assertTrue(invalid.detail().contains("'" + BAD + "' is not a real date"), invalid.detail());
+        assertEquals(InvalidUnit.omitCommand(contract.dataset(), BAD), invalid.omitCommand());
+        assertTrue(report.units().stream().noneMatch(u -> u.unit().equals(BAD)), "never among the expected units");
+        assertEquals(UnitStatus.OK,
+                report.units().stream().filter(u -> u.unit().equals(GOOD)).findFirst().orElseThrow().status());
+        assertFalse(report.complete(), "an invalid unit not yet omitted fails completeness, as status says");
+        assertEquals(1, report.metrics().get("UnitsInvalid").value());
+        assertEquals(report.units().size(), report.metrics().get("UnitsExpected").value());
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> listed = (List<Map<String, Object>>) report.toMap().get("invalid_units");
+        assertEquals(BAD, listed.get(0).get("unit"));
+        assertEquals(listed, report.summary().get("invalid_units"));
+        assertEquals(false, report.summary().get("complete"));
+        String html = SweepHtml.render(report);
+        assertTrue(html.contains("Ledger items that are not units (1)") && html.contains("<code>" + BAD + "</code>"),
+                html);
+        // the report written to _reports/ lists it too
+        String written = new String(s3.current(LAKE, report.reports().latestJson()).orElseThrow().body(),
+                StandardCharsets.UTF_8);
+        assertTrue(written.contains("\"invalid_units\"") && written.contains("\"" + BAD + "\""), written);
+
+        s3.delete(LAKE, LakeLayout.publishedKey(contract.dataset(), BAD));
+        assertEquals("omitted", omit(BAD).units().get(0).action());
+        DatasetReport after = sweep().sweep(contract, "2026-03-01", GOOD);
+        assertEquals("OMITTED", after.invalidUnits().get(0).status());
+        assertEquals(null, after.invalidUnits().get(0).omitCommand());
+        assertEquals(0, after.metrics().get("UnitsInvalid").value());
+        assertEquals(after.units().stream().noneMatch(u -> u.status().failsCompleteness()), after.complete());
     }
 }

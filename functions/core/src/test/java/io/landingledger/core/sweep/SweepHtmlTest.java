@@ -64,7 +64,8 @@ class SweepHtmlTest {
                 List.of(unit("acme", omitted("acme", "left"))), List.of(), 0, null);
         assertTrue(report.complete());
         assertEquals(List.of("UnitsExpected", "UnitsOmitted", "UnitsLedgerDrift", "UnitsUnprocessed", "UnitsRefused",
-                "UnitsEmpty", "UnitsEmptyAccepted", "UnitsRestated", "UnitsOk", "UnitsPending", "UnitsMissing", "UnitsRedriven", "OldestUnpublishedAgeSeconds", "UnitsBehindConsumers"),
+                "UnitsEmpty", "UnitsEmptyAccepted", "UnitsRestated", "UnitsOk", "UnitsPending", "UnitsMissing", "UnitsRedriven", "OldestUnpublishedAgeSeconds", "UnitsBehindConsumers",
+                "UnitsInvalid"),
                 List.copyOf(report.metrics().keySet()));
         assertEquals("1d", SweepHtml.duration(86_400));
         assertEquals("3h 5m", SweepHtml.duration(11_100));
