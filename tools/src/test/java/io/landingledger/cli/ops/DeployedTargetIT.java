@@ -88,18 +88,7 @@ class DeployedTargetIT {
         AwsBasicCredentials credentials = stack.credentials;
         s3 = stack.s3;
         // what the deployed repair function would be built from: the same buckets and tables
-        functions = DependencyFactory.create(Resources.builder()
-                .source("stub function")
-                .region(Region.of(record.region()))
-                .inboxBucket(record.inboxBucket())
-                .lakeBucket(record.lakeBucket())
-                .ledgerTable(record.ledgerTable())
-                .historyTable(record.historyTable())
-                .s3Endpoint(record.s3Endpoint())
-                .dynamoDbEndpoint(record.dynamoDbEndpoint())
-                .credentials(credentials)
-                .build()
-                .config());
+        functions = stack.dependencies("stub function");
 
         String description;
         try (InputStream in = DeployedTargetIT.class.getResourceAsStream("/stack/describe-stack-resources.xml")) {

@@ -94,18 +94,7 @@ class InvalidUnitIT {
         }
         record = stack.record;
         s3 = stack.s3;
-        olderBuild = DependencyFactory.create(Resources.builder()
-                .source("an older build's validator")
-                .region(Region.of(record.region()))
-                .inboxBucket(record.inboxBucket())
-                .lakeBucket(record.lakeBucket())
-                .ledgerTable(record.ledgerTable())
-                .historyTable(record.historyTable())
-                .s3Endpoint(record.s3Endpoint())
-                .dynamoDbEndpoint(record.dynamoDbEndpoint())
-                .credentials(stack.credentials)
-                .build()
-                .config());
+        olderBuild = stack.dependencies("an older build's validator");
 
         // an older build routed progress-2026-02-30.jsonl to the unit 2026-02-30 and ran the ingest path on it
         String key = DATASET + "/progress-" + BAD + ".jsonl";

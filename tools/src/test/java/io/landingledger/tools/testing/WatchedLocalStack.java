@@ -1,6 +1,7 @@
 package io.landingledger.tools.testing;
 
 import io.landingledger.tools.LandingTools;
+import io.landingledger.cli.ops.Resources;
 import io.landingledger.cli.stack.LocalStackRecord;
 import io.landingledger.lambda.DependencyFactory;
 
@@ -50,6 +51,25 @@ public final class WatchedLocalStack implements AutoCloseable {
             Thread.sleep(200);
         }
         return new WatchedLocalStack(thread, LocalStackRecord.read().orElseThrow());
+    }
+
+    /**
+     * The product's wiring on this stack's buckets and tables with the record's credentials, as a function of the stack
+     * would be built from them ({@code source} names it in messages): for what a test does as the product does it.
+     */
+    public DependencyFactory dependencies(String source) {
+        return DependencyFactory.create(Resources.builder()
+                .source(source)
+                .region(Region.of(record.region()))
+                .inboxBucket(record.inboxBucket())
+                .lakeBucket(record.lakeBucket())
+                .ledgerTable(record.ledgerTable())
+                .historyTable(record.historyTable())
+                .s3Endpoint(record.s3Endpoint())
+                .dynamoDbEndpoint(record.dynamoDbEndpoint())
+                .credentials(credentials)
+                .build()
+                .config());
     }
 
     @Override
