@@ -55,6 +55,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class EmulatorProtocolWorld implements ProtocolWorld {
     private static final AtomicInteger WORLDS = new AtomicInteger();
+    /** S3's smallest part but the last. */
+    private static final int MIN_PART_BYTES = 5 << 20;
 
     private final S3Client s3Client;
     private final SimClock clock;
@@ -68,6 +70,8 @@ final class EmulatorProtocolWorld implements ProtocolWorld {
     private Runnable ledgerWritten = () -> {
     };
     private long sequencer;
+    /** Test of the test: every promote's object is then overwritten behind the model's back (same metadata, other rows). */
+    private boolean tamperWithPromotes;
 
     EmulatorProtocolWorld(S3Client s3Client, DynamoDbClient dynamo, ExecutorService uploads, SimClock clock) {
         this.s3Client = s3Client;
@@ -85,6 +89,12 @@ final class EmulatorProtocolWorld implements ProtocolWorld {
         String historyTable = "LedgerHistory-" + suffix;
         LedgerTables.create(dynamo, ledgerTable, historyTable);
         this.ledger = new ObservedLedger(new DynamoDbLedger(dynamo, ledgerTable, historyTable));
+    }
+
+    /** Overwrites every promoted object on the emulator with other bytes: the checks must see it (S1). */
+    EmulatorProtocolWorld tamperingWithPromotes() {
+        tamperWithPromotes = true;
+        return this;
     }
 
     @Override
@@ -215,6 +225,10 @@ final class EmulatorProtocolWorld implements ProtocolWorld {
                               Precondition precondition) throws PreconditionFailedException, ConcurrentUpdateException {
             String etag = adapter.promote(physical(bucket), sourceKey, targetKey, metadata, precondition);
             storeWrite.run();
+            if (tamperWithPromotes) {
+                s3Client.putObject(r -> r.bucket(physical(bucket)).key(targetKey).metadata(metadata),
+                        RequestBody.fromString("{\"event_id\":\"not-the-rows\"}\n"));
+            }
             return etag;
         }
 
@@ -252,7 +266,10 @@ final class EmulatorProtocolWorld implements ProtocolWorld {
             String uploadId = s3Client.createMultipartUpload(r -> r.bucket(physical(bucket)).key(key).contentType(contentType)
                     .metadata(metadata)).uploadId();
             return (body, partSize) -> {
-                List<CompletedPart> parts = uploadParts(bucket, key, uploadId, body, partSize);
+                // the model's parts (64 bytes) are what the in-memory S3's small PartSizes allows; S3 and S3Proxy refuse
+                // a part under 5 MiB but the last (EntityTooSmall), so the model's small files go up as one part here:
+                // still a multipart ETag ("-1"), another ETag for the same bytes, which is what the model's upload is for
+                List<CompletedPart> parts = uploadParts(bucket, key, uploadId, body, Math.max(partSize, MIN_PART_BYTES));
                 String versionId = s3Client.completeMultipartUpload(r -> r.bucket(physical(bucket)).key(key).uploadId(uploadId)
                         .multipartUpload(m -> m.parts(parts))).versionId();
                 return created(bucket, key, versionId, "ObjectCreated:CompleteMultipartUpload", parts.size());
