@@ -919,8 +919,9 @@ final class ProtocolModel implements Model {
      * each time, so identity is not enough (every publish carries its own run id in its metadata).
      */
     private static boolean sameObject(InMemoryObjectStore.Version a, InMemoryObjectStore.Version b) {
-        return a == b || (a != null && b != null && a.deleteMarker() == b.deleteMarker() && Objects.equals(a.versionId(), b.versionId())
-                && Objects.equals(a.etag(), b.etag()) && a.metadata().equals(b.metadata())
+        return a == b || (a != null && b != null && a.deleteMarker() == b.deleteMarker()
+                && Objects.equals(a.versionId(), b.versionId()) && Objects.equals(a.etag(), b.etag())
+                && a.metadata().equals(b.metadata())
                 && Objects.equals(a.lastModified(), b.lastModified()));
     }
 

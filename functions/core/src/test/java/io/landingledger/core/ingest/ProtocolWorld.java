@@ -29,7 +29,7 @@ interface ProtocolWorld {
      */
     void observeWrites(Runnable storeWrite, Runnable ledgerWritten);
 
-    /** Builds a fresh world for one schedule; S3's clock (LastModified, event times) is the model's, where it can be. */
+    /** Builds a fresh world for one schedule; S3's clock (LastModified, event times) is the model's where it can be. */
     interface Factory {
         ProtocolWorld create(SimClock clock);
     }

@@ -15,7 +15,8 @@ import java.util.Optional;
 public interface InspectableS3 extends ObjectStore {
 
     /** A producer's single PutObject; returns the new version. */
-    InMemoryObjectStore.Version put(String bucket, String key, byte[] body, String contentType, Map<String, String> metadata);
+    InMemoryObjectStore.Version put(String bucket, String key, byte[] body, String contentType,
+                                    Map<String, String> metadata);
 
     /** A producer's multipart upload in parts of {@code partSize} bytes, initiated and completed now. */
     InMemoryObjectStore.Version putWithParts(String bucket, String key, byte[] body, int partSize);
@@ -32,7 +33,10 @@ public interface InspectableS3 extends ObjectStore {
     /** The key's newest version or delete marker, with its bytes. */
     Optional<InMemoryObjectStore.Version> current(String bucket, String key);
 
-    /** Every version and delete marker of the bucket, with their bytes: keys in key order, each key's newest first. */
+    /**
+     * Every version and delete marker of the bucket: keys in key order, each key's newest first. The bytes may be
+     * absent (null): a model reads bytes through {@link #current} and through the versions its producers created.
+     */
     List<InMemoryObjectStore.Version> allVersions(String bucket);
 
     /** Every object notification so far, in commit order. */

@@ -70,7 +70,7 @@ final class EmulatorProtocolWorld implements ProtocolWorld {
     private Runnable ledgerWritten = () -> {
     };
     private long sequencer;
-    /** Test of the test: every promote's object is then overwritten behind the model's back (same metadata, other rows). */
+    /** Test of the test: each promoted object is overwritten behind the model's back (same metadata, other rows). */
     private boolean tamperWithPromotes;
 
     EmulatorProtocolWorld(S3Client s3Client, DynamoDbClient dynamo, ExecutorService uploads, SimClock clock) {
@@ -80,7 +80,8 @@ final class EmulatorProtocolWorld implements ProtocolWorld {
         String inbox = "inbox-" + suffix;
         String lake = "lake-" + suffix;
         s3Client.createBucket(r -> r.bucket(inbox));
-        s3Client.putBucketVersioning(r -> r.bucket(inbox).versioningConfiguration(v -> v.status(BucketVersioningStatus.ENABLED)));
+        s3Client.putBucketVersioning(r -> r.bucket(inbox)
+                .versioningConfiguration(v -> v.status(BucketVersioningStatus.ENABLED)));
         s3Client.createBucket(r -> r.bucket(lake));
         this.buckets = Map.of(ProtocolModel.INBOX, inbox, ProtocolModel.LAKE, lake);
         this.adapter = new S3ObjectStore(s3Client, uploads, new MultipartStreamingUpload.Settings(
@@ -122,12 +123,13 @@ final class EmulatorProtocolWorld implements ProtocolWorld {
     }
 
     private String logical(String physicalBucket) {
-        return buckets.entrySet().stream().filter(e -> e.getValue().equals(physicalBucket)).map(Map.Entry::getKey).findFirst()
-                .orElse(physicalBucket);
+        return buckets.entrySet().stream().filter(e -> e.getValue().equals(physicalBucket)).map(Map.Entry::getKey)
+                .findFirst().orElse(physicalBucket);
     }
 
     private StoredObject logical(StoredObject o) {
-        return new StoredObject(logical(o.bucket()), o.key(), o.versionId(), o.etag(), o.size(), o.lastModified(), o.metadata());
+        return new StoredObject(logical(o.bucket()), o.key(), o.versionId(), o.etag(), o.size(), o.lastModified(),
+                o.metadata());
     }
 
     private String nextSequencer() {
@@ -135,21 +137,26 @@ final class EmulatorProtocolWorld implements ProtocolWorld {
     }
 
     /** The version a write created, read back from the emulator, and the notification S3 would send for it. */
-    private InMemoryObjectStore.Version created(String bucket, String key, String versionId, String eventType, int parts) {
+    private InMemoryObjectStore.Version created(String bucket, String key, String versionId, String eventType,
+                                                int parts) {
         InMemoryObjectStore.Version read = version(bucket, key, versionId);
         String seq = nextSequencer();
-        InMemoryObjectStore.Version v = new InMemoryObjectStore.Version(bucket, key, read.versionId(), false, read.body(), read.etag(),
-                read.size(), read.lastModified(), read.metadata(), read.contentType(), parts, seq);
-        events.add(new InMemoryObjectStore.Event(eventType, bucket, key, v.versionId(), v.etag(), v.size(), seq, clock.instant()));
+        InMemoryObjectStore.Version v = new InMemoryObjectStore.Version(bucket, key, read.versionId(), false,
+                read.body(), read.etag(), read.size(), read.lastModified(), read.metadata(), read.contentType(), parts,
+                seq);
+        events.add(new InMemoryObjectStore.Event(eventType, bucket, key, v.versionId(), v.etag(), v.size(), seq,
+                clock.instant()));
         return v;
     }
 
     /** GetObject of one version (or of the current one, versionId null), with its bytes. */
     private InMemoryObjectStore.Version version(String bucket, String key, String versionId) {
-        ResponseBytes<GetObjectResponse> got = s3Client.getObjectAsBytes(r -> r.bucket(physical(bucket)).key(key).versionId(versionId));
+        ResponseBytes<GetObjectResponse> got = s3Client.getObjectAsBytes(r -> r.bucket(physical(bucket)).key(key)
+                .versionId(versionId));
         GetObjectResponse meta = got.response();
-        return new InMemoryObjectStore.Version(bucket, key, meta.versionId(), false, got.asByteArray(), unquote(meta.eTag()),
-                meta.contentLength(), meta.lastModified(), meta.metadata(), meta.contentType(), 0, null);
+        return new InMemoryObjectStore.Version(bucket, key, meta.versionId(), false, got.asByteArray(),
+                unquote(meta.eTag()), meta.contentLength(), meta.lastModified(), meta.metadata(), meta.contentType(), 0,
+                null);
     }
 
     private static String unquote(String etag) {
@@ -163,8 +170,8 @@ final class EmulatorProtocolWorld implements ProtocolWorld {
             int length = Math.min(partSize, body.length - offset);
             int number = parts.size() + 1;
             byte[] part = Arrays.copyOfRange(body, offset, offset + length);
-            String etag = s3Client.uploadPart(r -> r.bucket(physical(bucket)).key(key).uploadId(uploadId).partNumber(number),
-                    RequestBody.fromBytes(part)).eTag();
+            String etag = s3Client.uploadPart(r -> r.bucket(physical(bucket)).key(key).uploadId(uploadId)
+                    .partNumber(number), RequestBody.fromBytes(part)).eTag();
             parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
             offset += length;
         } while (offset < body.length);
@@ -251,8 +258,8 @@ final class EmulatorProtocolWorld implements ProtocolWorld {
         @Override
         public InMemoryObjectStore.Version put(String bucket, String key, byte[] body, String contentType,
                                                Map<String, String> metadata) {
-            PutObjectResponse put = s3Client.putObject(r -> r.bucket(physical(bucket)).key(key).contentType(contentType).metadata(metadata),
-                    RequestBody.fromBytes(body));
+            PutObjectResponse put = s3Client.putObject(r -> r.bucket(physical(bucket)).key(key).contentType(contentType)
+                    .metadata(metadata), RequestBody.fromBytes(body));
             return created(bucket, key, put.versionId(), "ObjectCreated:Put", 0);
         }
 
@@ -262,16 +269,19 @@ final class EmulatorProtocolWorld implements ProtocolWorld {
         }
 
         @Override
-        public PendingPut startMultipartPut(String bucket, String key, String contentType, Map<String, String> metadata) {
-            String uploadId = s3Client.createMultipartUpload(r -> r.bucket(physical(bucket)).key(key).contentType(contentType)
-                    .metadata(metadata)).uploadId();
+        public PendingPut startMultipartPut(String bucket, String key, String contentType,
+                                            Map<String, String> metadata) {
+            String uploadId = s3Client.createMultipartUpload(r -> r.bucket(physical(bucket)).key(key)
+                    .contentType(contentType).metadata(metadata)).uploadId();
             return (body, partSize) -> {
-                // the model's parts (64 bytes) are what the in-memory S3's small PartSizes allows; S3 and S3Proxy refuse
-                // a part under 5 MiB but the last (EntityTooSmall), so the model's small files go up as one part here:
-                // still a multipart ETag ("-1"), another ETag for the same bytes, which is what the model's upload is for
-                List<CompletedPart> parts = uploadParts(bucket, key, uploadId, body, Math.max(partSize, MIN_PART_BYTES));
-                String versionId = s3Client.completeMultipartUpload(r -> r.bucket(physical(bucket)).key(key).uploadId(uploadId)
-                        .multipartUpload(m -> m.parts(parts))).versionId();
+                // the model's parts (64 bytes) are what the in-memory S3's small PartSizes allows; S3 and S3Proxy
+                // refuse a part under 5 MiB but the last (EntityTooSmall), so the model's small files go up as one
+                // part here: still a multipart ETag ("-1"), another ETag for the same bytes, which is what the
+                // model's upload is for
+                List<CompletedPart> parts = uploadParts(bucket, key, uploadId, body,
+                        Math.max(partSize, MIN_PART_BYTES));
+                String versionId = s3Client.completeMultipartUpload(r -> r.bucket(physical(bucket)).key(key)
+                        .uploadId(uploadId).multipartUpload(m -> m.parts(parts))).versionId();
                 return created(bucket, key, versionId, "ObjectCreated:CompleteMultipartUpload", parts.size());
             };
         }
@@ -279,13 +289,14 @@ final class EmulatorProtocolWorld implements ProtocolWorld {
         @Override
         public void deleteVersion(String bucket, String key, String versionId) {
             s3Client.deleteObject(r -> r.bucket(physical(bucket)).key(key).versionId(versionId));
-            events.add(new InMemoryObjectStore.Event("ObjectRemoved:Delete", bucket, key, versionId, null, 0, nextSequencer(),
-                    clock.instant()));
+            events.add(new InMemoryObjectStore.Event("ObjectRemoved:Delete", bucket, key, versionId, null, 0,
+                    nextSequencer(), clock.instant()));
         }
 
         @Override
         public int expireNoncurrent(String bucket, String key) {
-            List<InMemoryObjectStore.Version> versions = allVersions(bucket).stream().filter(v -> v.key().equals(key)).toList();
+            List<InMemoryObjectStore.Version> versions = allVersions(bucket).stream()
+                    .filter(v -> v.key().equals(key)).toList();
             if (versions.isEmpty()) {
                 return 0;
             }
@@ -318,13 +329,14 @@ final class EmulatorProtocolWorld implements ProtocolWorld {
             Map<String, List<InMemoryObjectStore.Version>> markers = new LinkedHashMap<>();
             for (var page : s3Client.listObjectVersionsPaginator(r -> r.bucket(physical(bucket)))) {
                 for (DeleteMarkerEntry m : page.deleteMarkers()) {
-                    InMemoryObjectStore.Version v = new InMemoryObjectStore.Version(bucket, m.key(), m.versionId(), true, null, null, 0,
-                            m.lastModified(), Map.of(), null, 0, null);
+                    InMemoryObjectStore.Version v = new InMemoryObjectStore.Version(bucket, m.key(), m.versionId(),
+                            true, null, null, 0, m.lastModified(), Map.of(), null, 0, null);
                     (m.isLatest() ? byKey : markers).computeIfAbsent(m.key(), k -> new ArrayList<>()).add(v);
                 }
                 for (ObjectVersion o : page.versions()) {
-                    byKey.computeIfAbsent(o.key(), k -> new ArrayList<>()).add(new InMemoryObjectStore.Version(bucket, o.key(),
-                            o.versionId(), false, null, unquote(o.eTag()), o.size(), o.lastModified(), Map.of(), null, 0, null));
+                    byKey.computeIfAbsent(o.key(), k -> new ArrayList<>()).add(new InMemoryObjectStore.Version(bucket,
+                            o.key(), o.versionId(), false, null, unquote(o.eTag()), o.size(), o.lastModified(),
+                            Map.of(), null, 0, null));
                 }
             }
             markers.forEach((key, rest) -> byKey.computeIfAbsent(key, k -> new ArrayList<>()).addAll(rest));

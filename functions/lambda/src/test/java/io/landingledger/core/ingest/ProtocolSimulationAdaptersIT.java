@@ -37,8 +37,8 @@ class ProtocolSimulationAdaptersIT {
     static final long SCHEDULES = Long.getLong("protocol.adapters.schedules", 120);
     static final long EXHAUSTIVE = Long.getLong("protocol.adapters.exhaustive", 20);
     /**
-     * The configurations explored (each up to EXHAUSTIVE schedules): two races of versions (finding 1's among them), and
-     * an out-of-band delete of the published object with the sweep's re-drive (LEDGER_DRIFT, a port delete on the lake).
+     * The configurations explored (each up to EXHAUSTIVE schedules): two races of versions (finding 1's among them),
+     * and an out-of-band delete of the published object with the sweep's re-drive (LEDGER_DRIFT, a delete on the lake).
      */
     static final List<String> CONFIGURATIONS = List.of("two new versions, their events at once",
             "published A, then B and A's rows again, at once (finding 1)",
@@ -63,10 +63,11 @@ class ProtocolSimulationAdaptersIT {
         return Explorer.of(sim -> new ProtocolModel(sim, worlds, script)).with(config.withShrink(false));
     }
 
-    /** The checks read the emulators: published bytes changed behind the model's back are caught in the first schedule. */
+    /** The checks read the emulators: published bytes changed behind the model's back fail the first schedule. */
     @Test
     void aPublishOverwrittenOnTheEmulator_isAViolation() {
-        Report report = explorer(clock -> new EmulatorProtocolWorld(aws.s3(), aws.dynamoDb(), UPLOADS, clock).tamperingWithPromotes(),
+        Report report = explorer(
+                clock -> new EmulatorProtocolWorld(aws.s3(), aws.dynamoDb(), UPLOADS, clock).tamperingWithPromotes(),
                 ProtocolSimulationTest.configurations().get(CONFIGURATIONS.get(0)),
                 ProtocolSimulationTest.exhaustiveBounds().withMaxSchedules(1)).exhaustive();
         assertTrue(report.violated(), "a publish overwritten with other rows went unseen");
@@ -79,10 +80,12 @@ class ProtocolSimulationAdaptersIT {
         for (String name : CONFIGURATIONS) {
             Consumer<ProtocolModel> script = ProtocolSimulationTest.configurations().get(name);
             long started = System.nanoTime();
-            Report report = explorer(script, ProtocolSimulationTest.exhaustiveBounds().withMaxSchedules(EXHAUSTIVE)).exhaustive();
-            System.out.printf("protocol simulation over the adapters, depth-first (preemptions <= %d, crashes <= %d): %s: %,d"
-                            + " schedules (%s), %.1f s%n", ProtocolSimulationTest.PREEMPTIONS, ProtocolSimulationTest.CRASHES, name,
-                    report.schedules(), report.complete() ? "complete" : "the first " + EXHAUSTIVE, (System.nanoTime() - started) / 1e9);
+            Report report = explorer(script, ProtocolSimulationTest.exhaustiveBounds().withMaxSchedules(EXHAUSTIVE))
+                    .exhaustive();
+            System.out.printf("protocol simulation over the adapters, depth-first (preemptions <= %d, crashes <= %d):"
+                            + " %s: %,d schedules (%s), %.1f s%n", ProtocolSimulationTest.PREEMPTIONS,
+                    ProtocolSimulationTest.CRASHES, name, report.schedules(),
+                    report.complete() ? "complete" : "the first " + EXHAUSTIVE, (System.nanoTime() - started) / 1e9);
             report.assertNoViolation();
         }
     }
