@@ -29,8 +29,8 @@ import io.landingledger.core.sweep.SweepMode;
 import io.landingledger.core.sweep.SweepRequest;
 import io.landingledger.core.sweep.UnitReport;
 import io.landingledger.core.sweep.UnitStatus;
-import io.landingledger.core.testing.InMemoryLedger;
 import io.landingledger.core.testing.InMemoryObjectStore;
+import io.landingledger.core.testing.InspectableS3;
 import io.landingledger.core.validate.Events;
 import io.landingledger.core.validate.ValidationLimits;
 
@@ -156,9 +156,9 @@ final class ProtocolModel implements Model {
 
     final Scheduler sim;
     final SimClock clock = new SimClock(START);
-    final InMemoryObjectStore s3 = new InMemoryObjectStore(clock, new InMemoryObjectStore.PartSizes(64, 128, 2))
-            .createBucket(INBOX, true).createBucket(LAKE, false);
-    final InMemoryLedger dynamo = new InMemoryLedger();
+    /** The world's stores, read directly by the checks and out-of-band actors (see {@link ProtocolWorld}). */
+    final InspectableS3 s3;
+    final io.landingledger.core.ledger.Ledger dynamo;
     final ObjectStore store;
     final io.landingledger.core.ledger.Ledger ledger;
     final DatasetContract v1 = io.landingledger.core.testing.TestContracts.progressEvents();
@@ -250,35 +250,22 @@ final class ProtocolModel implements Model {
     }
 
     ProtocolModel(Scheduler sim, Consumer<ProtocolModel> script) {
+        this(sim, ProtocolWorld::inMemory, script);
+    }
+
+    ProtocolModel(Scheduler sim, ProtocolWorld.Factory worlds, Consumer<ProtocolModel> script) {
         this.sim = sim;
+        ProtocolWorld world = worlds.create(clock);
+        this.s3 = world.s3();
+        this.dynamo = world.ledger();
         // counting inside stepping: what a call records happens when the call is performed, after its yield point
         // (and its check) and only if it is performed
         this.store = new SteppedObjectStore(sim, new CountingStore(s3, this));
         this.ledger = new SteppedLedger(sim, new CountingLedger(dynamo, this));
-        // restatements are counted write by write: the drain at quiescence runs unstepped, so several ledger writes
-        // can happen between two checks
-        dynamo.faults(new InMemoryLedger.Faults() {
-            @Override
-            public void after(InMemoryLedger.Call call) {
-                if (call.operation() == InMemoryLedger.Operation.WRITE || call.operation() == InMemoryLedger.Operation.APPEND_HISTORY) {
-                    storeWrites++;
-                }
-                if (call.operation() == InMemoryLedger.Operation.WRITE) {
-                    ledgerWritten();
-                }
-            }
-        });
-        // every write any port performs, stepped or not, counted where it lands: a dry run must add none
-        s3.faults(new InMemoryObjectStore.Faults() {
-            @Override
-            public void after(InMemoryObjectStore.Call call) {
-                switch (call.operation()) {
-                    case PUT, PROMOTE, DELETE, START_UPLOAD, UPLOAD_WRITE, UPLOAD_COMPLETE -> storeWrites++;
-                    default -> {
-                    }
-                }
-            }
-        });
+        // every write any port performs, stepped or not, counted where it lands (a dry run must add none); restatements
+        // are counted write by write: the drain at quiescence runs unstepped, so several ledger writes can happen
+        // between two checks
+        world.observeWrites(() -> storeWrites++, this::ledgerWritten);
         script.accept(this);
     }
 
@@ -382,7 +369,7 @@ final class ProtocolModel implements Model {
                 putInParts(KEY, last == null ? file(Rows.A, Encoding.PLAIN) : last.body(), 64);
             }
             case 6 -> {
-                InMemoryObjectStore.MultipartPut upload = s3.startMultipartPut(INBOX, KEY, "application/x-ndjson", Map.of());
+                InspectableS3.PendingPut upload = s3.startMultipartPut(INBOX, KEY, "application/x-ndjson", Map.of());
                 sim.step("producer-completes-multipart", () -> {
                     clock.advanceMillis(1_500);
                     InMemoryObjectStore.Version v = upload.complete(file(Rows.B, Encoding.REORDERED), 64);
@@ -654,7 +641,7 @@ final class ProtocolModel implements Model {
             lastPublishedVersion = null;
             return;
         }
-        if (object == lastPublishedVersion) {
+        if (sameObject(object, lastPublishedVersion)) {
             return;
         }
         lastPublishedVersion = object;
@@ -927,6 +914,17 @@ final class ProtocolModel implements Model {
         }
     }
 
+    /**
+     * The same stored object: the in-memory S3 hands out one record per version, an emulator's reads build a new one
+     * each time, so identity is not enough (every publish carries its own run id in its metadata).
+     */
+    private static boolean sameObject(InMemoryObjectStore.Version a, InMemoryObjectStore.Version b) {
+        return a == b || (a != null && b != null && a.deleteMarker() == b.deleteMarker()
+                && Objects.equals(a.versionId(), b.versionId()) && Objects.equals(a.etag(), b.etag())
+                && a.metadata().equals(b.metadata())
+                && Objects.equals(a.lastModified(), b.lastModified()));
+    }
+
     /** Any version S3 ever held (deleted ones included), or null. */
     private InMemoryObjectStore.Version version(String key, String versionId) {
         InMemoryObjectStore.Version v = created.get(versionId);
@@ -975,7 +973,7 @@ final class ProtocolModel implements Model {
             report = shardedSweep(rawStore, dynamo, withRedrive(current, true));
             check();
             changed = revision != dynamo.get(DATASET, UNIT).map(LedgerItem::revision).orElse(0L)
-                    || object != s3.current(LAKE, PUBLISHED_KEY).orElse(null);
+                    || !sameObject(object, s3.current(LAKE, PUBLISHED_KEY).orElse(null));
         }
         if (changed) {
             throw new AssertionError("L2: the sweep's re-drive did not reach a fixpoint: " + report.redrives());

@@ -88,7 +88,7 @@ import java.util.TreeMap;
  * EntityTooSmall), which a simulator may lower to keep bodies small. No suspended versioning, no "null" version in
  * a versioned bucket.
  */
-public final class InMemoryObjectStore implements ObjectStore {
+public final class InMemoryObjectStore implements InspectableS3 {
     /** S3ObjectStore's promote: UploadPartCopy copies at most 5 GiB per part. */
     static final long MAX_COPY_PART_BYTES = 5L << 30;
     /** The content type S3ObjectStore.promote gives the published object. */
@@ -264,7 +264,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     }
 
     /** A producer's multipart upload between CreateMultipartUpload and CompleteMultipartUpload. */
-    public final class MultipartPut {
+    public final class MultipartPut implements PendingPut {
         private final String bucket;
         private final String key;
         private final String contentType;
