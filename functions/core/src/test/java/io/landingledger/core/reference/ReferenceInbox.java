@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -34,14 +35,8 @@ public final class ReferenceInbox {
      * markers, newest first), for the keys {@code unitKeys} accepts.
      */
     public static ReferenceInbox of(List<InMemoryObjectStore.Version> allNewestFirst, Predicate<String> unitKeys) {
-        Map<String, List<InMemoryObjectStore.Version>> byKey = new LinkedHashMap<>();
-        for (InMemoryObjectStore.Version v : allNewestFirst) {
-            if (unitKeys.test(v.key())) {
-                byKey.computeIfAbsent(v.key(), k -> new ArrayList<>()).add(v);
-            }
-        }
         ReferenceInbox inbox = new ReferenceInbox();
-        byKey.forEach((key, newestFirst) -> {
+        byKey(allNewestFirst, InMemoryObjectStore.Version::key, unitKeys).forEach((key, newestFirst) -> {
             List<Version> held = new ArrayList<>();
             for (int i = newestFirst.size() - 1; i >= 0; i--) {
                 InMemoryObjectStore.Version v = newestFirst.get(i);
@@ -59,14 +54,8 @@ public final class ReferenceInbox {
      * the head flagged latest unless a delete marker is): the order that run could know.
      */
     public static ReferenceInbox ofListing(Iterable<ObjectStore.ListedVersion> listing, Predicate<String> unitKeys) {
-        Map<String, List<ObjectStore.ListedVersion>> byKey = new LinkedHashMap<>();
-        for (ObjectStore.ListedVersion v : listing) {
-            if (unitKeys.test(v.key())) {
-                byKey.computeIfAbsent(v.key(), k -> new ArrayList<>()).add(v);
-            }
-        }
         ReferenceInbox inbox = new ReferenceInbox();
-        byKey.forEach((key, newestFirst) -> {
+        byKey(listing, ObjectStore.ListedVersion::key, unitKeys).forEach((key, newestFirst) -> {
             List<Version> held = new ArrayList<>();
             for (int i = newestFirst.size() - 1; i >= 0; i--) {
                 held.add(new Version(key, newestFirst.get(i).versionId(), newestFirst.get(i).lastModified()));
@@ -74,6 +63,18 @@ public final class ReferenceInbox {
             inbox.key(key, held, !newestFirst.get(0).latest());
         });
         return inbox;
+    }
+
+    /** {@code versions} of the keys {@code unitKeys} accepts, grouped by key in the order met (each newest first). */
+    private static <V> Map<String, List<V>> byKey(Iterable<V> versions, Function<V, String> key,
+                                                  Predicate<String> unitKeys) {
+        Map<String, List<V>> byKey = new LinkedHashMap<>();
+        for (V v : versions) {
+            if (unitKeys.test(key.apply(v))) {
+                byKey.computeIfAbsent(key.apply(v), k -> new ArrayList<>()).add(v);
+            }
+        }
+        return byKey;
     }
 
     /** Adds {@code key}'s versions (oldest first) and whether a delete marker is its latest. */
