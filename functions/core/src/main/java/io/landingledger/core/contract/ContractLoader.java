@@ -125,7 +125,7 @@ public final class ContractLoader {
         DatasetContract contract(Object root) {
             Map<String, Object> top = object(root, "$");
             allowOnly(top, "$", "dataset", "version", "format", "unit", "key", "fields", "prohibited",
-                    "unknownFields", "maxRejectedLines", "allowEmpty", "acceptEmptyUnits", "description");
+                    "unknownFields", "maxRejectedLines", "allowEmpty", "acceptEmptyUnits", "volume", "description");
             String dataset = string(top, "$", "dataset", true);
             if (!DATASET_NAME.matcher(dataset).matches()) {
                 throw error("$.dataset", "\"" + dataset + "\" is not a dataset name (lower case letters, digits, _ and -; it is the inbox prefix)");
@@ -152,6 +152,7 @@ public final class ContractLoader {
             if (acceptEmptyUnits && !allowEmpty) {
                 throw error("$.acceptEmptyUnits", "an empty unit cannot be accepted when \"allowEmpty\" is false (such a file is refused, never published)");
             }
+            VolumeSpec volume = volume(top.get("volume"), "$.volume");
             return DatasetContract.builder()
                     .dataset(dataset)
                     .version(version)
@@ -165,7 +166,24 @@ public final class ContractLoader {
                     .allowEmpty(allowEmpty)
                     .source(source)
                     .acceptEmptyUnits(acceptEmptyUnits)
+                    .volume(volume)
                     .build();
+        }
+
+        private VolumeSpec volume(Object value, String path) {
+            if (value == null) {
+                return VolumeSpec.NONE;
+            }
+            Map<String, Object> volume = object(value, path);
+            allowOnly(volume, path, "minRows", "maxRows", "maxChangePercent", "description");
+            Long minRows = volume.containsKey("minRows") ? integer(volume, path, "minRows", true, 0, 0, Long.MAX_VALUE) : null;
+            Long maxRows = volume.containsKey("maxRows") ? integer(volume, path, "maxRows", true, 0, 0, Long.MAX_VALUE) : null;
+            if (minRows != null && maxRows != null && minRows > maxRows) {
+                throw error(path, "minRows (" + minRows + ") is above maxRows (" + maxRows + ")");
+            }
+            Integer maxChange = volume.containsKey("maxChangePercent")
+                    ? (int) integer(volume, path, "maxChangePercent", true, 0, 1, 1_000_000) : null;
+            return new VolumeSpec(minRows, maxRows, maxChange);
         }
 
         private UnknownFieldPolicy policy(Map<String, Object> top) {
@@ -264,7 +282,8 @@ public final class ContractLoader {
 
         private FieldSpec field(String name, Object value, String path) {
             Map<String, Object> field = object(value, path);
-            allowOnly(field, path, "type", "required", "nullable", "enum", "min", "max", "minLength", "maxLength", "description");
+            allowOnly(field, path, "type", "required", "nullable", "enum", "min", "max", "minLength", "maxLength",
+                    "precision", "scale", "description");
             String typeName = string(field, path, "type", true);
             FieldType type = FieldType.fromWireName(typeName).orElseThrow(() -> error(path + ".type",
                     "unknown type \"" + typeName + "\" (expected one of " + FieldType.wireNames() + ")"));
@@ -294,7 +313,22 @@ public final class ContractLoader {
             if (maxLength >= 0 && minLength > maxLength) {
                 throw error(path, "minLength (" + minLength + ") is above maxLength (" + maxLength + ")");
             }
-            return new FieldSpec(name, type, required, nullable, enumValues, min, max, minLength, maxLength);
+            Integer precision = null;
+            Integer scale = null;
+            if (field.containsKey("precision") || field.containsKey("scale")) {
+                String declared = field.containsKey("precision") ? "precision" : "scale";
+                if (type != FieldType.NUMBER) {
+                    throw error(path + "." + declared, "applies to number fields only, and this field is " + type.wireName());
+                }
+                if (!field.containsKey("precision") || !field.containsKey("scale")) {
+                    throw error(path, "declares " + declared + " without " + ("precision".equals(declared) ? "scale" : "precision")
+                            + " (an exact decimal needs both)");
+                }
+                precision = (int) integer(field, path, "precision", true, 0, 1, FieldSpec.MAX_PRECISION);
+                scale = (int) integer(field, path, "scale", true, 0, 0, precision);
+            }
+            return new FieldSpec(name, type, required, nullable, enumValues, min, max, minLength, maxLength,
+                    precision, scale);
         }
 
         private BigDecimal bound(Map<String, Object> field, String path, String name, FieldType type) {

@@ -22,14 +22,18 @@ import java.util.Optional;
  * @param source           where the contract was loaded from, for messages
  * @param acceptEmptyUnits whether an empty published unit is complete without an operator accepting it (the sweep
  *                         shows EMPTY_ACCEPTED, not EMPTY)
+ * @param volume           the contract's declared expectations of a unit's accepted rows ({@link VolumeSpec#NONE}
+ *                         when it declares none); the sweep also compares each unit with the dataset's own history
  */
 public record DatasetContract(String dataset, int version, DataFormat format, UnitSpec unit, String key,
                               List<FieldSpec> fields, List<String> prohibited, UnknownFieldPolicy unknownFields,
-                              long maxRejectedLines, boolean allowEmpty, String source, boolean acceptEmptyUnits) {
+                              long maxRejectedLines, boolean allowEmpty, String source, boolean acceptEmptyUnits,
+                              VolumeSpec volume) {
 
     public DatasetContract {
         fields = List.copyOf(fields);
         prohibited = List.copyOf(prohibited);
+        volume = volume == null ? VolumeSpec.NONE : volume;
     }
 
     /** A builder with every component unset (null, 0, false; no fields). */
@@ -51,7 +55,8 @@ public record DatasetContract(String dataset, int version, DataFormat format, Un
                 .maxRejectedLines(maxRejectedLines)
                 .allowEmpty(allowEmpty)
                 .source(source)
-                .acceptEmptyUnits(acceptEmptyUnits);
+                .acceptEmptyUnits(acceptEmptyUnits)
+                .volume(volume);
     }
 
     /** This contract with {@code value} as its unit mapping, everything else kept. */
@@ -87,6 +92,7 @@ public record DatasetContract(String dataset, int version, DataFormat format, Un
         private boolean allowEmpty;
         private String source;
         private boolean acceptEmptyUnits;
+        private VolumeSpec volume = VolumeSpec.NONE;
 
         private Builder() {
         }
@@ -151,6 +157,11 @@ public record DatasetContract(String dataset, int version, DataFormat format, Un
             return this;
         }
 
+        public Builder volume(VolumeSpec value) {
+            this.volume = value;
+            return this;
+        }
+
         /** The contract; throws {@link IllegalStateException} naming the first required component left unset. */
         public DatasetContract build() {
             require(dataset, "dataset");
@@ -159,7 +170,7 @@ public record DatasetContract(String dataset, int version, DataFormat format, Un
             require(key, "key");
             require(unknownFields, "unknownFields");
             return new DatasetContract(dataset, version, format, unit, key, fields, prohibited, unknownFields,
-                    maxRejectedLines, allowEmpty, source, acceptEmptyUnits);
+                    maxRejectedLines, allowEmpty, source, acceptEmptyUnits, volume);
         }
 
         private static void require(Object value, String component) {

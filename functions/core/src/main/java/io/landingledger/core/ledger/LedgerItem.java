@@ -4,7 +4,7 @@ import java.time.Instant;
 
 /**
  * One unit's ledger item: what is published now and from what (docs/design.md section 4). Build one with
- * {@link #builder(String, String)}, derive one with {@link #toBuilder()} or a {@code with...} copy: eighteen positional
+ * {@link #builder(String, String)}, derive one with {@link #toBuilder()} or a {@code with...} copy: twenty positional
  * components are too many to read at a call site. {@code dataset}, {@code unit} and {@code status} are required.
  *
  * @param input            the input of the current publish (or of the refusal, when never published)
@@ -22,11 +22,15 @@ import java.time.Instant;
  * @param contentPublishedAt when the standing rows were first published, or null when not known: a reader who read
  *                         the unit since then read these rows
  * @param emptyAccepted    an operator's acceptance of the standing empty publish, or null
+ * @param table            what the dataset's Iceberg table holds for the unit, as the table writer last recorded it,
+ *                         or null when the writer has never recorded the unit (docs/design.md section 4)
+ * @param volumeAccepted   an operator's acceptance of the standing publish's suspect row count, or null
  */
 public record LedgerItem(String dataset, String unit, LedgerStatus status, InputIdentity input, PublishedRef published,
                          String runId, RunKind runKind, int contractVersion, long publishCount, Instant firstPublishedAt,
                          Instant publishedAt, LastAttempt lastAttempt, String reason, long revision, long restatements,
-                         String contentRunId, Instant contentPublishedAt, EmptyAcceptance emptyAccepted) {
+                         String contentRunId, Instant contentPublishedAt, EmptyAcceptance emptyAccepted,
+                         TableState table, VolumeAcceptance volumeAccepted) {
 
     /** A new item of {@code dataset}'s {@code unit}, every other attribute unset (null, 0) until named. */
     public static Builder builder(String dataset, String unit) {
@@ -52,6 +56,8 @@ public record LedgerItem(String dataset, String unit, LedgerStatus status, Input
         builder.contentRunId = contentRunId;
         builder.contentPublishedAt = contentPublishedAt;
         builder.emptyAccepted = emptyAccepted;
+        builder.table = table;
+        builder.volumeAccepted = volumeAccepted;
         return builder;
     }
 
@@ -95,6 +101,8 @@ public record LedgerItem(String dataset, String unit, LedgerStatus status, Input
         private String contentRunId;
         private Instant contentPublishedAt;
         private EmptyAcceptance emptyAccepted;
+        private TableState table;
+        private VolumeAcceptance volumeAccepted;
 
         private Builder(String dataset, String unit) {
             this.dataset = dataset;
@@ -172,6 +180,16 @@ public record LedgerItem(String dataset, String unit, LedgerStatus status, Input
             return this;
         }
 
+        public Builder table(TableState value) {
+            this.table = value;
+            return this;
+        }
+
+        public Builder volumeAccepted(VolumeAcceptance value) {
+            this.volumeAccepted = value;
+            return this;
+        }
+
         /** The item; throws {@link IllegalStateException} naming the first required attribute left unset. */
         public LedgerItem build() {
             require(dataset, "dataset");
@@ -179,7 +197,7 @@ public record LedgerItem(String dataset, String unit, LedgerStatus status, Input
             require(status, "status");
             return new LedgerItem(dataset, unit, status, input, published, runId, runKind, contractVersion, publishCount,
                     firstPublishedAt, publishedAt, lastAttempt, reason, revision, restatements, contentRunId,
-                    contentPublishedAt, emptyAccepted);
+                    contentPublishedAt, emptyAccepted, table, volumeAccepted);
         }
 
         private static void require(Object value, String attribute) {
