@@ -1,5 +1,9 @@
 package io.landingledger.cli.ops;
 
+import io.landingledger.cli.odcs.ImportedContract;
+import io.landingledger.cli.odcs.OdcsExport;
+import io.landingledger.cli.odcs.OdcsImport;
+import io.landingledger.cli.odcs.OdcsYaml;
 import io.landingledger.core.contract.ContractEntry;
 import io.landingledger.core.contract.ContractRefusedException;
 import io.landingledger.core.contract.ContractRegistrar;
@@ -118,6 +122,29 @@ public final class DatasetCommand implements Runnable {
             return DatasetCommand.readerTables(this, entry);
         }
 
+        /**
+         * Registers FILE through {@code registration}: as it is, or, with --odcs, the contract its ODCS document maps
+         * to (an error in the mapped contract then names the document's element).
+         */
+        static ContractRegistrar.Registration register(Path file, boolean odcs, ContractFunction registration)
+                throws IOException {
+            if (!odcs) {
+                return registration.apply(read(file));
+            }
+            ImportedContract imported = OdcsImport.read(file.toString(), read(file));
+            try {
+                return registration.apply(imported.contractJson());
+            } catch (InvalidContractException e) {
+                throw imported.locate(e);
+            }
+        }
+
+        /** One registrar call on a contract's bytes. */
+        @FunctionalInterface
+        interface ContractFunction {
+            ContractRegistrar.Registration apply(byte[] contractJson);
+        }
+
         static byte[] read(Path file) throws IOException {
             try {
                 return Files.readAllBytes(file);
@@ -140,9 +167,13 @@ public final class DatasetCommand implements Runnable {
         @Option(names = "--allow-breaking", description = "Re-adding a retired dataset: allow a change to what its published units are.")
         boolean allowBreaking;
 
+        @Option(names = "--odcs", description = {"FILE is an Open Data Contract Standard v3 document (YAML), checked against the",
+                "standard's JSON Schema and mapped to a contract (docs/contracts.md, Open Data Contract Standard)."})
+        boolean odcs;
+
         @Override
         ContractRegistrar.Registration change(ContractRegistrar registrar) throws IOException {
-            return registrar.add(file.toString(), read(file), reason, allowBreaking);
+            return register(file, odcs, json -> registrar.add(file.toString(), json, reason, allowBreaking));
         }
     }
 
@@ -160,9 +191,12 @@ public final class DatasetCommand implements Runnable {
         @Option(names = "--allow-breaking", description = "Allow a change to what the published units are (listed on the output).")
         boolean allowBreaking;
 
+        @Option(names = "--odcs", description = "FILE is an ODCS v3 document (YAML), as for add.")
+        boolean odcs;
+
         @Override
         ContractRegistrar.Registration change(ContractRegistrar registrar) throws IOException {
-            return registrar.update(file.toString(), read(file), reason, allowBreaking);
+            return register(file, odcs, json -> registrar.update(file.toString(), json, reason, allowBreaking));
         }
     }
 
@@ -229,11 +263,18 @@ public final class DatasetCommand implements Runnable {
         @Option(names = "--version", paramLabel = "N", description = "One version instead of the newest.")
         Integer version;
 
+        @Option(names = "--odcs", description = {"Print only the version as an Open Data Contract Standard v3.1.0 document (YAML),",
+                "which landing dataset add --odcs reads back to the same contract."})
+        boolean odcs;
+
         @Mixin
         JsonOption output;
 
         @Override
         int run() throws IOException {
+            if (odcs && output.json) {
+                throw new IllegalArgumentException("give --odcs or --json, not both");
+            }
             ContractStore store = dependencies.contractStore();
             // version by version (they count 1, 2, ...), so one refused version is shown as such among the others
             List<ContractEntry> history = new ArrayList<>();
@@ -261,6 +302,15 @@ public final class DatasetCommand implements Runnable {
                 return REFUSED;
             }
             refused.forEach(e -> err.println("landing dataset show: " + e.getMessage()));
+            if (odcs) {
+                if (shown.isEmpty()) {
+                    err.println("landing dataset show: " + dataset + " version " + wanted + " is " + wantedRefused.get().code()
+                            + ": not exported (it is not what was registered; the functions refuse it)");
+                    return REFUSED;
+                }
+                out.print(OdcsYaml.write(OdcsExport.of(shown.get())));
+                return refused.isEmpty() ? 0 : REFUSED;
+            }
             if (output.json) {
                 Map<String, Object> doc = shown.map(entry -> {
                     Map<String, Object> d = entryDocument(entry, resources.source());

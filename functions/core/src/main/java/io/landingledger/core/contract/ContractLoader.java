@@ -125,7 +125,7 @@ public final class ContractLoader {
         DatasetContract contract(Object root) {
             Map<String, Object> top = object(root, "$");
             allowOnly(top, "$", "dataset", "version", "format", "unit", "key", "fields", "prohibited",
-                    "unknownFields", "maxRejectedLines", "allowEmpty", "acceptEmptyUnits", "volume", "description");
+                    "unknownFields", "maxRejectedLines", "allowEmpty", "acceptEmptyUnits", "volume", "description", "odcs");
             String dataset = string(top, "$", "dataset", true);
             if (!DATASET_NAME.matcher(dataset).matches()) {
                 throw error("$.dataset", "\"" + dataset + "\" is not a dataset name (lower case letters, digits, _ and -; it is the inbox prefix)");
@@ -153,6 +153,7 @@ public final class ContractLoader {
                 throw error("$.acceptEmptyUnits", "an empty unit cannot be accepted when \"allowEmpty\" is false (such a file is refused, never published)");
             }
             VolumeSpec volume = volume(top.get("volume"), "$.volume");
+            odcsIdentity(top.get("odcs"), "$.odcs");
             return DatasetContract.builder()
                     .dataset(dataset)
                     .version(version)
@@ -184,6 +185,20 @@ public final class ContractLoader {
             Integer maxChange = volume.containsKey("maxChangePercent")
                     ? (int) integer(volume, path, "maxChangePercent", true, 0, 1, 1_000_000) : null;
             return new VolumeSpec(minRows, maxRows, maxChange);
+        }
+
+        /**
+         * The identity of the ODCS document a contract was imported from ({@code landing dataset add --odcs}): kept
+         * only so {@code landing dataset show --odcs} exports the same {@code id} and {@code name}; nothing else reads it.
+         */
+        private void odcsIdentity(Object value, String path) {
+            if (value == null) {
+                return;
+            }
+            Map<String, Object> identity = object(value, path);
+            allowOnly(identity, path, "id", "name");
+            string(identity, path, "id", true);
+            string(identity, path, "name", false);
         }
 
         private UnknownFieldPolicy policy(Map<String, Object> top) {

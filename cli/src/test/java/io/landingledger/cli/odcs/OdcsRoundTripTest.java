@@ -1,0 +1,98 @@
+package io.landingledger.cli.odcs;
+
+import io.landingledger.core.contract.ContractEntry;
+import io.landingledger.core.contract.ContractLoader;
+import io.landingledger.core.contract.ContractRegistrar;
+import io.landingledger.core.contract.ContractState;
+import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.contract.UnitSpec;
+import io.landingledger.core.testing.InMemoryContractStore;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+
+import static io.landingledger.cli.odcs.OdcsDocuments.comparable;
+import static io.landingledger.cli.odcs.OdcsDocuments.parse;
+import static io.landingledger.cli.odcs.OdcsDocuments.printed;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Import then export gives the same document: the shipped example exactly (it is written in the export's spelling),
+ * other spellings of the same contract as the canonical one; and a contract written as product JSON survives export
+ * then import with every setting it enforces.
+ */
+class OdcsRoundTripTest {
+
+    private static ContractEntry register(String yaml) {
+        ImportedContract imported = OdcsImport.read("transactions.odcs.yaml", yaml.getBytes(StandardCharsets.UTF_8));
+        ContractRegistrar registrar = new ContractRegistrar(new InMemoryContractStore(), Clock.systemUTC());
+        return registrar.add(imported.source(), imported.contractJson(), "test", false).entry();
+    }
+
+    @Test
+    void theExampleComesBackAsItIsWritten() {
+        String example = OdcsDocuments.example();
+        Map<String, Object> exported = printed(OdcsExport.of(register(example)));
+        assertEquals(comparable(parse(example)), comparable(exported));
+    }
+
+    @Test
+    void otherSpellingsOfTheSameContractExportInTheCanonicalOne() {
+        String example = OdcsDocuments.example();
+        String respelled = example
+                .replace("apiVersion: v3.1.0", "apiVersion: v3.0.2")
+                .replace("  - name: transactions\n", "  - name: transactions\n    logicalType: object\n")
+                .replace("        primaryKey: true\n", "        primaryKey: true\n        unique: true\n")
+                .replace("        primaryKeyPosition: 1\n", "")
+                .replace("      - metric: rowCount\n        mustBeBetween: [2, 100000]\n",
+                        "      - type: library\n        metric: rowCount\n        unit: rows\n        mustBeGreaterThan: 1\n"
+                                + "      - metric: rowCount\n        mustBeLessThan: 100001\n")
+                .replace("  - property: latency\n    value: 6\n    unit: h\n",
+                        "  - property: timeOfAvailability\n    value: \"22:00-08:00\"\n")
+                .replace("  - property: frequency\n    value: 1\n    unit: d\n", "  - property: fy\n    value: 1\n    unit: days\n")
+                .replace("        physicalType: decimal(12,2)", "        physicalType: NUMERIC(12, 2)");
+        assertEquals(comparable(parse(example)), comparable(printed(OdcsExport.of(register(respelled)))));
+    }
+
+    @Test
+    void theShippedJsonContractsSurviveExportThenImport() throws Exception {
+        for (String name : List.of("transactions", "progress_events")) {
+            Path file = OdcsDocuments.ROOT.resolve("datasets/" + name + ".json");
+            DatasetContract original = ContractLoader.load(file);
+            String json = Files.readString(file);
+            Map<String, Object> raw = com.fasterxml.jackson.jr.ob.JSON.std.mapFrom(json);
+            String yaml = OdcsYaml.write(OdcsExport.of(original, 1, ContractState.ACTIVE, raw));
+            ImportedContract imported = OdcsImport.read(name + ".odcs.yaml", yaml.getBytes(StandardCharsets.UTF_8));
+            DatasetContract back = ContractLoader.load(name, new ByteArrayInputStream(imported.contractJson()));
+            assertSameEnforcement(original, back);
+        }
+    }
+
+    static void assertSameEnforcement(DatasetContract expected, DatasetContract actual) {
+        assertEquals(expected.dataset(), actual.dataset());
+        assertEquals(expected.version(), actual.version());
+        assertEquals(expected.format(), actual.format());
+        assertEquals(expected.key(), actual.key());
+        assertEquals(expected.fields(), actual.fields());
+        assertEquals(expected.prohibited(), actual.prohibited());
+        assertEquals(expected.unknownFields(), actual.unknownFields());
+        assertEquals(expected.maxRejectedLines(), actual.maxRejectedLines());
+        assertEquals(expected.allowEmpty(), actual.allowEmpty());
+        assertEquals(expected.acceptEmptyUnits(), actual.acceptEmptyUnits());
+        assertEquals(expected.volume(), actual.volume());
+        UnitSpec e = expected.unit();
+        UnitSpec a = actual.unit();
+        assertEquals(e.pattern().pattern(), a.pattern().pattern());
+        assertEquals(List.of(e.cadence(), String.valueOf(e.first()), e.units(), e.graceHours(), e.lookbackDays(),
+                        e.dependsOnPrevious(), e.autoRedrive()),
+                List.of(a.cadence(), String.valueOf(a.first()), a.units(), a.graceHours(), a.lookbackDays(),
+                        a.dependsOnPrevious(), a.autoRedrive()));
+    }
+}
