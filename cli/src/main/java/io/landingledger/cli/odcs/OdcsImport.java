@@ -605,7 +605,8 @@ public final class OdcsImport {
             Set<String> names = Set.of(allowed);
             for (String key : object.keySet()) {
                 if (!names.contains(key)) {
-                    throw refuse(path + "." + key, why + " (read here: " + String.join(", ", allowed) + ")");
+                    throw refuse(path + "." + key, why + (allowed.length == 0 ? " (nothing is read here)"
+                            : " (read here: " + String.join(", ", allowed) + ")"));
                 }
             }
         }

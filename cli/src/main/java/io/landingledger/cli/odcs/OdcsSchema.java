@@ -3,9 +3,11 @@ package io.landingledger.cli.odcs;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.dialect.Dialect;
 import com.networknt.schema.dialect.Dialects;
 import com.networknt.schema.keyword.AnnotationKeyword;
+import com.networknt.schema.path.PathType;
 import io.landingledger.core.contract.InvalidContractException;
 
 import java.io.IOException;
@@ -13,6 +15,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -38,7 +41,11 @@ public final class OdcsSchema {
             Dialect dialect = Dialect.builder(Dialects.getDraft201909())
                     .unknownKeywordFactory((keyword, context) -> new AnnotationKeyword(keyword))
                     .build();
-            return SchemaRegistry.withDefaultDialect(dialect).getSchema(in);
+            // paths as $.schema[0].name, as every contract error names them; messages in English whatever the locale
+            SchemaRegistryConfig config = SchemaRegistryConfig.builder().pathType(PathType.JSON_PATH)
+                    .locale(Locale.ENGLISH).build();
+            return SchemaRegistry.withDefaultDialect(dialect, registry -> registry.schemaRegistryConfig(config))
+                    .getSchema(in);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
