@@ -20,7 +20,11 @@ public final class OdcsYaml {
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS)
             .disable(YAMLWriteFeature.WRITE_DOC_START_MARKER)
-            .enable(YAMLWriteFeature.MINIMIZE_QUOTES)
+            // every string quoted: a YAML 1.1 reader (PyYAML, as Python's ODCS tools use) would read an unquoted
+            // 2026-10-01 as a date and 06:00 as a number
+            .disable(YAMLWriteFeature.MINIMIZE_QUOTES)
+            .disable(YAMLWriteFeature.SPLIT_LINES)
+            .enable(YAMLWriteFeature.INDENT_ARRAYS_WITH_INDICATOR)
             .build();
 
     private OdcsYaml() {
