@@ -181,7 +181,11 @@ class ContractLoaderTest {
                 Arguments.of("a dataset name with a space", replaced("\"dataset\": \"sample\"", "\"dataset\": \"Sample Set\""),
                         "$.dataset", "is not a dataset name"),
                 Arguments.of("required given as a string", replaced("\"required\": true", "\"required\": \"yes\""),
-                        "$.fields.id.required", "must be true or false"));
+                        "$.fields.id.required", "must be true or false"),
+                Arguments.of("an ODCS identity without its id", replaced("\"maxRejectedLines\": 5", "\"maxRejectedLines\": 5,"
+                        + " \"odcs\": {\"name\": \"Sample\"}"), "$.odcs.id", "is required"),
+                Arguments.of("an ODCS identity with another setting", replaced("\"maxRejectedLines\": 5", "\"maxRejectedLines\": 5,"
+                        + " \"odcs\": {\"id\": \"a\", \"status\": \"active\"}"), "$.odcs.status", "is not a contract setting"));
     }
 
     @ParameterizedTest(name = "{0}")
