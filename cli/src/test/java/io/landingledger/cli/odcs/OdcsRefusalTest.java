@@ -4,6 +4,7 @@ import io.landingledger.core.contract.ContractRegistrar;
 import io.landingledger.core.contract.InvalidContractException;
 import io.landingledger.core.testing.InMemoryContractStore;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -65,6 +66,20 @@ class OdcsRefusalTest {
         InvalidContractException e = refusal(from, to);
         assertEquals(path, e.jsonPath(), e.getMessage());
         assertTrue(e.getMessage().startsWith("t.odcs.yaml: " + path + ": "), e.getMessage());
+    }
+
+    @Test
+    void aKeyGivenTwiceIsRefusedRatherThanTheLastOneWinning() {
+        InvalidContractException e = refusal("status: active\n", "status: active\nstatus: active\n");
+        assertEquals("$", e.jsonPath());
+        assertTrue(e.problem().contains("Duplicate") && e.problem().contains("status"), e.problem());
+    }
+
+    @Test
+    void aContractCheckOnAMappedValueNamesTheElementAndTheSetting() {
+        InvalidContractException e = refusal("decimal(12,2)", "decimal(40,2)");
+        assertEquals("t.odcs.yaml: $.schema[0].properties[1].physicalType: must be between 1 and 38, not 40"
+                + " (contract setting $.fields.amount.precision)", e.getMessage());
     }
 
     @ParameterizedTest(name = "a key of two properties is refused at the second")
