@@ -14,11 +14,13 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -102,7 +104,7 @@ public final class OdcsImport {
             Map<String, Object> unit = unit(doc, settings);
             put(contract, settings, LandingProperty.FORMAT);
             contract.put("unit", unit);
-            Schema fields = properties(object.get("properties"), objectPath + ".properties");
+            MappedProperties fields = properties(object.get("properties"), objectPath + ".properties");
             contract.put("key", fields.key);
             contract.put("fields", fields.fields);
             if (!fields.prohibited.isEmpty()) {
@@ -196,7 +198,7 @@ public final class OdcsImport {
                 return sla;
             }
             List<?> list = list(value, path);
-            Set<String> seen = new java.util.HashSet<>();
+            Set<String> seen = new HashSet<>();
             for (int i = 0; i < list.size(); i++) {
                 String at = path + "[" + i + "]";
                 @SuppressWarnings("unchecked")
@@ -276,19 +278,19 @@ public final class OdcsImport {
 
         // ---- schema properties: fields, the key, prohibited names ----
 
-        /** The mapped properties. */
-        private static final class Schema {
+        /** The schema object's properties, mapped: the fields, the key, the prohibited names. */
+        private static final class MappedProperties {
             final Map<String, Object> fields = new LinkedHashMap<>();
             final List<String> prohibited = new ArrayList<>();
             String key;
         }
 
-        private Schema properties(Object value, String path) {
+        private MappedProperties properties(Object value, String path) {
             if (value == null) {
                 throw refuse(path.substring(0, path.lastIndexOf('.')), "declares no properties: a dataset has fields");
             }
             List<?> list = list(value, path);
-            Schema schema = new Schema();
+            MappedProperties schema = new MappedProperties();
             String keyPath = null;
             for (int i = 0; i < list.size(); i++) {
                 String at = path + "[" + i + "]";
@@ -329,6 +331,16 @@ public final class OdcsImport {
         }
 
         private Map<String, Object> field(Map<String, Object> property, String at) {
+            Object logical = property.get("logicalType");
+            if (logical == null) {
+                throw refuse(at + ".logicalType", "is needed: one of " + String.join(", ", new TreeSet<>(LOGICAL_TYPES.keySet())));
+            }
+            String type = LOGICAL_TYPES.get((String) logical);
+            if (type == null) {
+                throw refuse(at + ".logicalType", "\"" + logical + "\" is not supported: a field is one of "
+                        + String.join(", ", new TreeSet<>(LOGICAL_TYPES.keySet())));
+            }
+            // the type first: an object or array property is refused as such, not for the nested keys it carries
             allowOnly(property, at, "not mapped to a field setting", "name", "description", "logicalType",
                     "physicalType", "logicalTypeOptions", "required", "primaryKey", "primaryKeyPosition", "unique",
                     "quality", "customProperties");
@@ -338,15 +350,6 @@ public final class OdcsImport {
             Map<String, Object> field = new LinkedHashMap<>();
             if (property.containsKey("description")) {
                 field.put("description", property.get("description"));
-            }
-            Object logical = property.get("logicalType");
-            if (logical == null) {
-                throw refuse(at + ".logicalType", "is needed: one of " + String.join(", ", LOGICAL_TYPES.keySet()));
-            }
-            String type = LOGICAL_TYPES.get((String) logical);
-            if (type == null) {
-                throw refuse(at + ".logicalType", "\"" + logical + "\" is not supported: a field is one of "
-                        + String.join(", ", new java.util.TreeSet<>(LOGICAL_TYPES.keySet())));
             }
             field.put("type", type);
             origin(fieldPath + ".type", at + ".logicalType");
@@ -459,7 +462,7 @@ public final class OdcsImport {
                 }
                 allowOnly(rule, at, "not kept on the allowed-values rule", "type", "metric", "arguments", "mustBe");
                 library(rule, at);
-                if (!new BigInteger("0").equals(rule.get("mustBe")) && !isZero(rule.get("mustBe"))) {
+                if (!isZero(rule.get("mustBe"))) {
                     throw refuse(at + ".mustBe", "a value outside validValues rejects its line, so the rule is"
                             + " mustBe: 0");
                 }
@@ -476,7 +479,7 @@ public final class OdcsImport {
         }
 
         private static boolean isZero(Object value) {
-            return value instanceof BigDecimal d && d.signum() == 0;
+            return value instanceof BigInteger i && i.signum() == 0 || value instanceof BigDecimal d && d.signum() == 0;
         }
 
         // ---- the object's quality: row counts to the volume expectations ----

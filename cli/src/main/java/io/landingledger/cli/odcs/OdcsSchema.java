@@ -51,7 +51,7 @@ public final class OdcsSchema {
         }
     }
 
-    /** The standard's complaints about {@code document}, in document order; empty when it is a valid ODCS v3.1.0 document. */
+    /** The standard's complaints about {@code document}, ordered by path; empty when it is a valid ODCS v3.1.0 document. */
     public static List<Error> problems(JsonNode document) {
         return SCHEMA.validate(document).stream()
                 .sorted(Comparator.comparing((Error e) -> e.getInstanceLocation().toString()))

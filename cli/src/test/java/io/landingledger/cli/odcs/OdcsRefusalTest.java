@@ -44,6 +44,12 @@ class OdcsRefusalTest {
     @ParameterizedTest(name = "{3}")
     @CsvSource(delimiter = '|', textBlock = """
             kind: DataContract | kind: Contract | $.kind | the standard's schema refuses another kind
+            apiVersion: v3.1.0 | apiVersion: v2.2.2 | $.apiVersion | an ODCS v2 document
+            - name: channel\\n        logicalType: string | - name: channel\\n        logicalType: object\\n        properties:\\n          - name: code\\n            logicalType: string | $.schema[0].properties[4].logicalType | an object property, refused as such
+            required: true\\n        primaryKey: true\\n        primaryKeyPosition: 1 | required: true | $.schema[0].properties | no primary key
+            property: frequency\\n    value: 1 | property: frequency\\n    value: 2 | $.slaProperties[0] | a frequency other than one day or one hour
+            property: landing.unit.pattern | property: landing.unit.patern | $.customProperties[1].property | a misspelt landing setting
+            status: active\\n | status: active\\nservers:\\n  - server: prod\\n    type: s3\\n    location: s3://inbox/transactions\\n | $.servers | an element this product does not keep
             status: active | status: draft | $.status | a draft is not enforced
             version: 1.0.0 | version: 1.1.0 | $.version | versions are whole numbers N.0.0
             schema:\\n | schema:\\n  - name: accounts\\n    properties: []\\n | $.schema[1] | a second schema object
