@@ -51,10 +51,16 @@ public final class OdcsSchema {
         }
     }
 
-    /** The standard's complaints about {@code document}, ordered by path; empty when it is a valid ODCS v3.1.0 document. */
+    /**
+     * The standard's complaints about {@code document}, empty when it is a valid ODCS v3.1.0 document. Causes come
+     * first: a value the schema refuses also leaves its element's other keys "not evaluated", so those echoes
+     * ({@code unevaluatedProperties}) come after every other complaint, and deeper paths before shallower ones.
+     */
     public static List<Error> problems(JsonNode document) {
         return SCHEMA.validate(document).stream()
-                .sorted(Comparator.comparing((Error e) -> e.getInstanceLocation().toString()))
+                .sorted(Comparator.comparing((Error e) -> "unevaluatedProperties".equals(e.getKeyword()))
+                        .thenComparing(e -> -e.getInstanceLocation().toString().length())
+                        .thenComparing(e -> e.getInstanceLocation().toString()))
                 .toList();
     }
 
