@@ -22,6 +22,7 @@ import static io.landingledger.cli.odcs.OdcsDocuments.comparable;
 import static io.landingledger.cli.odcs.OdcsDocuments.parse;
 import static io.landingledger.cli.odcs.OdcsDocuments.printed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Import then export gives the same document: the shipped example exactly (it is written in the export's spelling),
@@ -72,6 +73,30 @@ class OdcsRoundTripTest {
             ImportedContract imported = OdcsImport.read(name + ".odcs.yaml", yaml.getBytes(StandardCharsets.UTF_8));
             DatasetContract back = ContractLoader.load(name, new ByteArrayInputStream(imported.contractJson()));
             assertSameEnforcement(original, back);
+        }
+    }
+
+    @Test
+    void theProductsOwnNullableCombinations_otherCadences_andAChangeBoundSurviveExportThenImport() throws Exception {
+        String transactions = Files.readString(OdcsDocuments.ROOT.resolve("datasets/transactions.json"));
+        String nullable = transactions.replace("\"batch_date\":    { \"type\": \"date\",   \"required\": true }",
+                "\"batch_date\": { \"type\": \"date\" }, \"memo\": { \"type\": \"string\", \"required\": true,"
+                        + " \"nullable\": true }, \"note\": { \"type\": \"string\", \"nullable\": true, \"maxLength\": 9 },"
+                        + " \"n\": { \"type\": \"integer\", \"min\": -3, \"max\": 7 }")
+                .replace("\"maxRejectedLines\": 0", "\"maxRejectedLines\": 4, \"volume\": { \"maxChangePercent\": 40 }");
+        String hourly = transactions.replace("\"cadence\": \"daily\"", "\"cadence\": \"hourly\"")
+                .replace("\"first\": \"2026-10-01\"", "\"first\": \"2026-10-01T05\"").replace("\"graceHours\": 6", "\"graceHours\": 30");
+        String list = transactions.replace("\"cadence\": \"daily\"", "\"cadence\": \"list\"")
+                .replace("\"first\": \"2026-10-01\"", "\"units\": [\"2026-10-01\", \"2026-11-01\"]")
+                .replace("\"unknownFields\": \"reject-line\"", "\"unknownFields\": \"refuse-file\"");
+        for (String json : List.of(nullable, hourly, list)) {
+            assertTrue(!json.equals(transactions), "the variant differs from the shipped contract");
+            DatasetContract original = ContractLoader.load("t", new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)));
+            Map<String, Object> raw = com.fasterxml.jackson.jr.ob.JSON.std.mapFrom(json);
+            String yaml = OdcsYaml.write(OdcsExport.of(original, 1, ContractState.ACTIVE, raw));
+            assertEquals(json.equals(nullable), yaml.contains("landing.nullable"), yaml);
+            ImportedContract imported = OdcsImport.read("t.odcs.yaml", yaml.getBytes(StandardCharsets.UTF_8));
+            assertSameEnforcement(original, ContractLoader.load("t", new ByteArrayInputStream(imported.contractJson())));
         }
     }
 
