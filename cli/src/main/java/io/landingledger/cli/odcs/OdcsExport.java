@@ -33,7 +33,8 @@ public final class OdcsExport {
     /** The entry as a document; a retirement is the contract in force before it, with status retired. */
     public static Map<String, Object> of(ContractEntry entry) {
         DatasetContract contract = entry.state() == ContractState.ACTIVE ? entry.contract().orElseThrow()
-                : ContractLoader.load(entry.source(), new ByteArrayInputStream(entry.contractJson().getBytes(StandardCharsets.UTF_8)));
+                : ContractLoader.load(entry.source(),
+                        new ByteArrayInputStream(entry.contractJson().getBytes(StandardCharsets.UTF_8)));
         return of(contract, entry.version(), entry.state(), raw(entry.contractJson()));
     }
 

@@ -35,7 +35,8 @@ import java.util.regex.Pattern;
  */
 public final class OdcsImport {
     private static final Pattern VERSION = Pattern.compile("([1-9][0-9]{0,8})\\.0\\.0");
-    private static final Pattern DECIMAL = Pattern.compile("(?i)(?:decimal|numeric)\\(\\s*(\\d{1,3})\\s*,\\s*(\\d{1,3})\\s*\\)");
+    private static final Pattern DECIMAL =
+            Pattern.compile("(?i)(?:decimal|numeric)\\(\\s*(\\d{1,3})\\s*,\\s*(\\d{1,3})\\s*\\)");
     private static final Map<String, String> LOGICAL_TYPES = Map.of("string", "string", "integer", "integer",
             "number", "number", "boolean", "boolean", "date", "date", "timestamp", "timestamp");
     private static final JSON WRITER = JSON.std.with(JSON.Feature.PRETTY_PRINT_OUTPUT);
@@ -130,7 +131,8 @@ public final class OdcsImport {
             }
             contract.put("odcs", identity);
             try {
-                return new ImportedContract(source, WRITER.asString(contract).getBytes(StandardCharsets.UTF_8), origins);
+                byte[] json = WRITER.asString(contract).getBytes(StandardCharsets.UTF_8);
+                return new ImportedContract(source, json, origins);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -144,8 +146,8 @@ public final class OdcsImport {
             String units = LandingProperty.UNIT_UNITS.odcsName();
             put(unit, settings, LandingProperty.UNIT_PATTERN);
             if (!settings.containsKey(LandingProperty.UNIT_PATTERN.odcsName())) {
-                throw refuse("$.customProperties", "needs " + LandingProperty.UNIT_PATTERN.odcsName() + ": the file name"
-                        + " pattern, with a named group (?<unit>...) that captures the unit");
+                throw refuse("$.customProperties", "needs " + LandingProperty.UNIT_PATTERN.odcsName()
+                        + ": the file name pattern, with a named group (?<unit>...) that captures the unit");
             }
             if (sla.cadence != null && settings.containsKey(units)) {
                 throw refuse(origins.get("$.unit.units"), "a dataset with a list of units has no frequency: drop"
@@ -168,8 +170,9 @@ public final class OdcsImport {
                             + " hour after the day's end by which its file lands); give a latency instead");
                 }
                 if (grace != null && !grace.equals(sla.availabilityHour)) {
-                    throw refuse(sla.availabilityPath, "is " + sla.availabilityHour + " h after the day's end (UTC), but"
-                            + " the latency says " + grace + " h: one deadline, stated once or twice the same");
+                    throw refuse(sla.availabilityPath, "is " + sla.availabilityHour
+                            + " h after the day's end (UTC), but the latency says " + grace
+                            + " h: one deadline, stated once or twice the same");
                 }
                 grace = sla.availabilityHour;
                 origin("$.unit.graceHours", sla.availabilityPath);
@@ -333,7 +336,8 @@ public final class OdcsImport {
         private Map<String, Object> field(Map<String, Object> property, String at) {
             Object logical = property.get("logicalType");
             if (logical == null) {
-                throw refuse(at + ".logicalType", "is needed: one of " + String.join(", ", new TreeSet<>(LOGICAL_TYPES.keySet())));
+                throw refuse(at + ".logicalType", "is needed: one of "
+                        + String.join(", ", new TreeSet<>(LOGICAL_TYPES.keySet())));
             }
             String type = LOGICAL_TYPES.get((String) logical);
             if (type == null) {

@@ -37,11 +37,14 @@ public final class OdcsYaml {
             tree = MAPPER.readTree(bytes);
         } catch (JacksonException e) {
             var location = e.getLocation();
-            String where = location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
-            throw new InvalidContractException(source, "$", "not a YAML document" + where + ": " + e.getOriginalMessage());
+            String where = location == null ? ""
+                    : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+            throw new InvalidContractException(source, "$",
+                    "not a YAML document" + where + ": " + e.getOriginalMessage());
         }
         if (tree == null || !tree.isObject()) {
-            throw new InvalidContractException(source, "$", "an ODCS document is one YAML mapping (apiVersion, kind, schema, ...)");
+            throw new InvalidContractException(source, "$",
+                    "an ODCS document is one YAML mapping (apiVersion, kind, schema, ...)");
         }
         return tree;
     }

@@ -167,8 +167,9 @@ public final class DatasetCommand implements Runnable {
         @Option(names = "--allow-breaking", description = "Re-adding a retired dataset: allow a change to what its published units are.")
         boolean allowBreaking;
 
-        @Option(names = "--odcs", description = {"FILE is an Open Data Contract Standard v3 document (YAML), checked against the",
-                "standard's JSON Schema and mapped to a contract (docs/contracts.md, Open Data Contract Standard)."})
+        @Option(names = "--odcs", description = {
+            "FILE is an Open Data Contract Standard v3 document (YAML), checked against the",
+            "standard's JSON Schema and mapped to a contract (docs/contracts.md, Open Data Contract Standard)."})
         boolean odcs;
 
         @Override
@@ -263,8 +264,9 @@ public final class DatasetCommand implements Runnable {
         @Option(names = "--version", paramLabel = "N", description = "One version instead of the newest.")
         Integer version;
 
-        @Option(names = "--odcs", description = {"Print only the version as an Open Data Contract Standard v3.1.0 document (YAML),",
-                "which landing dataset add --odcs reads back to the same contract."})
+        @Option(names = "--odcs", description = {
+            "Print only the version as an Open Data Contract Standard v3.1.0 document (YAML),",
+            "which landing dataset add --odcs reads back to the same contract."})
         boolean odcs;
 
         @Mixin
@@ -304,7 +306,8 @@ public final class DatasetCommand implements Runnable {
             refused.forEach(e -> err.println("landing dataset show: " + e.getMessage()));
             if (odcs) {
                 if (shown.isEmpty()) {
-                    err.println("landing dataset show: " + dataset + " version " + wanted + " is " + wantedRefused.get().code()
+                    err.println("landing dataset show: " + dataset + " version " + wanted + " is "
+                            + wantedRefused.get().code()
                             + ": not exported (it is not what was registered; the functions refuse it)");
                     return REFUSED;
                 }

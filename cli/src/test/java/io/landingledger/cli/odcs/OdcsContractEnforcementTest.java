@@ -35,7 +35,8 @@ class OdcsContractEnforcementTest {
     private static DatasetContract registered(String yaml) {
         ImportedContract imported = OdcsImport.read("transactions.odcs.yaml", yaml.getBytes(StandardCharsets.UTF_8));
         ContractRegistrar registrar = new ContractRegistrar(new InMemoryContractStore(), Clock.systemUTC());
-        return registrar.add(imported.source(), imported.contractJson(), "test", false).entry().contract().orElseThrow();
+        return registrar.add(imported.source(), imported.contractJson(), "test", false).entry().contract()
+                .orElseThrow();
     }
 
     private static ValidationResult validate(DatasetContract contract, String csv) throws IOException {
@@ -93,7 +94,8 @@ class OdcsContractEnforcementTest {
     @Test
     void theLatencyOrTimeOfAvailabilityIsTheUnitsDeadline() {
         DatasetContract sixHours = registered(OdcsDocuments.example());
-        assertEquals(Optional.of(Instant.parse("2026-10-06T06:00:00Z")), UnitCalendar.of(sixHours).deadline("2026-10-05"));
+        assertEquals(Optional.of(Instant.parse("2026-10-06T06:00:00Z")),
+                UnitCalendar.of(sixHours).deadline("2026-10-05"));
         String oneDay = OdcsDocuments.example().replace("    value: 6\n    unit: h\n", "    value: 1\n    unit: d\n");
         assertEquals(24, registered(oneDay).unit().graceHours());
         // 09:00 at UTC-8 is 17:00 UTC: a day's file is due by 17:00 UTC the next day
@@ -101,6 +103,7 @@ class OdcsContractEnforcementTest {
                 "  - property: timeOfAvailability\n    value: \"09:00-08:00\"\n");
         DatasetContract byFive = registered(availability);
         assertEquals(17, byFive.unit().graceHours());
-        assertEquals(Optional.of(Instant.parse("2026-10-06T17:00:00Z")), UnitCalendar.of(byFive).deadline("2026-10-05"));
+        assertEquals(Optional.of(Instant.parse("2026-10-06T17:00:00Z")),
+                UnitCalendar.of(byFive).deadline("2026-10-05"));
     }
 }

@@ -47,19 +47,27 @@ class OdcsRoundTripTest {
     @Test
     void otherSpellingsOfTheSameContractExportInTheCanonicalOne() {
         String example = OdcsDocuments.example();
-        String respelled = example
-                .replace("apiVersion: v3.1.0", "apiVersion: v3.0.2")
-                .replace("  - name: transactions\n", "  - name: transactions\n    logicalType: object\n")
-                .replace("        primaryKey: true\n", "        primaryKey: true\n        unique: true\n")
-                .replace("        primaryKeyPosition: 1\n", "")
-                .replace("      - metric: rowCount\n        mustBeBetween: [2, 100000]\n",
-                        "      - type: library\n        metric: rowCount\n        unit: rows\n        mustBeGreaterThan: 1\n"
-                                + "      - metric: rowCount\n        mustBeLessThan: 100001\n")
-                .replace("  - property: latency\n    value: 6\n    unit: h\n",
-                        "  - property: timeOfAvailability\n    value: \"22:00-08:00\"\n")
-                .replace("  - property: frequency\n    value: 1\n    unit: d\n", "  - property: fy\n    value: 1\n    unit: days\n")
-                .replace("        physicalType: decimal(12,2)", "        physicalType: NUMERIC(12, 2)");
+        String respelled = example;
+        respelled = respell(respelled, "apiVersion: v3.1.0", "apiVersion: v3.0.2");
+        respelled = respell(respelled, "  - name: transactions\n", "  - name: transactions\n    logicalType: object\n");
+        respelled = respell(respelled, "        primaryKey: true\n",
+                "        primaryKey: true\n        unique: true\n");
+        respelled = respell(respelled, "        primaryKeyPosition: 1\n", "");
+        respelled = respell(respelled, "      - metric: rowCount\n        mustBeBetween: [2, 100000]\n",
+                "      - type: library\n        metric: rowCount\n        unit: rows\n"
+                        + "        mustBeGreaterThan: 1\n"
+                        + "      - metric: rowCount\n        mustBeLessThan: 100001\n");
+        respelled = respell(respelled, "  - property: latency\n    value: 6\n    unit: h\n",
+                "  - property: timeOfAvailability\n    value: \"22:00-08:00\"\n");
+        respelled = respell(respelled, "  - property: frequency\n    value: 1\n    unit: d\n",
+                "  - property: fy\n    value: 1\n    unit: days\n");
+        respelled = respell(respelled, "        physicalType: decimal(12,2)", "        physicalType: NUMERIC(12, 2)");
         assertEquals(comparable(parse(example)), comparable(printed(OdcsExport.of(register(respelled)))));
+    }
+
+    private static String respell(String text, String from, String to) {
+        assertTrue(text.contains(from), "the example holds " + from);
+        return text.replace(from, to);
     }
 
     @Test
@@ -81,22 +89,27 @@ class OdcsRoundTripTest {
         String transactions = Files.readString(OdcsDocuments.ROOT.resolve("datasets/transactions.json"));
         String nullable = transactions.replace("\"batch_date\":    { \"type\": \"date\",   \"required\": true }",
                 "\"batch_date\": { \"type\": \"date\" }, \"memo\": { \"type\": \"string\", \"required\": true,"
-                        + " \"nullable\": true }, \"note\": { \"type\": \"string\", \"nullable\": true, \"maxLength\": 9 },"
+                        + " \"nullable\": true }, \"note\": { \"type\": \"string\", \"nullable\": true,"
+                        + " \"maxLength\": 9 },"
                         + " \"n\": { \"type\": \"integer\", \"min\": -3, \"max\": 7 }")
-                .replace("\"maxRejectedLines\": 0", "\"maxRejectedLines\": 4, \"volume\": { \"maxChangePercent\": 40 }");
+                .replace("\"maxRejectedLines\": 0",
+                        "\"maxRejectedLines\": 4, \"volume\": { \"maxChangePercent\": 40 }");
         String hourly = transactions.replace("\"cadence\": \"daily\"", "\"cadence\": \"hourly\"")
-                .replace("\"first\": \"2026-10-01\"", "\"first\": \"2026-10-01T05\"").replace("\"graceHours\": 6", "\"graceHours\": 30");
+                .replace("\"first\": \"2026-10-01\"", "\"first\": \"2026-10-01T05\"")
+                .replace("\"graceHours\": 6", "\"graceHours\": 30");
         String list = transactions.replace("\"cadence\": \"daily\"", "\"cadence\": \"list\"")
                 .replace("\"first\": \"2026-10-01\"", "\"units\": [\"2026-10-01\", \"2026-11-01\"]")
                 .replace("\"unknownFields\": \"reject-line\"", "\"unknownFields\": \"refuse-file\"");
         for (String json : List.of(nullable, hourly, list)) {
             assertTrue(!json.equals(transactions), "the variant differs from the shipped contract");
-            DatasetContract original = ContractLoader.load("t", new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)));
+            DatasetContract original = ContractLoader.load("t",
+                    new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)));
             Map<String, Object> raw = com.fasterxml.jackson.jr.ob.JSON.std.mapFrom(json);
             String yaml = OdcsYaml.write(OdcsExport.of(original, 1, ContractState.ACTIVE, raw));
             assertEquals(json.equals(nullable), yaml.contains("landing.nullable"), yaml);
             ImportedContract imported = OdcsImport.read("t.odcs.yaml", yaml.getBytes(StandardCharsets.UTF_8));
-            assertSameEnforcement(original, ContractLoader.load("t", new ByteArrayInputStream(imported.contractJson())));
+            assertSameEnforcement(original,
+                    ContractLoader.load("t", new ByteArrayInputStream(imported.contractJson())));
         }
     }
 

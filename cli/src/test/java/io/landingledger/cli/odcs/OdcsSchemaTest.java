@@ -30,7 +30,8 @@ class OdcsSchemaTest {
 
     @Test
     void theBundledSchemaIsTheStandardsFileAsTheNoticeRecordsIt() throws Exception {
-        String sha256 = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(resource(OdcsSchema.RESOURCE)));
+        String sha256 = HexFormat.of().formatHex(
+                MessageDigest.getInstance("SHA-256").digest(resource(OdcsSchema.RESOURCE)));
         String notice = new String(resource("NOTICE-odcs.txt"), StandardCharsets.UTF_8);
         assertTrue(notice.contains("SHA-256 " + sha256), "NOTICE-odcs.txt records the schema's hash " + sha256);
     }
