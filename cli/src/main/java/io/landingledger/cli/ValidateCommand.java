@@ -3,6 +3,7 @@ package io.landingledger.cli;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.landingledger.cli.odcs.OdcsImport;
 import io.landingledger.core.json.JsonCodec;
 
 import io.landingledger.core.contract.ContractLoader;
@@ -44,7 +45,8 @@ final class ValidateCommand implements Callable<Integer> {
     static final int ERROR = 2;
 
     @Option(names = "--contract", required = true, paramLabel = "FILE",
-            description = "The dataset contract: a file, e.g. datasets/progress_events.json, or a dataset's name for the contract bundled with the product.")
+            description = "The dataset contract: a file, e.g. datasets/progress_events.json, an ODCS v3 document (.yaml),"
+                    + " or a dataset's name for the contract bundled with the product.")
     String contract;
 
     @Option(names = "--accepted", paramLabel = "FILE",
@@ -214,10 +216,20 @@ final class ValidateCommand implements Callable<Integer> {
 
     /**
      * A bare dataset name (no {@code /}, no {@code .json}) is the product's bundled contract, the one the functions
-     * run (the jar's {@code datasets/}, whatever the working directory); anything else is a contract file's path.
+     * run (the jar's {@code datasets/}, whatever the working directory); a {@code .yaml} or {@code .yml} file is an
+     * ODCS v3 document, mapped as {@code landing dataset add --odcs} maps it; anything else is a contract file's path.
      * Null when no bundled contract has that name.
      */
     static DatasetContract resolveContract(String value) {
+        if (value.endsWith(".yaml") || value.endsWith(".yml")) {
+            byte[] document;
+            try {
+                document = Files.readAllBytes(Path.of(value));
+            } catch (IOException e) {
+                throw new InvalidContractException(value, "$", "cannot read the file: " + e.getMessage());
+            }
+            return OdcsImport.read(value, document).contract();
+        }
         if (!value.contains("/") && !value.contains(java.io.File.separator) && !value.endsWith(".json")) {
             return ContractRegistry.bundled(io.landingledger.lambda.DependencyFactory.class, value).orElse(null);
         }

@@ -71,6 +71,19 @@ class ValidateCommandTest {
                 .replaceAll("\"keyIndexBytes\" : [0-9]+", "\"keyIndexBytes\" : -"));
     }
 
+    @Test
+    void validate_readsAnOdcsDocumentAsItsContract() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        CommandLine command = new CommandLine(new ValidateCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)));
+        int exit = command.execute("--contract", "../datasets/odcs/transactions.odcs.yaml", "--quiet",
+                "../examples/inbox/transactions/transactions-2026-10-02.csv");
+        String stdout = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+        assertTrue(stdout.contains("\"dataset\" : \"transactions\"") && stdout.contains("\"accepted\" : 5"), stdout);
+    }
+
     private static final String PRINTED = """
             {
               "input" : "../examples/inbox/progress_events/progress-2026-03-03.jsonl",

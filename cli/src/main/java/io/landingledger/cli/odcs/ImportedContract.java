@@ -1,7 +1,10 @@
 package io.landingledger.cli.odcs;
 
+import io.landingledger.core.contract.ContractLoader;
+import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.InvalidContractException;
 
+import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -23,6 +26,15 @@ public record ImportedContract(String source, byte[] contractJson, Map<String, S
 
     public String contractText() {
         return new String(contractJson, StandardCharsets.UTF_8);
+    }
+
+    /** The contract, loaded as the functions load it; an error names the document's element. */
+    public DatasetContract contract() {
+        try {
+            return ContractLoader.load(source, new ByteArrayInputStream(contractJson));
+        } catch (InvalidContractException e) {
+            throw locate(e);
+        }
     }
 
     /**
