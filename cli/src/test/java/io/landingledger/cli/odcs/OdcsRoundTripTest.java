@@ -45,6 +45,19 @@ class OdcsRoundTripTest {
     }
 
     @Test
+    void aRetirementExportsTheContractBeforeIt_withStatusRetired() {
+        String example = OdcsDocuments.example();
+        ImportedContract imported = OdcsImport.read("t.odcs.yaml", example.getBytes(StandardCharsets.UTF_8));
+        ContractRegistrar registrar = new ContractRegistrar(new InMemoryContractStore(), Clock.systemUTC());
+        registrar.add(imported.source(), imported.contractJson(), "onboard", false);
+        Map<String, Object> retired = printed(OdcsExport.of(registrar.retire("transactions", "gone").entry()));
+        Map<String, Object> expected = parse(example);
+        expected.put("version", "2.0.0");
+        expected.put("status", "retired");
+        assertEquals(comparable(expected), comparable(retired));
+    }
+
+    @Test
     void otherSpellingsOfTheSameContractExportInTheCanonicalOne() {
         String example = OdcsDocuments.example();
         String respelled = example;
