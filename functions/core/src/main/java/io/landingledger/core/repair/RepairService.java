@@ -495,6 +495,9 @@ public final class RepairService {
         if (item.input() != null) {
             view.put("input_version", item.input().versionId());
         }
+        if (item.table() != null) {
+            view.put("table_snapshot_id", item.table().snapshotId());
+        }
         if (item.lastAttempt() != null) {
             AttemptOutcome outcome = item.lastAttempt().outcome();
             view.put("last_attempt", outcome == null ? null : outcome.name());
