@@ -33,10 +33,12 @@ import java.util.Map;
                 "with reason, publish count, input, age and lateness.",
                 "Range: --from/--to, by default the first to the last unit the stack knows (ledger, inbox or published/).",
                 "Filters answer seed 000's questions: --missing (no input after the deadline), --restated (the published rows changed),",
-                "--drift (present but EMPTY, LEDGER_DRIFT or UNPROCESSED, or built under another contract version than the dataset's other units)."},
+                "--drift (present but EMPTY, LEDGER_DRIFT, TABLE_BEHIND or UNPROCESSED, or built under another contract version than the",
+                "dataset's other units)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:no unit fails completeness (OK, PENDING, OMITTED, RESTATED, EMPTY_ACCEPTED)",
-                "1:some unit does (MISSING, UNPROCESSED, REFUSED, EMPTY, LEDGER_DRIFT), or the ledger holds an INVALID_UNIT (an impossible date) not yet omitted",
+                "1:some unit does (MISSING, UNPROCESSED, REFUSED, EMPTY, LEDGER_DRIFT, TABLE_BEHIND), or the ledger holds an INVALID_UNIT "
+                        + "(an impossible date) not yet omitted",
                 "2:usage error, no stack found, or an internal error"})
 public final class StatusCommand extends OpsCommand {
     /** A ledger item whose unit the dataset's cadence cannot name: not a {@link UnitStatus}, never classified. */
@@ -57,7 +59,8 @@ public final class StatusCommand extends OpsCommand {
     @Option(names = "--restated", description = "Only units whose published rows changed (a republish of the same rows is not one).")
     boolean restated;
 
-    @Option(names = "--drift", description = "Only units present but empty, drifted from the ledger, unprocessed, or built under another contract version than their neighbours.")
+    @Option(names = "--drift", description = "Only units present but empty, drifted from the ledger, with a table behind the ledger, "
+            + "unprocessed, or built under another contract version than their neighbours.")
     boolean drift;
 
     @Override
@@ -184,7 +187,8 @@ public final class StatusCommand extends OpsCommand {
         boolean isMissing = unit.status() == UnitStatus.MISSING;
         boolean isRestated = unit.item() != null && unit.item().restated();
         boolean isDrift = unit.flags().contains(UnitStatus.EMPTY) || unit.flags().contains(UnitStatus.LEDGER_DRIFT)
-                || unit.flags().contains(UnitStatus.UNPROCESSED) || Boolean.TRUE.equals(row.get("contract_version_differs"));
+                || unit.flags().contains(UnitStatus.UNPROCESSED) || unit.status() == UnitStatus.TABLE_BEHIND
+                || Boolean.TRUE.equals(row.get("contract_version_differs"));
         return (missing && isMissing) || (restated && isRestated) || (drift && isDrift);
     }
 
