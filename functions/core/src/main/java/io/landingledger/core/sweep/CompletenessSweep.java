@@ -50,7 +50,8 @@ import java.util.function.Supplier;
  * {@code <dataset>/} (ListObjectVersions: version ids, ETags and LastModified, never an object's body or metadata)
  * and one listing of {@code published/<dataset>/unit=...}, each paged 1,000 entries a request. A unit costs a
  * request of its own only when it is re-driven. The sweep writes {@code _reports/} and {@code _status/} and nothing else;
- * {@code published/} and the ledger change only through the re-drive, which is the ingest path itself.
+ * {@code published/} and the ledger change only through the re-drive, which is the ingest path itself, and on a stack
+ * with tables ({@link #withTables}) a TABLE_BEHIND unit's re-drive is one message to the table queue.
  */
 public final class CompletenessSweep {
     /** Where the reports go: {@code _reports/completeness/<dataset>/<as-of>.json}, {@code .html} and {@code latest.*}. */
