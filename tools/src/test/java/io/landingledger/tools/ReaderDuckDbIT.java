@@ -111,7 +111,12 @@ class ReaderDuckDbIT {
             case "double" -> "DOUBLE";
             case "boolean" -> "BOOLEAN";
             case "date" -> "DATE";
-            default -> throw new IllegalArgumentException("no DuckDB type for Hive " + hive);
+            default -> {
+                if (hive.matches("decimal\\(\\d+,\\d+\\)")) {
+                    yield hive.toUpperCase(java.util.Locale.ROOT); // an exact decimal: the same type in DuckDB
+                }
+                throw new IllegalArgumentException("no DuckDB type for Hive " + hive);
+            }
         };
     }
 

@@ -33,6 +33,10 @@ public final class AckCommand extends UnitCommand {
     @Option(names = "--publish", paramLabel = "ID", description = "The publish read: run id or published ETag (default: the current one).")
     String publish;
 
+    @Option(names = "--snapshot", paramLabel = "ID", description = "The table snapshot the consumer read the unit at "
+            + "(`landing history` lists them): `landing status` names consumers on a snapshot older than the unit's current one.")
+    Long snapshot;
+
     @Mixin
     JsonOption output;
 
@@ -49,7 +53,10 @@ public final class AckCommand extends UnitCommand {
                     .orElseThrow(() -> new IllegalArgumentException(dataset + "/" + unit + " has no publish to acknowledge"));
             read = item.runId();
         }
-        ConsumerReceipt receipt = new ConsumerReceipt(dataset, unit, consumer, read, Instant.now());
+        if (snapshot != null && snapshot <= 0) {
+            throw new IllegalArgumentException("--snapshot must be a table snapshot id (a positive integer), not " + snapshot);
+        }
+        ConsumerReceipt receipt = new ConsumerReceipt(dataset, unit, consumer, read, Instant.now(), snapshot);
         boolean recorded = new DynamoDbConsumerReceipts(dependencies.dynamoDb(), resources.consumersTable()).record(receipt);
         if (output.json) {
             Map<String, Object> doc = new LinkedHashMap<>();
@@ -60,6 +67,7 @@ public final class AckCommand extends UnitCommand {
             doc.put("consumer", consumer);
             doc.put("publish", read);
             doc.put("consumed_at", receipt.consumedAt().toString());
+            doc.put("snapshot", snapshot);
             printJson(doc);
         } else {
             out.println(recorded ? "Recorded: " + consumer + " read " + dataset + "/" + unit + " publish " + read + "."

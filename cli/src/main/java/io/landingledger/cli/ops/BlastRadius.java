@@ -4,6 +4,7 @@ import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.repair.RepairResult;
+import io.landingledger.core.repair.RepairService;
 import io.landingledger.core.store.ObjectNotFoundException;
 import io.landingledger.core.store.ObjectStore;
 import io.landingledger.core.store.StoredObject;
@@ -52,6 +53,10 @@ final class BlastRadius {
             writes.add("s3://" + lakeBucket + "/" + LakeLayout.QUARANTINE_PREFIX + contract.dataset() + "/... (only if lines are rejected)");
             writes.add("ledger item " + contract.dataset() + "/" + planned.unit());
             writes.add("one history item");
+        } else if (expect.startsWith(RepairService.TABLE_SUBMIT)) {
+            writes.add("one message to the table queue (the table writer commits the standing publish to the dataset's table "
+                    + "and records its snapshot on the ledger item)");
+            writes.add("one history item (TABLE_SUBMITTED, with the reason)");
         } else if (expect.startsWith("skip")) {
             writes.add("one history item (REPAIR_SKIPPED, with the reason)");
         } else if (expect.startsWith("omit")) {
@@ -67,6 +72,9 @@ final class BlastRadius {
         } else if (expect.equals("revoke-accept-empty")) {
             writes.add("ledger item " + contract.dataset() + "/" + planned.unit() + " (empty_accepted removed)");
             writes.add("one history item (EMPTY_ACCEPTANCE_REVOKED, with the reason)");
+        }
+        if (expect.startsWith("publish") && expect.contains(RepairService.TABLE_SUBMIT)) {
+            writes.add("one message to the table queue (the table writer commits whatever publish stands)");
         }
         radius.put("may_write", writes);
         boolean inputChanged = input != null && (before == null || before.input() == null

@@ -44,7 +44,8 @@ import java.util.TreeMap;
 @Command(name = "explain", mixinStandardHelpOptions = true,
         description = {"One unit's incident bundle: the sweep's classification and why, the ledger item and its history, every inbox",
                 "version of the unit, the refusal code and detail with line numbers, quarantine reason counts, the published object's",
-                "metadata, and the exact repair command that would fix it, with its dry run. Never row content."},
+                "metadata, on a stack with tables the unit's table snapshot (in step or behind) and the analyst's query of it, and the",
+                "exact repair command that would fix it, with its dry run. Never row content."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:explained (the unit is OK, PENDING or OMITTED)",
                 "1:explained (the unit needs attention, INVALID_UNIT included)",
@@ -92,6 +93,9 @@ public final class ExplainCommand extends UnitCommand {
         doc.put("refusal", refusal(contract, item));
         doc.put("quarantine", quarantine(item));
         doc.put("published", published(contract));
+        // the unit's table, on a stack that publishes into tables (or wherever the writer recorded something)
+        boolean tables = dependencies.sweep().tables() != null || item != null && item.table() != null;
+        doc.put("table", tables ? TableView.explain(contract, item, TableCatalogs.names(resources)) : null);
         Map<String, Object> fix = fix(classified);
         doc.put("repair", fix);
         if (output.json) {
@@ -288,6 +292,9 @@ public final class ExplainCommand extends UnitCommand {
                         + "(`landing sweep " + dataset + "` re-drives it too)";
             }
             case LEDGER_DRIFT -> advice = "the ledger and published/ disagree: repairing the recorded input restores the publish the ledger names";
+            case TABLE_BEHIND -> advice = "the publish stands but the dataset's table does not hold it: the repair submits the unit to "
+                    + "the table writer, and the unit closes when the writer records its snapshot (`landing sweep " + dataset
+                    + "` re-drives it too, with autoRedrive)";
             case REFUSED -> {
                 boolean newer = classified.inbox() != null && classified.item() != null && classified.item().lastAttempt() != null
                         && !classified.item().lastAttempt().read(classified.inbox().key(), classified.inbox().versionId());
@@ -368,6 +375,10 @@ public final class ExplainCommand extends UnitCommand {
             ((Map<String, Object>) published.get("metadata")).forEach((k, v) -> out.println("  " + k + ": " + v));
         } else {
             out.println("Published " + published.get("key") + ": not present");
+        }
+        if (doc.get("table") != null) {
+            out.println();
+            TableView.lines((Map<String, Object>) doc.get("table")).forEach(out::println);
         }
         Map<String, Object> fix = (Map<String, Object>) doc.get("repair");
         out.println();

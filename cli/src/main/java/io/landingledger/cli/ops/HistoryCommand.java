@@ -1,6 +1,9 @@
 package io.landingledger.cli.ops;
 
+import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.ledger.HistoryEntry;
+import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.table.TablePort;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -9,10 +12,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
-/** {@code landing history DATASET UNIT}: the unit's LedgerHistory items, oldest first (one Query). */
+/**
+ * {@code landing history DATASET UNIT}: the unit's LedgerHistory items, oldest first (one Query), and beside them the
+ * unit's table snapshots, newest first, each with the run whose publish it holds ({@link TablePort#unitSnapshots}),
+ * when the target's tables can be read ({@link TableCatalogs}).
+ */
 @Command(name = "history", mixinStandardHelpOptions = true,
-        description = "A unit's history items, oldest first: publishes, refusals, repairs (with their reasons), omissions and run kinds.",
+        description = {"A unit's history items, oldest first: publishes, refusals, repairs (with their reasons), omissions and run kinds;",
+                "and its table snapshots, newest first, with the run each holds (the snapshot id an analyst's query names)."},
         exitCodeListHeading = "%nExit codes:%n", exitCodeList = {"0:printed (possibly no items)", "2:usage error, no stack found, or an internal error"})
 public final class HistoryCommand extends UnitCommand {
     @Mixin
@@ -20,20 +29,37 @@ public final class HistoryCommand extends UnitCommand {
 
     @Override
     int run() throws Exception {
-        contract(dataset);
+        DatasetContract contract = contract(dataset);
         List<Map<String, Object>> items = items(dependencies.ledger().history(dataset, unit));
+        boolean tables = dependencies.sweep().tables() != null;
+        Optional<TablePort> port = tables ? TableCatalogs.open(resources) : Optional.empty();
+        LedgerItem item = port.isPresent() ? dependencies.ledger().get(dataset, unit).orElse(null) : null;
+        List<Map<String, Object>> snapshots = port.map(p -> TableView.snapshots(p.unitSnapshots(dataset, unit), item)).orElse(null);
         if (output.json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("dataset", dataset);
             doc.put("unit", unit);
             doc.put("history", items);
+            doc.put("table_snapshots", snapshots);
             printJson(doc);
             return 0;
         }
         if (items.isEmpty()) {
             out.println("No history for " + dataset + "/" + unit + ".");
-            return 0;
+        } else {
+            printHistory(items);
         }
+        if (snapshots != null) {
+            out.println();
+            out.print(snapshotTable(contract, unit, snapshots, TableCatalogs.names(resources)));
+        } else if (tables) {
+            out.println("Table snapshots are not listed here: this command line has no table catalog provider "
+                    + "(`landing explain " + dataset + " " + unit + "` shows the snapshot the ledger records).");
+        }
+        return 0;
+    }
+
+    private void printHistory(List<Map<String, Object>> items) {
         List<String[]> lines = new ArrayList<>();
         lines.add(new String[] {"AT", "ACTION", "RUN_KIND", "RUN_ID", "INPUT", "ROWS", "CONTRACT", "REASON"});
         for (Map<String, Object> item : items) {
@@ -42,7 +68,23 @@ public final class HistoryCommand extends UnitCommand {
                     text(item.get("contract_version")), text(item.get("reason"))});
         }
         out.print(table(lines));
-        return 0;
+    }
+
+    /** The unit's table snapshots, newest first, and the query that reads the unit as the newest one holds it. */
+    static String snapshotTable(DatasetContract contract, String unit, List<Map<String, Object>> snapshots,
+                                TableCatalogs.Names names) {
+        if (snapshots.isEmpty()) {
+            return "Table snapshots: none holds " + contract.dataset() + "/" + unit + ".\n";
+        }
+        List<String[]> lines = new ArrayList<>();
+        lines.add(new String[] {"SNAPSHOT", "COMMITTED", "RUN_ID", "ROWS", "CONTRACT", "STANDING"});
+        for (Map<String, Object> s : snapshots) {
+            lines.add(new String[] {text(s.get("snapshot_id")), text(s.get("committed_at")), text(s.get("run_id")),
+                    text(s.get("rows")), text(s.get("contract_version")), Boolean.TRUE.equals(s.get("standing")) ? "yes" : ""});
+        }
+        long newest = ((Number) snapshots.get(0).get("snapshot_id")).longValue();
+        return "Table snapshots (newest first; the rows as published by run R: the snapshot whose RUN_ID is R):\n"
+                + table(lines) + "  Athena: " + TableView.queries(contract, unit, newest, names).get("athena") + "\n";
     }
 
     static List<Map<String, Object>> items(List<HistoryEntry> history) {

@@ -1,5 +1,7 @@
 package io.landingledger.cli.ops;
 
+import io.landingledger.core.consumers.ConsumerReceipts;
+import io.landingledger.core.consumers.ConsumersBehind;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.sweep.CompletenessSweep;
@@ -7,6 +9,8 @@ import io.landingledger.core.sweep.InvalidUnit;
 import io.landingledger.core.sweep.DatasetReport;
 import io.landingledger.core.sweep.UnitReport;
 import io.landingledger.core.sweep.UnitStatus;
+
+import io.landingledger.lambda.adapters.DynamoDbConsumerReceipts;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -29,10 +33,12 @@ import java.util.Map;
                 "with reason, publish count, input, age and lateness.",
                 "Range: --from/--to, by default the first to the last unit the stack knows (ledger, inbox or published/).",
                 "Filters answer seed 000's questions: --missing (no input after the deadline), --restated (the published rows changed),",
-                "--drift (present but EMPTY, LEDGER_DRIFT or UNPROCESSED, or built under another contract version than the dataset's other units)."},
+                "--drift (present but EMPTY, LEDGER_DRIFT, TABLE_BEHIND or UNPROCESSED, or built under another contract version than the",
+                "dataset's other units)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:no unit fails completeness (OK, PENDING, OMITTED, RESTATED, EMPTY_ACCEPTED)",
-                "1:some unit does (MISSING, UNPROCESSED, REFUSED, EMPTY, LEDGER_DRIFT), or the ledger holds an INVALID_UNIT (an impossible date) not yet omitted",
+                "1:some unit does (MISSING, UNPROCESSED, REFUSED, EMPTY, LEDGER_DRIFT, TABLE_BEHIND), or the ledger holds an INVALID_UNIT "
+                        + "(an impossible date) not yet omitted",
                 "2:usage error, no stack found, or an internal error"})
 public final class StatusCommand extends OpsCommand {
     /** A ledger item whose unit the dataset's cadence cannot name: not a {@link UnitStatus}, never classified. */
@@ -53,13 +59,18 @@ public final class StatusCommand extends OpsCommand {
     @Option(names = "--restated", description = "Only units whose published rows changed (a republish of the same rows is not one).")
     boolean restated;
 
-    @Option(names = "--drift", description = "Only units present but empty, drifted from the ledger, unprocessed, or built under another contract version than their neighbours.")
+    @Option(names = "--drift", description = "Only units present but empty, drifted from the ledger, with a table behind the ledger, "
+            + "unprocessed, or built under another contract version than their neighbours.")
     boolean drift;
 
     @Override
     int run() throws Exception {
         List<Map<String, Object>> rows = new ArrayList<>();
         Map<String, Map<String, List<String>>> behind = new LinkedHashMap<>(); // dataset -> consumer -> units
+        Map<String, Map<String, List<String>>> olderSnapshot = new LinkedHashMap<>(); // dataset -> consumer -> units
+        // who read the table at a snapshot older than the unit's current one: on a stack with tables and receipts
+        ConsumerReceipts receipts = dependencies.sweep().tables() == null || resources.consumersTable() == null ? null
+                : new DynamoDbConsumerReceipts(dependencies.dynamoDb(), resources.consumersTable());
         boolean complete = true;
         Instant now = Instant.now();
         for (DatasetContract contract : datasets(dataset)) {
@@ -85,6 +96,12 @@ public final class StatusCommand extends OpsCommand {
                     report.consumersBehind().forEach((consumer, units) -> behind.computeIfAbsent(contract.dataset(), d -> new LinkedHashMap<>())
                             .computeIfAbsent(consumer, c -> new ArrayList<>()).addAll(units));
                 }
+                if (receipts != null) {
+                    List<LedgerItem> items = report.units().stream().map(UnitReport::item).filter(i -> i != null).toList();
+                    ConsumersBehind.byConsumer(ConsumersBehind.onOlderSnapshot(items, receipts.forUnits(contract.dataset(), each.from(),
+                            each.to()))).forEach((consumer, units) -> olderSnapshot.computeIfAbsent(contract.dataset(),
+                            d -> new LinkedHashMap<>()).computeIfAbsent(consumer, c -> new ArrayList<>()).addAll(units));
+                }
                 int modal = modalContractVersion(report);
                 for (UnitReport unit : report.units()) {
                     Map<String, Object> row = row(contract.dataset(), unit, modal);
@@ -101,6 +118,7 @@ public final class StatusCommand extends OpsCommand {
             doc.put("complete", complete);
             doc.put("units", rows);
             doc.put("consumers_behind", behind);
+            doc.put("consumers_on_older_snapshot", olderSnapshot);
             printJson(doc);
         } else {
             List<String[]> lines = new ArrayList<>();
@@ -118,6 +136,9 @@ public final class StatusCommand extends OpsCommand {
                 behind.forEach((name, byConsumer) -> byConsumer.forEach((consumer, units) ->
                         consumers.add(new String[] {consumer, name, String.join(" ", units)})));
                 out.print(table(consumers));
+            }
+            if (!olderSnapshot.isEmpty()) {
+                out.print(olderSnapshotTable(olderSnapshot));
             }
             out.println(complete ? "Complete: no unit fails completeness." : "Not complete: `landing explain DATASET UNIT` says why and how to repair.");
         }
@@ -166,7 +187,8 @@ public final class StatusCommand extends OpsCommand {
         boolean isMissing = unit.status() == UnitStatus.MISSING;
         boolean isRestated = unit.item() != null && unit.item().restated();
         boolean isDrift = unit.flags().contains(UnitStatus.EMPTY) || unit.flags().contains(UnitStatus.LEDGER_DRIFT)
-                || unit.flags().contains(UnitStatus.UNPROCESSED) || Boolean.TRUE.equals(row.get("contract_version_differs"));
+                || unit.flags().contains(UnitStatus.UNPROCESSED) || unit.status() == UnitStatus.TABLE_BEHIND
+                || Boolean.TRUE.equals(row.get("contract_version_differs"));
         return (missing && isMissing) || (restated && isRestated) || (drift && isDrift);
     }
 
@@ -211,6 +233,17 @@ public final class StatusCommand extends OpsCommand {
         row.put("deadline", unit.deadline() == null ? null : unit.deadline().toString());
         row.put("consumers_behind", unit.consumersBehind());
         return row;
+    }
+
+    /** Consumers whose receipt names a table snapshot older than the one holding the unit's current rows. */
+    static String olderSnapshotTable(Map<String, Map<String, List<String>>> olderSnapshot) {
+        List<String[]> consumers = new ArrayList<>();
+        consumers.add(new String[] {"CONSUMER", "DATASET", "UNITS"});
+        olderSnapshot.forEach((name, byConsumer) -> byConsumer.forEach((consumer, units) ->
+                consumers.add(new String[] {consumer, name, String.join(" ", units)})));
+        return "Consumers on an older table snapshot (their receipt names a snapshot committed before the unit's current "
+                + "one: `landing history DATASET UNIT` lists the snapshots; read again, then ack with --snapshot):\n"
+                + table(consumers);
     }
 
     /** The inbox key without its dataset prefix. */

@@ -68,7 +68,8 @@ public final class SweepCommand extends OpsCommand {
             Map<String, String> redriven = new LinkedHashMap<>();
             for (Object r : (List<Object>) summary.getOrDefault("redrives", List.of())) {
                 Map<String, Object> redrive = (Map<String, Object>) r;
-                redriven.put(String.valueOf(redrive.get("unit")), redrive.get("action") + " -> " + redrive.get("status_after"));
+                String to = redrive.get("target") == null ? "" : " to " + redrive.get("target"); // the table queue
+                redriven.put(String.valueOf(redrive.get("unit")), redrive.get("action") + to + " -> " + redrive.get("status_after"));
             }
             for (Object u : (List<Object>) summary.getOrDefault("not_ok", List.of())) {
                 Map<String, Object> unit = (Map<String, Object>) u;

@@ -10,11 +10,19 @@ import java.util.Objects;
  * @param publish    the run id ({@code run_id} of the UnitPublished event or the ledger) or the published ETag (quotes
  *                   are ignored)
  * @param consumedAt when the consumer read it: of two receipts of one (dataset, unit, consumer) the later one stands
+ * @param snapshot   the table snapshot id it read the unit at ({@code FOR VERSION AS OF}), or null when it read
+ *                   {@code published/} or did not say
  */
-public record ConsumerReceipt(String dataset, String unit, String consumer, String publish, Instant consumedAt) {
+public record ConsumerReceipt(String dataset, String unit, String consumer, String publish, Instant consumedAt,
+                              Long snapshot) {
 
     /** Consumer names: what a report, a CLI flag and a DynamoDB sort key carry without escaping. */
     public static final String CONSUMER_PATTERN = "[A-Za-z0-9][A-Za-z0-9._-]{0,63}";
+
+    /** A receipt that names no table snapshot. */
+    public ConsumerReceipt(String dataset, String unit, String consumer, String publish, Instant consumedAt) {
+        this(dataset, unit, consumer, publish, consumedAt, null);
+    }
 
     public ConsumerReceipt {
         require(dataset, "dataset");

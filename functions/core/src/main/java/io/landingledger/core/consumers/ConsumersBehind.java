@@ -54,6 +54,34 @@ public final class ConsumersBehind {
         return receipt.reads(item.contentRunId(), null) || !receipt.consumedAt().isBefore(item.contentPublishedAt());
     }
 
+    /**
+     * Per unit (unit order), the consumers whose receipt names a table snapshot older than the one the table writer
+     * recorded for the unit's current rows (name order): the receipt names another snapshot and was recorded before
+     * that snapshot was committed, so it read the table as it was before (a later snapshot, committed for another
+     * unit, holds the same rows of this one and is not older). Receipts without a snapshot, and units without a
+     * recorded snapshot, name nobody.
+     */
+    public static Map<String, List<String>> onOlderSnapshot(Collection<LedgerItem> items, Collection<ConsumerReceipt> receipts) {
+        Map<String, LedgerItem> current = new TreeMap<>();
+        for (LedgerItem item : items) {
+            current.put(item.unit(), item);
+        }
+        Map<String, TreeSet<String>> older = new TreeMap<>();
+        for (ConsumerReceipt receipt : receipts) {
+            LedgerItem item = current.get(receipt.unit());
+            if (receipt.snapshot() == null || item == null || item.table() == null || item.table().snapshotId() == null
+                    || item.table().committedAt() == null) {
+                continue;
+            }
+            if (!receipt.snapshot().equals(item.table().snapshotId()) && receipt.consumedAt().isBefore(item.table().committedAt())) {
+                older.computeIfAbsent(receipt.unit(), u -> new TreeSet<>()).add(receipt.consumer());
+            }
+        }
+        Map<String, List<String>> result = new TreeMap<>();
+        older.forEach((unit, consumers) -> result.put(unit, List.copyOf(consumers)));
+        return result;
+    }
+
     /** Per consumer (name order), the units it is behind on (unit order). */
     public static Map<String, List<String>> byConsumer(Map<String, List<String>> byUnit) {
         Map<String, List<String>> result = new TreeMap<>();

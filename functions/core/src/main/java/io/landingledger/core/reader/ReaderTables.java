@@ -29,8 +29,10 @@ import java.util.stream.Collectors;
  * precision, so a timestamp column would return NULL or drop digits. The string keeps every digit and sorts in time
  * order (same width within a publish apart from the fraction); a reader converts with
  * {@code from_iso8601_timestamp(event_time)} in Athena ({@code CAST(event_time AS TIMESTAMPTZ)} in DuckDB). A
- * {@code number} is a double (the contract declares no scale, so no decimal(p,s) can hold every value it accepts;
- * the published text keeps the exact digits).
+ * {@code number} is a double unless the contract declares its {@code precision} and {@code scale}: then it is
+ * {@code decimal(p,s)} (the SerDe reads the published digits exactly), as in the dataset's Iceberg table. A number
+ * without them stays a double (no decimal(p,s) can hold every value it accepts; the published text keeps the exact
+ * digits).
  */
 public final class ReaderTables {
     /** The SerDe of every reader table: reads one JSON object per line, columns by name. */
@@ -111,11 +113,19 @@ public final class ReaderTables {
         };
     }
 
+    /**
+     * The Hive type of a contract field: an exact decimal ({@link FieldSpec#decimal()}) is {@code decimal(p,s)}, as in
+     * the dataset's Iceberg table, so that a JSONL reader sums 19.99 exactly too; otherwise {@link #hiveType(FieldType)}.
+     */
+    public static String hiveType(FieldSpec field) {
+        return field.decimal() ? "decimal(" + field.precision() + "," + field.scale() + ")" : hiveType(field.type());
+    }
+
     /** The dataset's table over {@code published/<dataset>/}: the contract's fields in its order, {@code unit} projected. */
     public static Table published(DatasetContract contract) {
         List<Column> columns = new ArrayList<>();
         for (FieldSpec field : contract.fields()) {
-            columns.add(new Column(field.name(), hiveType(field.type())));
+            columns.add(new Column(field.name(), hiveType(field)));
         }
         String prefix = LakeLayout.PUBLISHED_PREFIX + contract.dataset() + "/";
         Map<String, String> projection = new LinkedHashMap<>();
@@ -154,7 +164,7 @@ public final class ReaderTables {
     public static List<Column> statusColumns() {
         return UnitStatusExport.FIELDS.stream().map(f -> new Column(f, switch (f) {
             case "publish_count", "accepted", "rejected", "age_seconds", "published_after_deadline_seconds",
-                 "unpublished_age_seconds" -> "bigint";
+                 "unpublished_age_seconds", "table_snapshot_id" -> "bigint";
             default -> "string";
         })).toList();
     }

@@ -27,8 +27,11 @@ import java.util.Set;
 public record RepairResult(RepairRequest request, boolean forward, List<UnitResult> units,
                            @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> notReached) {
 
+    /** The action of a unit whose publish stands and was submitted to the table queue for the table writer. */
+    public static final String TABLE_SUBMITTED = "table_submitted";
+
     private static final Set<String> SUCCESS = Set.of("published", "skipped", "finished", "unchanged", "omitted", "accepted_empty", "revoked",
-            "planned");
+            "planned", TABLE_SUBMITTED);
 
     public RepairResult {
         units = units == null ? List.of() : List.copyOf(units);
@@ -40,9 +43,10 @@ public record RepairResult(RepairRequest request, boolean forward, List<UnitResu
      *
      * @param action published, skipped, finished, unchanged, refused, stale (a newer input is published: the chosen one
      *               did not replace it), input_gone (the chosen version no longer exists), no_input, omitted, rejected,
-     *               failed, not_attempted or planned (dry run); only published, skipped, finished, unchanged, omitted
-     *               and planned count as restored
-     * @param expect for a dry run: publish, skip, refuse-again, no input, omit
+     *               failed, not_attempted, table_submitted (the publish stands; its table partition does not hold it,
+     *               and the unit went to the table queue) or planned (dry run); only published, skipped, finished,
+     *               unchanged, omitted, table_submitted and planned count as restored
+     * @param expect for a dry run: publish, skip, refuse-again, no input, omit, table-submit (the table queue)
      */
     @JsonPropertyOrder({"unit", "action", "expect", "detail", "before", "after", "input", "output", "counts"})
     public record UnitResult(String unit, Map<String, Object> before, Map<String, Object> after, String action, String detail,

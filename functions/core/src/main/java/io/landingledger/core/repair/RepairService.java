@@ -25,6 +25,9 @@ import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.ledger.RunKind;
 import io.landingledger.core.store.ObjectStore;
 import io.landingledger.core.store.StoredObject;
+import io.landingledger.core.sweep.UnitClassifier;
+import io.landingledger.core.table.TableMessage;
+import io.landingledger.core.table.TableQueue;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -50,6 +53,8 @@ public final class RepairService {
     public static final Duration DEFAULT_SAFETY_MARGIN = Duration.ofSeconds(60);
     /** How often an omission is decided again after another run changed the unit first. */
     private static final int OMIT_ROUNDS = 8;
+    /** A dry run's expectation for a unit whose table is behind: one message to the table queue. */
+    public static final String TABLE_SUBMIT = "table-submit";
 
     private final ContractRegistry contracts;
     private final UnitRouter router;
@@ -60,9 +65,16 @@ public final class RepairService {
     private final String lakeBucket;
     private final Clock clock;
     private final Duration safetyMargin;
+    private final TableQueue tableQueue;
 
     public RepairService(ContractRegistry contracts, Ledger ledger, ObjectStore store, IngestService ingest, String inboxBucket,
                          String lakeBucket, Clock clock, Duration safetyMargin) {
+        this(contracts, ledger, store, ingest, inboxBucket, lakeBucket, clock, safetyMargin, null);
+    }
+
+    private RepairService(ContractRegistry contracts, Ledger ledger, ObjectStore store, IngestService ingest, String inboxBucket,
+                          String lakeBucket, Clock clock, Duration safetyMargin, TableQueue tableQueue) {
+        this.tableQueue = tableQueue;
         this.contracts = contracts;
         this.router = new UnitRouter(contracts);
         this.ledger = ledger;
@@ -72,6 +84,15 @@ public final class RepairService {
         this.lakeBucket = lakeBucket;
         this.clock = clock;
         this.safetyMargin = safetyMargin;
+    }
+
+    /**
+     * This repair on a stack whose datasets publish into tables: a repaired unit whose table partition does not hold
+     * its standing publish (TABLE_BEHIND, or a commit still on its way) is submitted to {@code queue} for the table
+     * writer, which closes it by recording its snapshot on the ledger.
+     */
+    public RepairService withTableQueue(TableQueue queue) {
+        return new RepairService(contracts, ledger, store, ingest, inboxBucket, lakeBucket, clock, safetyMargin, queue);
     }
 
     /**
@@ -191,17 +212,37 @@ public final class RepairService {
                                            ObjectStore.ListedVersion current, Deadline deadline, Supplier<String> runIds) {
         Optional<InputRef> input = chooseInput(request, before, current);
         String publishedKey = LakeLayout.publishedKey(contract.dataset(), unit);
+        String tableReason = tableQueue == null ? null : UnitClassifier.tableReason(before);
+        if (input.isEmpty() && tableReason != null) {
+            // the publish stands without an input to re-read (expired from the inbox): its table can still follow it
+            return request.dryRun() ? RepairResult.UnitResult.planned(unit, before, tablePlan(before, tableReason), null,
+                    publishedKey, null) : submitTable(request, contract, unit, before, runIds.get());
+        }
         if (input.isEmpty()) {
             return RepairResult.UnitResult.of(unit, before, before, "no_input", "no input for this unit in the inbox or the ledger", null, null);
         }
         InputRef ref = input.get();
         if (request.dryRun()) {
-            return RepairResult.UnitResult.planned(unit, before, expectation(request, before, ref, publishedKey), ref, publishedKey,
-                    sha256Known(before, ref));
+            String expect = expectation(request, before, ref, publishedKey);
+            if (tableReason != null) {
+                expect = expect.equals("skip") ? tablePlan(before, tableReason)
+                        : expect + "; then " + TABLE_SUBMIT + " (the table writer commits whatever publish stands)";
+            }
+            return RepairResult.UnitResult.planned(unit, before, expect, ref, publishedKey, sha256Known(before, ref));
         }
         String runId = runIds.get();
         IngestOutcome outcome = ingest.ingest(IngestService.Request.repair(contract, unit, ref, runId, request.force(), request.reason(),
                 deadline));
+        LedgerItem standing = ledger.get(contract.dataset(), unit).orElse(null);
+        if (tableQueue != null && UnitClassifier.tableReason(standing) != null
+                && (outcome.action() == IngestAction.SKIPPED || outcome.action() == IngestAction.UNCHANGED)) {
+            // the publish stands as it was; what is behind is its table
+            return submitTable(request, contract, unit, standing, runId);
+        }
+        if (tableQueue != null && UnitClassifier.tableReason(standing) != null) {
+            // a new publish reaches the table writer through the ledger's stream too; a second message is harmless
+            tableQueue.submit(new TableMessage(contract.dataset(), unit, null, null));
+        }
         if (outcome.action() == IngestAction.SKIPPED && before != null) {
             // nothing changed: the audit trail still says an operator looked, and why (docs/design.md section 4)
             Instant now = clock.instant();
@@ -218,11 +259,41 @@ public final class RepairService {
                     .contractVersion(contract.version())
                     .build());
         }
-        LedgerItem after = ledger.get(contract.dataset(), unit).orElse(null);
+        LedgerItem after = standing;
         // a version that is gone, or older than what is now published, did not restore the unit: the repair says so
         String action = "INPUT_GONE".equals(outcome.refusalCode()) ? "input_gone" : outcome.action().name().toLowerCase(Locale.ROOT);
         String detail = outcome.refusalCode() != null ? outcome.refusalCode() + ": " + outcome.detail() : outcome.detail();
         return RepairResult.UnitResult.of(unit, before, after, action, detail, ref, outcome);
+    }
+
+    /** A dry run's plan for a unit whose publish stands and whose table does not hold it. */
+    private static String tablePlan(LedgerItem before, String reason) {
+        return TABLE_SUBMIT + " (the publish of run " + before.runId() + " stands; the table does not hold it: " + reason
+                + "; the table writer commits it and records the snapshot)";
+    }
+
+    /**
+     * Submits the unit to the table queue and records that an operator did, and why ({@code TABLE_SUBMITTED} in
+     * LedgerHistory). The unit closes when the table writer records its snapshot on the ledger item, after this run.
+     */
+    private RepairResult.UnitResult submitTable(RepairRequest request, DatasetContract contract, String unit, LedgerItem before,
+                                                String runId) {
+        tableQueue.submit(new TableMessage(contract.dataset(), unit, null, null));
+        ledger.appendHistory(HistoryEntry.builder()
+                .dataset(contract.dataset())
+                .unit(unit)
+                .at(clock.instant())
+                .runId(runId)
+                .runKind(RunKind.REPAIR)
+                .action("TABLE_SUBMITTED")
+                .reason(request.reason())
+                .input(before.input())
+                .published(before.published())
+                .contractVersion(before.contractVersion())
+                .build());
+        return RepairResult.UnitResult.of(unit, before, before, RepairResult.TABLE_SUBMITTED, "the publish of run "
+                + before.runId() + " stands; submitted to the table queue (" + UnitClassifier.tableReason(before)
+                + "): the unit closes when the table writer records its snapshot", null, null);
     }
 
     private Optional<InputRef> chooseInput(RepairRequest request, LedgerItem before, ObjectStore.ListedVersion current) {
@@ -423,6 +494,9 @@ public final class RepairService {
         }
         if (item.input() != null) {
             view.put("input_version", item.input().versionId());
+        }
+        if (item.table() != null) {
+            view.put("table_snapshot_id", item.table().snapshotId());
         }
         if (item.lastAttempt() != null) {
             AttemptOutcome outcome = item.lastAttempt().outcome();

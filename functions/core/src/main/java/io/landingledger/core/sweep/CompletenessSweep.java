@@ -21,11 +21,13 @@ import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.ledger.Ledger;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.store.ObjectStore;
+import io.landingledger.core.table.TableMessage;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -48,7 +50,8 @@ import java.util.function.Supplier;
  * {@code <dataset>/} (ListObjectVersions: version ids, ETags and LastModified, never an object's body or metadata)
  * and one listing of {@code published/<dataset>/unit=...}, each paged 1,000 entries a request. A unit costs a
  * request of its own only when it is re-driven. The sweep writes {@code _reports/} and {@code _status/} and nothing else;
- * {@code published/} and the ledger change only through the re-drive, which is the ingest path itself.
+ * {@code published/} and the ledger change only through the re-drive, which is the ingest path itself, and on a stack
+ * with tables ({@link #withTables}) a TABLE_BEHIND unit's re-drive is one message to the table queue.
  */
 public final class CompletenessSweep {
     /** Where the reports go: {@code _reports/completeness/<dataset>/<as-of>.json}, {@code .html} and {@code latest.*}. */
@@ -67,6 +70,7 @@ public final class CompletenessSweep {
     private final Clock clock;
     private final Supplier<String> runIds;
     private final ConsumerReceipts consumers;
+    private final TableTracking tables;
 
     /**
      * @param ingest the publish protocol a re-drive runs (the same one the S3 trigger runs)
@@ -82,6 +86,13 @@ public final class CompletenessSweep {
     /** @param consumers the receipts consumers recorded: the report names, per unit, the consumers behind on it */
     public CompletenessSweep(ObjectStore store, Ledger ledger, IngestPath ingest, UnitRouter router, String inboxBucket,
                              String lakeBucket, Clock clock, Supplier<String> runIds, ConsumerReceipts consumers) {
+        this(store, ledger, ingest, router, inboxBucket, lakeBucket, clock, runIds, consumers, null);
+    }
+
+    private CompletenessSweep(ObjectStore store, Ledger ledger, IngestPath ingest, UnitRouter router, String inboxBucket,
+                              String lakeBucket, Clock clock, Supplier<String> runIds, ConsumerReceipts consumers,
+                              TableTracking tables) {
+        this.tables = tables;
         this.consumers = Objects.requireNonNull(consumers);
         this.store = Objects.requireNonNull(store);
         this.ledger = Objects.requireNonNull(ledger);
@@ -91,6 +102,19 @@ public final class CompletenessSweep {
         this.lakeBucket = Objects.requireNonNull(lakeBucket);
         this.clock = Objects.requireNonNull(clock);
         this.runIds = Objects.requireNonNull(runIds);
+    }
+
+    /**
+     * This sweep on a stack whose datasets publish into tables: published units are judged against their table
+     * (TABLE_BEHIND) and, with autoRedrive and a queue, re-driven to the table queue. Null: no tables.
+     */
+    public CompletenessSweep withTables(TableTracking tracking) {
+        return new CompletenessSweep(store, ledger, ingest, router, inboxBucket, lakeBucket, clock, runIds, consumers, tracking);
+    }
+
+    /** How the datasets' tables are judged, or null on a stack without tables. */
+    public TableTracking tables() {
+        return tables;
     }
 
     /** True when the re-drives' ingest path reports each outcome itself (the deployed validator function). */
@@ -267,7 +291,7 @@ public final class CompletenessSweep {
                 LedgerItem item = items.get(unit);
                 InboxObject current = inbox.get(unit);
                 UnitClassifier.Evidence evidence = new UnitClassifier.Evidence(unit, calendar.deadline(unit).orElse(null), now,
-                        item, current, published.get(unit), contract.acceptEmptyUnits());
+                        item, current, published.get(unit), contract.acceptEmptyUnits(), tableGrace());
                 units.add(UnitReport.of(evidence, UnitClassifier.classify(evidence)).withConsumersBehind(behind.get(unit)));
             }
         }
@@ -301,7 +325,13 @@ public final class CompletenessSweep {
             boolean actionable = unit.flags().contains(UnitStatus.UNPROCESSED)
                     || (unit.flags().contains(UnitStatus.LEDGER_DRIFT) && !missingBehindARefusal);
             if (!actionable || unit.inbox() == null) {
-                units.add(unit);
+                Redrive table = redriveTable(unit);
+                if (table != null) {
+                    redrives.add(table);
+                    units.add(unit.withRedrive(table));
+                } else {
+                    units.add(unit);
+                }
                 continue;
             }
             String key = unit.inbox().key();
@@ -340,6 +370,34 @@ public final class CompletenessSweep {
                 units, redrives, report.unroutableInbox(), null);
     }
 
+    /**
+     * A TABLE_BEHIND unit submitted to the table queue for the table writer, which reads the ledger again and commits
+     * the standing publish (or finds its own earlier commit); null for any other unit, or without a queue. Nothing
+     * changes before the sweep ends, so the unit stays TABLE_BEHIND in this report: the next sweep reads the writer's
+     * record from the ledger. A unit also re-driven through the ingest path is not submitted here: a new publish
+     * reaches the table writer through the ledger's stream.
+     */
+    private Redrive redriveTable(UnitReport unit) {
+        if (tables == null || tables.queue() == null || unit.status() != UnitStatus.TABLE_BEHIND) {
+            return null;
+        }
+        LedgerItem item = unit.item();
+        String key = item.published().key();
+        try {
+            tables.queue().submit(new TableMessage(item.dataset(), item.unit(), null, null));
+            return new Redrive(unit.unit(), key, null, item.runId(), Redrive.SUBMITTED, null,
+                    "queued for the table writer to commit run " + item.runId(), unit.status(), unit.status(), null,
+                    Redrive.TABLE);
+        } catch (RuntimeException e) {
+            return new Redrive(unit.unit(), key, null, item.runId(), Redrive.NOT_SUBMITTED, null,
+                    e.getClass().getSimpleName() + ": " + e.getMessage(), unit.status(), unit.status(), null, Redrive.TABLE);
+        }
+    }
+
+    private Duration tableGrace() {
+        return tables == null ? null : tables.grace();
+    }
+
     /** One unit again after its re-drive: its ledger item (GetItem) and published object (HEAD). */
     private UnitReport reclassify(DatasetContract contract, UnitCalendar calendar, String unit, InboxObject current, Instant now) {
         LedgerItem item = ledger.get(contract.dataset(), unit).orElse(null);
@@ -347,7 +405,7 @@ public final class CompletenessSweep {
         ObjectStore.ListedObject published = store.head(lakeBucket, key)
                 .map(o -> new ObjectStore.ListedObject(key, o.etag(), o.size(), o.lastModified())).orElse(null);
         UnitClassifier.Evidence evidence = new UnitClassifier.Evidence(unit, calendar.deadline(unit).orElse(null), now, item,
-                current, published, contract.acceptEmptyUnits());
+                current, published, contract.acceptEmptyUnits(), tableGrace());
         // the re-drive may have published anew: the unit's receipts again (one Query, re-driven units only)
         List<ConsumerReceipt> receipts = consumers.forUnits(contract.dataset(), unit, unit);
         List<String> behind = item == null || receipts.isEmpty() ? List.of()

@@ -29,8 +29,9 @@ import java.util.Map;
  * @param reports    the report keys the sweep wrote ({@link DatasetReport.ReportKeys#toMap()}), or null
  * @param pending    the last sweep that planned the dataset did not finish it: read it next time
  * @param nextDeadline the first instant at which the clock alone changes a status: the deadline of the earliest unit
- *                   the sweep found without an input (PENDING), else of the unit after the range; null for a list
- *                   cadence (its units have no deadline)
+ *                   the sweep found without an input (PENDING), else of the unit after the range, or earlier the end
+ *                   of a table commit's grace ({@link #tableDue}); null for a list cadence (its units have no
+ *                   deadline) without a table commit in its grace
  */
 @JsonPropertyOrder({"dataset", "as_of", "sweep_id", "complete", "actionable", "range_from", "range_to", "metrics", "reports", "pending",
         "next_deadline"})
@@ -46,13 +47,35 @@ public record DatasetFigures(String dataset, @JsonProperty("as_of") Instant asOf
         reports = reports == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(reports));
     }
 
-    static DatasetFigures of(DatasetReport report, String sweepId, DatasetContract contract) {
+    static DatasetFigures of(DatasetReport report, String sweepId, DatasetContract contract, Duration tableGrace) {
         // a re-drive handed over writes the ledger, whose stream records the change; one that was not (throttled, no
         // answer, a fault) records nothing, so the next sweep must try again on its own account
         boolean actionable = report.redrives().stream()
                 .anyMatch(r -> Redrive.NOT_SUBMITTED.equals(r.action()) || Redrive.FAILED.equals(r.action()));
         return new DatasetFigures(report.dataset(), report.asOf(), sweepId, report.complete(), actionable, report.from(), report.to(),
-                report.metrics(), report.reports() == null ? null : report.reports().toMap(), false, nextDeadline(report, contract));
+                report.metrics(), report.reports() == null ? null : report.reports().toMap(), false, earliest(nextDeadline(report, contract), tableDue(report, tableGrace)));
+    }
+
+    /**
+     * The first instant a table commit still within its grace (TABLE_BEHIND as a flag only) falls due: with no change
+     * anywhere, the clock alone then makes the unit TABLE_BEHIND. Null when no unit waits on its table.
+     */
+    static Instant tableDue(DatasetReport report, Duration tableGrace) {
+        Instant due = null;
+        if (tableGrace == null) {
+            return null;
+        }
+        for (UnitReport unit : report.units()) {
+            if (unit.flags().contains(UnitStatus.TABLE_BEHIND) && unit.status() != UnitStatus.TABLE_BEHIND
+                    && unit.item() != null && unit.item().publishedAt() != null) {
+                due = earliest(due, unit.item().publishedAt().plus(tableGrace));
+            }
+        }
+        return due;
+    }
+
+    private static Instant earliest(Instant a, Instant b) {
+        return a == null ? b : b == null ? a : a.isBefore(b) ? a : b;
     }
 
     /** The earliest deadline of a PENDING unit; with none, the deadline of the unit after the range. */

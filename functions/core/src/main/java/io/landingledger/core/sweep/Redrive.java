@@ -6,7 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * One UNPROCESSED input the sweep sent through the ingest path (autoRedrive), and what came of it.
+ * One unit the sweep re-drove (autoRedrive), and what came of it: an UNPROCESSED or LEDGER_DRIFT unit's input sent
+ * through the ingest path ({@value #INGEST}), or a TABLE_BEHIND unit submitted to the table queue for the table
+ * writer ({@value #TABLE}: the key is the published object the writer reads, the run id the publish the table must
+ * hold, the action {@value #SUBMITTED} or {@value #NOT_SUBMITTED}).
  *
  * @param runId        the run's id when it ran in the sweep, else null (a submitted run takes its own)
  * @param action       the ingest action in lower case (published, skipped, refused, finished, unchanged, stale) when
@@ -23,9 +26,14 @@ import java.util.Map;
  *                     usually not happened yet)
  * @param outcome      the ingest outcome (for the one log line per outcome), or null when the run did not happen in
  *                     the sweep
+ * @param target       {@value #INGEST} or {@value #TABLE}: where the unit was re-driven
  */
 public record Redrive(String unit, String key, String versionId, String runId, String action, String refusal,
-                      String detail, UnitStatus statusBefore, UnitStatus statusAfter, IngestOutcome outcome) {
+                      String detail, UnitStatus statusBefore, UnitStatus statusAfter, IngestOutcome outcome, String target) {
+    /** The target of a re-drive through the ingest path. */
+    public static final String INGEST = "ingest";
+    /** The target of a re-drive to the table queue. */
+    public static final String TABLE = "table";
     /** The action of a re-drive handed to the validator function (Event invocation): it runs after the sweep. */
     public static final String SUBMITTED = "submitted";
     /** The action of a re-drive whose hand-over failed (throttled, a server error, no answer in time). */
@@ -33,8 +41,19 @@ public record Redrive(String unit, String key, String versionId, String runId, S
     /** The action of a re-drive run in the sweep that hit an infrastructure fault. */
     public static final String FAILED = "failed";
 
+    /** A re-drive through the ingest path. */
+    public Redrive(String unit, String key, String versionId, String runId, String action, String refusal, String detail,
+                   UnitStatus statusBefore, UnitStatus statusAfter, IngestOutcome outcome) {
+        this(unit, key, versionId, runId, action, refusal, detail, statusBefore, statusAfter, outcome, INGEST);
+    }
+
     Redrive withStatusAfter(UnitStatus after) {
-        return new Redrive(unit, key, versionId, runId, action, refusal, detail, statusBefore, after, outcome);
+        return new Redrive(unit, key, versionId, runId, action, refusal, detail, statusBefore, after, outcome, target);
+    }
+
+    /** True for a re-drive to the table queue. */
+    public boolean toTable() {
+        return TABLE.equals(target);
     }
 
     public Map<String, Object> toMap() {
@@ -43,7 +62,11 @@ public record Redrive(String unit, String key, String versionId, String runId, S
         map.put("key", key);
         map.put("version", versionId);
         map.put("run_id", runId);
-        map.put("run_kind", "INGEST");
+        if (toTable()) {
+            map.put("target", TABLE); // the table writer commits the standing publish: no run of its own
+        } else {
+            map.put("run_kind", "INGEST");
+        }
         map.put("action", action);
         if (refusal != null) {
             map.put("refusal", refusal);

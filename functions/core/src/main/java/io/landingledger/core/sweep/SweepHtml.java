@@ -26,7 +26,7 @@ public final class SweepHtml {
 
     /** The order a person reads statuses in: OK, then the failures, worst first, then the ones that do not fail. */
     static final List<UnitStatus> DISPLAY_ORDER = List.of(UnitStatus.OK, UnitStatus.MISSING, UnitStatus.REFUSED,
-            UnitStatus.UNPROCESSED, UnitStatus.LEDGER_DRIFT, UnitStatus.EMPTY, UnitStatus.RESTATED,
+            UnitStatus.UNPROCESSED, UnitStatus.LEDGER_DRIFT, UnitStatus.TABLE_BEHIND, UnitStatus.EMPTY, UnitStatus.RESTATED,
             UnitStatus.EMPTY_ACCEPTED, UnitStatus.PENDING, UnitStatus.OMITTED);
 
     /** Short labels for grid cells, so a status is readable without colour. */
@@ -41,6 +41,7 @@ public final class SweepHtml {
             case EMPTY_ACCEPTED -> "EMA";
             case RESTATED -> "RST";
             case LEDGER_DRIFT -> "LDR";
+            case TABLE_BEHIND -> "TBH";
             case OMITTED -> "OMT";
         };
     }
@@ -373,6 +374,11 @@ public final class SweepHtml {
                     .append("which runs it after this sweep; the next sweep reads the result from the ledger. <b>")
                     .append(Redrive.NOT_SUBMITTED).append("</b>: the hand-over failed (the reason is shown) and was not retried; ")
                     .append("the next sweep re-drives the unit if it is still unprocessed.</p>\n");
+        }
+        if (report.redrives().stream().anyMatch(Redrive::toTable)) {
+            html.append("<p class=\"muted\">A re-drive to the <b>table</b> queue asks the table writer to commit the ")
+                    .append("standing publish to the dataset's table; the unit closes when the writer records the snapshot ")
+                    .append("on the ledger, which the next sweep reads.</p>\n");
         }
     }
 

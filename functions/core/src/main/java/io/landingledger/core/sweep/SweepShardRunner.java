@@ -68,7 +68,8 @@ public final class SweepShardRunner {
                     }
                 }
                 listener.swept(report);
-                swept.add(DatasetFigures.of(report, task.sweepId(), contract.get()));
+                swept.add(DatasetFigures.of(report, task.sweepId(), contract.get(),
+                        sweep.tables() == null ? null : sweep.tables().grace()));
                 reports.add(report);
             } catch (RuntimeException e) {
                 unswept.add(new ShardResult.Unswept(dataset, "FAILED", e.getClass().getSimpleName() + ": " + e.getMessage()));

@@ -5,8 +5,10 @@ import io.landingledger.core.ledger.InputIdentity;
 import io.landingledger.core.ledger.LastAttempt;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
+import io.landingledger.core.ledger.TableState;
 import io.landingledger.core.store.ObjectStore;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -26,6 +28,12 @@ import java.util.Objects;
  *       ({@code PUBLISHED_OBJECT_MISSING}) or another ETag ({@code PUBLISHED_ETAG_MISMATCH}); or an object is
  *       published that no ledger item vouches for ({@code UNRECORDED_PUBLISH}, e.g. a run died between promote and
  *       ledger: re-driving its input finishes it).</li>
+ *   <li>TABLE_BEHIND: the dataset has a table ({@link Evidence#tableGrace()} is set), the unit is PUBLISHED, and the
+ *       table writer's record on the ledger item ({@link TableState}) does not name the standing publish (run id and
+ *       content hash) although the grace period after {@code publishedAt} has passed. The reason is the writer's last
+ *       error code when it recorded one, else {@code TABLE_NOT_WRITTEN} (no snapshot recorded for the unit) or
+ *       {@code TABLE_HOLDS_OLDER_PUBLISH}. Within the grace the unit carries TABLE_BEHIND as a flag only, never as
+ *       its status: the writer is fed asynchronously, and a fresh publish is briefly ahead of its table.</li>
  *   <li>UNPROCESSED: the inbox holds an input for the unit and the ledger has no item ({@code NOT_IN_LEDGER}), or
  *       the inbox's newest input ({@link io.landingledger.core.ingest.UnitInputs}: the rule the ingest path orders
  *       inputs by) is neither the version the ledger names nor the one whose refusal it recorded
@@ -55,12 +63,20 @@ public final class UnitClassifier {
      * @param inbox     the inbox's current object for the unit, or null
      * @param published the listing entry of the unit's published object, or null
      * @param emptyUnitsAccepted the dataset's contract says an empty unit is complete ({@code acceptEmptyUnits})
+     * @param tableGrace how long after a publish its table commit may take ({@link TableTracking#grace()}), or null
+     *                   when the dataset has no table (a stack without tables): nothing is judged against one
      */
     public record Evidence(String unit, Instant deadline, Instant now, LedgerItem item, InboxObject inbox,
-                           ObjectStore.ListedObject published, boolean emptyUnitsAccepted) {
+                           ObjectStore.ListedObject published, boolean emptyUnitsAccepted, Duration tableGrace) {
         public Evidence {
             Objects.requireNonNull(unit);
             Objects.requireNonNull(now);
+        }
+
+        /** A dataset without a table. */
+        public Evidence(String unit, Instant deadline, Instant now, LedgerItem item, InboxObject inbox,
+                        ObjectStore.ListedObject published, boolean emptyUnitsAccepted) {
+            this(unit, deadline, now, item, inbox, published, emptyUnitsAccepted, null);
         }
 
         /** A dataset whose contract does not accept empty units. */
@@ -151,9 +167,21 @@ public final class UnitClassifier {
             }
         }
 
+        // the dataset's table against the standing publish
+        String[] table = tableBehind(evidence);
+        boolean tableWithinGrace = false;
+        if (table != null) {
+            tableWithinGrace = !pastTableGrace(item, evidence.now(), evidence.tableGrace());
+            if (!tableWithinGrace) {
+                findings.put(UnitStatus.TABLE_BEHIND, table);
+            }
+        }
+
         if (findings.isEmpty()) {
             if (item != null) {
-                return new Classification(UnitStatus.OK, List.of(), null, null);
+                // a table commit still within its grace is shown, never counted
+                return new Classification(UnitStatus.OK, tableWithinGrace ? List.of(UnitStatus.TABLE_BEHIND) : List.of(),
+                        null, null);
             }
             Instant deadline = evidence.deadline();
             if (deadline != null && evidence.now().isBefore(deadline)) {
@@ -163,8 +191,70 @@ public final class UnitClassifier {
                     deadline == null ? "no input arrived" : "no input arrived; it was due by " + deadline);
         }
         List<UnitStatus> flags = new ArrayList<>(findings.keySet()); // EnumMap: in precedence order
-        String[] first = findings.get(flags.get(0));
-        return new Classification(flags.get(0), flags, first[0], first[1]);
+        UnitStatus status = flags.get(0);
+        String[] first = findings.get(status);
+        if (tableWithinGrace) {
+            flags.add(UnitStatus.TABLE_BEHIND);
+            flags.sort(null); // enum order: the precedence order
+        }
+        return new Classification(status, flags, first[0], first[1]);
+    }
+
+    /**
+     * The TABLE_BEHIND finding (reason, detail) when the dataset has a table, the unit is PUBLISHED and the table's
+     * record does not name the standing publish; null otherwise. The grace period is the caller's to judge.
+     */
+    private static String[] tableBehind(Evidence evidence) {
+        LedgerItem item = evidence.item();
+        if (evidence.tableGrace() == null || item == null || item.status() != LedgerStatus.PUBLISHED
+                || item.published() == null) {
+            return null;
+        }
+        String sha256 = item.published().contentSha256();
+        TableState table = item.table();
+        if (table != null && table.holds(item.runId(), sha256)) {
+            return null;
+        }
+        String wanted = "the table does not hold the publish of run " + item.runId() + " (content " + shortSha(sha256)
+                + ", published " + at(item.publishedAt()) + ")";
+        String holds = table == null || table.snapshotId() == null ? "; no table snapshot is recorded for the unit"
+                : "; it holds run " + table.runId() + " (content " + shortSha(table.contentSha256()) + ") since snapshot "
+                + table.snapshotId() + " of " + at(table.committedAt());
+        String failed = table != null && table.lastError() != null
+                ? "; the table writer last failed at " + at(table.failedAt()) + " (" + table.lastError() + ")" : "";
+        return of(tableReason(item), wanted + holds + failed);
+    }
+
+    /**
+     * Why the unit's table partition does not hold its standing publish: the table writer's last error code when it
+     * recorded one, else {@code TABLE_NOT_WRITTEN} (no snapshot recorded) or {@code TABLE_HOLDS_OLDER_PUBLISH}; null
+     * when it holds it, or the unit has no publish. Judged whatever the grace period ({@code _status/} and
+     * {@code landing explain} show it while the commit is still on its way).
+     */
+    public static String tableReason(LedgerItem item) {
+        if (item == null || item.status() != LedgerStatus.PUBLISHED || item.published() == null) {
+            return null;
+        }
+        TableState table = item.table();
+        if (table != null && table.holds(item.runId(), item.published().contentSha256())) {
+            return null;
+        }
+        if (table != null && table.lastError() != null) {
+            return table.lastError();
+        }
+        return table == null || table.snapshotId() == null ? "TABLE_NOT_WRITTEN" : "TABLE_HOLDS_OLDER_PUBLISH";
+    }
+
+    /**
+     * True when the table grace period after the unit's publish has passed at {@code now}: a table that still does
+     * not hold the publish is then TABLE_BEHIND (a publish of unknown time is judged at once).
+     */
+    static boolean pastTableGrace(LedgerItem item, Instant now, Duration grace) {
+        return item.publishedAt() == null || !now.isBefore(item.publishedAt().plus(grace));
+    }
+
+    private static String shortSha(String sha256) {
+        return sha256 == null ? "unknown" : sha256.substring(0, Math.min(12, sha256.length()));
     }
 
     /** The inbox object is the very version the ledger names as the unit's input. */

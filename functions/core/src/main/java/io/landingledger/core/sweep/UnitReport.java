@@ -2,6 +2,7 @@ package io.landingledger.core.sweep;
 
 import io.landingledger.core.ledger.LastAttempt;
 import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.ledger.TableState;
 import io.landingledger.core.store.ObjectStore;
 
 import java.time.Duration;
@@ -22,7 +23,8 @@ import java.util.Map;
  * @param publishedAfterDeadlineSeconds the first publish minus the deadline (negative: before it), or null
  * @param unpublishedAgeSeconds         how long the unit has been owed a publish: MISSING since its deadline,
  *                                      UNPROCESSED since its input arrived, REFUSED since its deadline (never
- *                                      published) or since the refusal; null otherwise
+ *                                      published) or since the refusal; null otherwise (a TABLE_BEHIND unit's
+ *                                      publish stands: it is owed a table commit, not a publish)
  * @param redrive                       the sweep's re-drive of the unit, or null
  * @param consumersBehind               the consumers whose receipt for the unit names an earlier publish than the
  *                                      current one (name order; {@code ConsumersBehind}): they must read it again
@@ -144,6 +146,9 @@ public record UnitReport(String unit, Classification classification, Instant dea
             ledger.put("run_id", item.runId());
             ledger.put("contract_version", item.contractVersion());
             ledger.put("reason", item.reason());
+            if (item.table() != null) {
+                ledger.put("table", tableView(item.table()));
+            }
             LastAttempt last = item.lastAttempt();
             if (last != null) {
                 Map<String, Object> attempt = new LinkedHashMap<>();
@@ -169,6 +174,18 @@ public record UnitReport(String unit, Classification classification, Instant dea
         }
         map.put("consumers_behind", consumersBehind);
         return map;
+    }
+
+    /** What the table writer recorded for the unit: its snapshot and the publish it holds, or its last failure. */
+    public static Map<String, Object> tableView(TableState table) {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("snapshot_id", table.snapshotId());
+        view.put("run_id", table.runId());
+        view.put("content_sha256", table.contentSha256());
+        view.put("committed_at", text(table.committedAt()));
+        view.put("last_error", table.lastError());
+        view.put("failed_at", text(table.failedAt()));
+        return view;
     }
 
     private static String text(Instant instant) {

@@ -10,6 +10,7 @@ import java.util.Locale;
  * <ol>
  *   <li>{@link #OMITTED}: an operator decided the unit is intentionally absent; nothing else is judged.</li>
  *   <li>{@link #LEDGER_DRIFT}: the ledger and {@code published/} disagree, so every other finding rests on a lie.</li>
+ *   <li>{@link #TABLE_BEHIND}: the publish stands but the dataset's table does not hold it (past the grace period).</li>
  *   <li>{@link #UNPROCESSED}: the inbox holds a newer input than the ledger recorded; the sweep can act on it.</li>
  *   <li>{@link #REFUSED}: the newest input was refused; the producer must act.</li>
  *   <li>{@link #EMPTY} (an operator must accept it), {@link #EMPTY_ACCEPTED}, then {@link #RESTATED}: published, shown
@@ -27,6 +28,12 @@ public enum UnitStatus {
     OMITTED("UnitsOmitted", false),
     /** The ledger's published object is missing, has another ETag, or an object exists the ledger does not vouch for. */
     LEDGER_DRIFT("UnitsLedgerDrift", true),
+    /**
+     * The unit is published, the dataset has a table, and the table's record on the ledger item does not name the
+     * standing publish (run id and content hash) although the table grace period after the publish has passed (within
+     * it, a flag on the unit only). Re-driven to the table queue with autoRedrive; {@code landing repair} submits it.
+     */
+    TABLE_BEHIND("UnitsTableBehind", true),
     /** The inbox's newest input for the unit is not what the ledger recorded. Re-driven with autoRedrive. */
     UNPROCESSED("UnitsUnprocessed", true),
     /** Every input was refused, or the newest input was refused while an older publish still stands. */
@@ -64,8 +71,8 @@ public enum UnitStatus {
     }
 
     /**
-     * True when a unit with this status makes the dataset incomplete: LEDGER_DRIFT, UNPROCESSED, REFUSED, EMPTY and
-     * MISSING. OMITTED and EMPTY_ACCEPTED are an operator's explicit, recorded decisions, and RESTATED is new rows
+     * True when a unit with this status makes the dataset incomplete: LEDGER_DRIFT, TABLE_BEHIND, UNPROCESSED, REFUSED,
+     * EMPTY and MISSING. OMITTED and EMPTY_ACCEPTED are an operator's explicit, recorded decisions, and RESTATED is new rows
      * that stand: shown and counted, but complete; otherwise they could never be closed.
      */
     public boolean failsCompleteness() {

@@ -31,7 +31,7 @@ public final class UnitStatusExport {
     public static final List<String> FIELDS = List.of("unit", "status", "reason", "publish_count", "accepted", "rejected",
             "input_key", "input_version", "input_sha256", "inbox_version", "published_etag", "run_id", "run_kind",
             "published_at", "first_published_at", "deadline", "age_seconds", "published_after_deadline_seconds",
-            "unpublished_age_seconds", "as_of");
+            "unpublished_age_seconds", "as_of", "table_snapshot_id", "table_reason");
 
     /** Writes the report's units to {@code _status/<dataset>/status.jsonl} in one PUT and returns the key. */
     public static String write(ObjectStore store, String lakeBucket, DatasetReport report) {
@@ -78,6 +78,11 @@ public final class UnitStatusExport {
         map.put("published_after_deadline_seconds", unit.publishedAfterDeadlineSeconds());
         map.put("unpublished_age_seconds", unit.unpublishedAgeSeconds());
         map.put("as_of", text(asOf));
+        // the table's snapshot that holds the unit's rows, and why it does not hold the standing publish (null: it
+        // does, or the stack has no tables)
+        boolean tables = unit.flags().contains(UnitStatus.TABLE_BEHIND) || item != null && item.table() != null;
+        map.put("table_snapshot_id", item == null || item.table() == null ? null : item.table().snapshotId());
+        map.put("table_reason", tables ? UnitClassifier.tableReason(item) : null);
         return map;
     }
 

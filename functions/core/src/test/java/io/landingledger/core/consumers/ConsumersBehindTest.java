@@ -100,4 +100,19 @@ class ConsumersBehindTest {
         assertTrue(html.contains("<code>ml&lt;x&gt;</code>"));
         assertEquals(Cadence.DAILY, report.cadence());
     }
+
+    @Test
+    void aReceiptNamingATableSnapshot_beforeTheUnitsCurrentOne_isOnAnOlderSnapshot() {
+        Instant committed = T0.plusSeconds(600);
+        LedgerItem item = published("2026-03-01", "run-2", "etag-2", 2).toBuilder()
+                .table(new io.landingledger.core.ledger.TableState(22L, "run-2", "ab", committed, null, null)).build();
+        List<ConsumerReceipt> receipts = List.of(
+                new ConsumerReceipt("progress_events", "2026-03-01", "mart", "run-1", T0.plusSeconds(60), 11L),  // before 22
+                new ConsumerReceipt("progress_events", "2026-03-01", "ml", "run-2", T0.plusSeconds(900), 22L),   // the current
+                new ConsumerReceipt("progress_events", "2026-03-01", "bi", "run-2", T0.plusSeconds(1200), 37L),  // a later one
+                new ConsumerReceipt("progress_events", "2026-03-01", "ops", "run-1", T0.plusSeconds(60)));       // no snapshot
+        assertEquals(Map.of("2026-03-01", List.of("mart")), ConsumersBehind.onOlderSnapshot(List.of(item), receipts));
+        // a unit whose table snapshot is not recorded names nobody
+        assertTrue(ConsumersBehind.onOlderSnapshot(List.of(published("2026-03-01", "run-2", "etag-2", 2)), receipts).isEmpty());
+    }
 }

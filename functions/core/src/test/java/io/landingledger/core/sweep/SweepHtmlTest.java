@@ -63,7 +63,7 @@ class SweepHtmlTest {
         DatasetReport report = new DatasetReport("tenants", Cadence.LIST, null, null, NOW, false,
                 List.of(unit("acme", omitted("acme", "left"))), List.of(), 0, null);
         assertTrue(report.complete());
-        assertEquals(List.of("UnitsExpected", "UnitsOmitted", "UnitsLedgerDrift", "UnitsUnprocessed", "UnitsRefused",
+        assertEquals(List.of("UnitsExpected", "UnitsOmitted", "UnitsLedgerDrift", "UnitsTableBehind", "UnitsUnprocessed", "UnitsRefused",
                 "UnitsEmpty", "UnitsEmptyAccepted", "UnitsRestated", "UnitsOk", "UnitsPending", "UnitsMissing", "UnitsRedriven", "OldestUnpublishedAgeSeconds", "UnitsBehindConsumers",
                 "UnitsInvalid"),
                 List.copyOf(report.metrics().keySet()));

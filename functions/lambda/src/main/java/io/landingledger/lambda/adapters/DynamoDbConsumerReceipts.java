@@ -44,6 +44,9 @@ public final class DynamoDbConsumerReceipts implements ConsumerReceipts {
         item.put("publish", s(receipt.publish()));
         item.put("consumed_at", s(receipt.consumedAt().toString()));
         item.put("consumed_at_ms", AttributeValue.fromN(Long.toString(receipt.consumedAt().toEpochMilli())));
+        if (receipt.snapshot() != null) {
+            item.put("snapshot", AttributeValue.fromN(Long.toString(receipt.snapshot())));
+        }
         try {
             dynamo.putItem(PutItemRequest.builder().tableName(table).item(item)
                     .conditionExpression("attribute_not_exists(#sk) OR #ms < :ms")
@@ -63,8 +66,9 @@ public final class DynamoDbConsumerReceipts implements ConsumerReceipts {
             String unit = item.get("unit").s();
             // <unit>#... bounds also take in longer unit names that share the prefix: keep the range's own
             if ((fromUnit == null || KeyOrder.compare(unit, fromUnit) >= 0) && (toUnit == null || KeyOrder.compare(unit, toUnit) <= 0)) {
+                AttributeValue snapshot = item.get("snapshot");
                 receipts.add(new ConsumerReceipt(dataset, unit, item.get("consumer").s(), item.get("publish").s(),
-                        Instant.parse(item.get("consumed_at").s())));
+                        Instant.parse(item.get("consumed_at").s()), snapshot == null ? null : Long.valueOf(snapshot.n())));
             }
         }
         return receipts;

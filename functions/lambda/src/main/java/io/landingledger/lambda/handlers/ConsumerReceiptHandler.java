@@ -2,6 +2,7 @@ package io.landingledger.lambda.handlers;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
@@ -30,7 +31,8 @@ import org.apache.logging.log4j.Logger;
 /**
  * Stores a consumer's receipt ({@code events/unit-consumed.json}, the {@code UnitConsumed} rule on the ledger bus):
  * detail {@code dataset}, {@code unit}, {@code consumer}, {@code publish} (the run id or published ETag it read) and
- * optionally {@code consumed_at} (default: the event's {@code time}). One conditional PutItem on the Consumers table:
+ * optionally {@code consumed_at} (default: the event's {@code time}) and {@code snapshot} (the table snapshot id it
+ * read the unit at, for a reader of the dataset's table). One conditional PutItem on the Consumers table:
  * a late older receipt never replaces a newer one ({@link DynamoDbConsumerReceipts}).
  *
  * <p>Result: {@code recorded} true, or false with {@code reason} {@code OLDER_THAN_STORED} or {@code INVALID_EVENT}
@@ -81,16 +83,18 @@ public final class ConsumerReceiptHandler extends TypedHandler<ConsumerReceiptHa
     public record UnitConsumedEvent(@JsonProperty("detail-type") String detailType, String time, Detail detail) {
         /** The receipt's fields (events/unit-consumed.schema.json); a producer's extra fields are ignored. */
         @JsonIgnoreProperties(ignoreUnknown = true)
-        public record Detail(String dataset, String unit, String consumer, String publish, @JsonProperty("consumed_at") String consumedAt) {
+        public record Detail(String dataset, String unit, String consumer, String publish, @JsonProperty("consumed_at") String consumedAt,
+                             Long snapshot) {
         }
     }
 
     /** The answer: recorded or not and why, and the receipt's fields (none for an invalid event). */
-    @JsonPropertyOrder({"recorded", "reason", "detail", "dataset", "unit", "consumer", "publish", "consumed_at"})
+    @JsonPropertyOrder({"recorded", "reason", "detail", "dataset", "unit", "consumer", "publish", "consumed_at", "snapshot"})
     public record Receipt(boolean recorded, String reason, String detail, String dataset, String unit, String consumer, String publish,
-                          @JsonProperty("consumed_at") String consumedAt) {
+                          @JsonProperty("consumed_at") String consumedAt,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) Long snapshot) {
         static Receipt invalid(String detail) {
-            return new Receipt(false, "INVALID_EVENT", detail, null, null, null, null, null);
+            return new Receipt(false, "INVALID_EVENT", detail, null, null, null, null, null, null);
         }
     }
 
@@ -109,7 +113,7 @@ public final class ConsumerReceiptHandler extends TypedHandler<ConsumerReceiptHa
         }
         boolean recorded = receipts.record(receipt);
         Receipt result = new Receipt(recorded, recorded ? null : "OLDER_THAN_STORED", null, receipt.dataset(), receipt.unit(),
-                receipt.consumer(), receipt.publish(), receipt.consumedAt().toString());
+                receipt.consumer(), receipt.publish(), receipt.consumedAt().toString(), receipt.snapshot());
         LOG.info(new JsonLine(recorded ? "consumer receipt recorded" : "consumer receipt older than the stored one", fields(result)));
         return result;
     }
@@ -141,6 +145,10 @@ public final class ConsumerReceiptHandler extends TypedHandler<ConsumerReceiptHa
         if (at == null) {
             throw new IllegalArgumentException("consumed_at and time are missing");
         }
-        return new ConsumerReceipt(dataset, unit, detail.consumer(), detail.publish(), Instant.parse(at));
+        if (detail.snapshot() != null && detail.snapshot() <= 0) {
+            // Iceberg's snapshot ids are positive; a zero or a negative one names no snapshot a reader could read
+            throw new IllegalArgumentException("snapshot must be a table snapshot id (a positive integer), not " + detail.snapshot());
+        }
+        return new ConsumerReceipt(dataset, unit, detail.consumer(), detail.publish(), Instant.parse(at), detail.snapshot());
     }
 }

@@ -48,6 +48,26 @@ class ConsumerReceiptHandlerIT {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void aReceiptNamingATableSnapshot_keepsIt_andANonPositiveSnapshotIsRefused() throws Exception {
+        Map<String, Object> event = new HashMap<>(sample());
+        Map<String, Object> detail = new HashMap<>((Map<String, Object>) event.get("detail"));
+        detail.put("snapshot", 3051729675574597004L);
+        event.put("detail", detail);
+        Map<String, Object> result = Invocations.invoke(handler, event, null);
+        assertEquals(true, result.get("recorded"), result.toString());
+        assertEquals(3051729675574597004L, ((Number) result.get("snapshot")).longValue());
+        assertEquals(3051729675574597004L, receipts.forUnits("progress_events", "2026-03-02", "2026-03-02").get(0).snapshot());
+
+        detail.put("snapshot", 0);
+        detail.put("consumed_at", "2026-03-05T00:00:00Z");
+        Map<String, Object> refused = Invocations.invoke(handler, event, null);
+        assertEquals(false, refused.get("recorded"));
+        assertEquals("INVALID_EVENT", refused.get("reason"));
+        assertEquals(3051729675574597004L, receipts.forUnits("progress_events", "2026-03-02", "2026-03-02").get(0).snapshot());
+    }
+
+    @Test
     void theSampleEvent_isStored_andALateOlderReceiptNeverReplacesIt() throws Exception {
         Map<String, Object> event = sample();
         Map<String, Object> result = Invocations.invoke(handler, event, null);
