@@ -116,7 +116,6 @@ public final class TableWriterHandler extends TypedHandler<SQSEvent, TableWriter
         try {
             result = writer.write(message.dataset(), message.unit());
         } catch (RuntimeException e) {
-            fields.put("error", e.getClass().getSimpleName());
             LOG.error(new JsonLine("table write failed", fields), e);
             return false;
         }
