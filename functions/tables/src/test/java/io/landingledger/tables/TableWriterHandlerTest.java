@@ -105,6 +105,18 @@ class TableWriterHandlerTest {
                 com.fasterxml.jackson.jr.ob.JSON.std.mapFrom(out.toString(StandardCharsets.UTF_8)));
     }
 
+    @Test
+    void theFunctionsInitNamesTheCatalogVariableItLacks() {
+        Map<String, String> environment = Map.of("INBOX_BUCKET", "inbox", "LAKE_BUCKET", "lake", "LEDGER_TABLE", "ledger",
+                "LEDGER_HISTORY_TABLE", "history", "AWS_REGION", "us-east-1");
+
+        IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> new TableWriterHandler(environment, System.out));
+
+        assertEquals("TABLE_CATALOG_URI is not set; infra/template.yaml sets it on the table writer function",
+                refused.getMessage());
+    }
+
     private static List<String> ids(TableWriterHandler.BatchResponse response) {
         return response.batchItemFailures().stream().map(TableWriterHandler.BatchResponse.ItemFailure::itemIdentifier).toList();
     }
