@@ -13,6 +13,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.Transaction;
 import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
@@ -64,6 +65,9 @@ public final class IcebergTablePort implements TablePort {
     static final String CONTRACT_VERSION = "landing.contract-version";
     static final String ROWS = "landing.rows";
 
+    /** Table property: the newest contract version the table's schema follows. */
+    static final String FOLLOWS_CONTRACT_VERSION = "landing.contract-version";
+
     /** Properties of every table this port creates. */
     static final Map<String, String> TABLE_PROPERTIES = Map.of(
             TableProperties.FORMAT_VERSION, "2",
@@ -101,16 +105,26 @@ public final class IcebergTablePort implements TablePort {
                 catalog.buildTable(id, schema)
                         .withPartitionSpec(ContractSchema.specOf(schema))
                         .withProperties(TABLE_PROPERTIES)
+                        .withProperty(FOLLOWS_CONTRACT_VERSION, Integer.toString(contract.version()))
                         .create();
                 return;
             } catch (AlreadyExistsException raced) {
                 table = catalog.loadTable(id); // another writer created it first: follow the contract as below
             }
         }
-        UpdateSchema update = table.updateSchema();
+        // A publish of an older contract version (a unit not republished since) must not take the schema back: the
+        // table follows the newest version it has seen, whose columns hold every older version's values.
+        int follows = Integer.parseInt(table.properties().getOrDefault(FOLLOWS_CONTRACT_VERSION, "0"));
+        if (follows >= contract.version()) {
+            return;
+        }
+        Transaction transaction = table.newTransaction();
+        UpdateSchema update = transaction.updateSchema();
         if (ContractSchema.evolve(table.schema(), contract, update)) {
             update.commit();
         }
+        transaction.updateProperties().set(FOLLOWS_CONTRACT_VERSION, Integer.toString(contract.version())).commit();
+        transaction.commitTransaction();
     }
 
     @Override

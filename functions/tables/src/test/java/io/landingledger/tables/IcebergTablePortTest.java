@@ -248,6 +248,23 @@ class IcebergTablePortTest {
     }
 
     @Test
+    void ensureTable_withAnOlderContractVersionKeepsTheNewerSchema() {
+        TableFixture fixture = new TableFixture();
+        DatasetContract widened = TestContracts.fromJson("payments.json", TableFixture.payments("daily")
+                .replace("\"version\": 1", "\"version\": 2").replace("\"precision\": 12", "\"precision\": 14"));
+        fixture.port.ensureTable(widened);
+        assertEquals(Types.DecimalType.of(14, 2), fixture.table().schema().findType("amount"));
+        assertEquals("2", fixture.table().properties().get("landing.contract-version"));
+
+        fixture.port.ensureTable(fixture.contract); // a unit last published under version 1
+        fixture.publish("2026-10-01", "run-1", TableFixture.lines(2, 100));
+
+        assertEquals(Types.DecimalType.of(14, 2), fixture.table().schema().findType("amount"));
+        assertEquals(new BigDecimal("1.00"), fixture.rows(null).stream().filter(r -> r.getField("id").equals("p0"))
+                .findFirst().orElseThrow().getField("amount"));
+    }
+
+    @Test
     void ensureTable_refusesAChangeTheTableCannotFollow() {
         TableFixture fixture = new TableFixture();
         DatasetContract narrowed = TestContracts.fromJson("payments.json", TableFixture.payments("daily")
