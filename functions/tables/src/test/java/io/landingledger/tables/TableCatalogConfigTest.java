@@ -5,8 +5,15 @@ import io.landingledger.lambda.AwsConnection;
 import org.apache.iceberg.catalog.Namespace;
 import org.junit.jupiter.api.Test;
 
+import com.sun.net.httpserver.HttpServer;
+
+import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import software.amazon.awssdk.regions.Region;
 
@@ -58,6 +65,36 @@ class TableCatalogConfigTest {
         assertEquals("test", properties.get("s3.secret-access-key"));
         assertFalse(properties.containsKey("rest.auth.type"));
         assertFalse(properties.containsKey("rest.access-key-id"));
+    }
+
+    @Test
+    void connect_signsItsFirstCatalogRequestWithSigV4ForS3Tables() throws Exception {
+        List<String> authorizations = new CopyOnWriteArrayList<>();
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+            byte[] body = "{\"defaults\":{},\"overrides\":{}}".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try {
+            URI endpoint = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+            Map<String, String> environment = new HashMap<>(S3_TABLES);
+            environment.put("TABLE_CATALOG_URI", endpoint + "/iceberg");
+            TableCatalogConfig config = TableCatalogConfig.fromEnvironment(environment,
+                    AwsConnection.endpoints(Region.EU_WEST_1, endpoint, endpoint));
+
+            try (var catalog = config.connect()) {
+                assertEquals(1, authorizations.size(), "GET /v1/config");
+                assertTrue(authorizations.get(0).matches("AWS4-HMAC-SHA256 Credential=test/\\d{8}/eu-west-1/s3tables/"
+                        + "aws4_request, SignedHeaders=.*, Signature=[0-9a-f]{64}"), authorizations.get(0));
+            }
+        } finally {
+            server.stop(0);
+        }
     }
 
     @Test
