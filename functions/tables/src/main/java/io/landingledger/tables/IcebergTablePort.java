@@ -193,9 +193,10 @@ public final class IcebergTablePort implements TablePort {
         } catch (ValidationException conflict) {
             deleteQuietly(table, file);
             // Iceberg's message names files and the filter, which say nothing a reader needs: say what happened
+            String since = commit.basedOnSnapshotId() == null ? "since the writer read the table empty"
+                    : "after snapshot " + commit.basedOnSnapshotId();
             throw new TableConflictException("another commit added data to unit " + commit.unit() + " of table "
-                    + identifier(commit.dataset()) + " after snapshot " + commit.basedOnSnapshotId()
-                    + "; nothing was committed");
+                    + identifier(commit.dataset()) + " " + since + "; nothing was committed");
         } catch (CommitStateUnknownException unknown) {
             throw unknown; // the file may be in the committed snapshot: never delete it; the writer reads the table
         } catch (RuntimeException failed) {

@@ -96,6 +96,7 @@ class TableJarIT {
             assertEquals(0, child.exitValue(), output);
             System.out.print(output);
             assertTrue(output.contains("rows 1000 1000"), output);
+            assertTrue(output.contains("handler answered {\"batchItemFailures\":[]}"), output);
         }
         List<String> loaded = Files.readAllLines(log);
         assertTrue(loaded.stream().anyMatch(l -> l.contains("org.apache.iceberg.aws.s3.S3FileIO ")), "the log is read");

@@ -2,8 +2,11 @@ package io.landingledger.tables;
 
 import io.landingledger.core.contract.ContractLoader;
 import io.landingledger.core.contract.DatasetContract;
+import io.landingledger.core.json.JsonCodec;
 import io.landingledger.core.table.TableCommit;
+import io.landingledger.core.table.TableMessage;
 import io.landingledger.core.table.TableSnapshot;
+import io.landingledger.core.table.TableWriteResult;
 import io.landingledger.lambda.AwsConnection;
 
 import org.apache.iceberg.catalog.Namespace;
@@ -13,6 +16,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.HashMap;
@@ -74,6 +78,18 @@ public final class TableWriterColdStart {
                 + " written and committed in %d ms, the second in %d ms%n", atMain, ready, firstCommit,
                 firstCommit - ready, secondCommit - firstCommit);
         System.out.println("rows " + first.rows() + " " + second.rows());
+        // the handler as Lambda's runtime calls it: an SQS event read by the runtime's serializers, a partial batch
+        // answer written back (over a writer that answers COMMITTED: the core's writer needs the ledger)
+        TableWriterHandler handler = new TableWriterHandler((dataset, unit) ->
+                new TableWriteResult(TableWriteResult.Outcome.COMMITTED, second.snapshotId(), null));
+        String body = new TableMessage("transactions", "2026-10-02", "run-2", "sha-run-2").toJson();
+        String event = "{\"Records\":[{\"messageId\":\"m-1\",\"receiptHandle\":\"r\",\"body\":"
+                + JsonCodec.writeString(body) + ",\"attributes\":{},\"messageAttributes\":{},\"md5OfBody\":\"x\","
+                + "\"eventSource\":\"aws:sqs\",\"eventSourceARN\":\"arn:aws:sqs:us-east-1:1:q.fifo\","
+                + "\"awsRegion\":\"us-east-1\"}]}";
+        ByteArrayOutputStream answer = new ByteArrayOutputStream();
+        handler.handleRequest(new ByteArrayInputStream(event.getBytes(StandardCharsets.UTF_8)), answer, null);
+        System.out.println("handler answered " + answer.toString(StandardCharsets.UTF_8));
     }
 
     private static TableSnapshot commit(IcebergTablePort port, DatasetContract contract, String unit, String run,
