@@ -79,13 +79,13 @@ class TableJarIT {
             List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xlog:class+load=info:file=" + log, "--enable-native-access=ALL-UNNAMED",
                     "-XX:TieredStopAtLevel=1", // Lambda's java21 runtime runs C1 only
-                    "-cp", TABLES_JAR.toAbsolutePath() + File.pathSeparator + classes.resolve("cold").toAbsolutePath()
+                    "-cp", TABLES_JAR.toAbsolutePath() + File.pathSeparator + directory.resolve("cold")
                             + File.pathSeparator + sqliteDriver(),
                     TableWriterColdStart.class.getName(), lake.endpoint.toString(),
                     TestContracts.DATASETS.resolve("transactions.json").toAbsolutePath().toString(),
                     directory.resolve("catalog.db").toString()));
             // only the two classes that drive the jar, copied apart from the rest of the test classes
-            Path cold = Files.createDirectories(classes.resolve("cold/io/landingledger/tables"));
+            Path cold = Files.createDirectories(directory.resolve("cold/io/landingledger/tables"));
             for (String name : List.of("TableWriterColdStart", "TransactionLines")) {
                 Files.copy(classes.resolve("io/landingledger/tables/" + name + ".class"), cold.resolve(name + ".class"),
                         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
