@@ -161,6 +161,11 @@ public final class IcebergTablePort implements TablePort {
 
     @Override
     public TableSnapshot replaceUnit(DatasetContract contract, TableCommit commit, InputStream publishedRows) {
+        if (!contract.dataset().equals(commit.dataset())) {
+            throw new IllegalArgumentException("the commit is for dataset " + commit.dataset() + ", the contract for "
+                    + contract.dataset());
+        }
+        // the table's schema, not the contract, shapes the rows: ensureTable made it follow the newest version
         Table table = catalog.loadTable(identifier(commit.dataset()));
         Schema schema = table.schema();
         Object unitValue = ContractSchema.unitValue(schema.findType(ContractSchema.UNIT_COLUMN), commit.unit());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
@@ -37,6 +38,7 @@ import java.util.Map;
  * fit (more fraction digits than the scale, more digits than the precision, nanoseconds a microsecond column would
  * drop, a type the column does not hold) is a {@link RowConversionException} naming the line and the column, never
  * the value; so is a line that is not a JSON object of scalars. The validator refuses all of them before publishing.
+ * A source that fails while it is read (a reset connection) is an {@link UncheckedIOException}: a fault, not a bad line.
  */
 final class PublishedRowReader implements Closeable {
     private static final JsonFactory JSON = JsonFactory.builder()
@@ -112,10 +114,13 @@ final class PublishedRowReader implements Closeable {
             }
             rows++;
             return record;
-        } catch (IOException e) {
+        } catch (StreamReadException malformed) {
             // Jackson's message may quote the bytes it stopped at: keep only where
             long line = parser.currentLocation().getLineNr();
-            throw new RowConversionException(line, null, "not well-formed JSON (" + e.getClass().getSimpleName() + ")");
+            throw new RowConversionException(line, null, "not well-formed JSON");
+        } catch (IOException e) {
+            // the source failed (a reset connection), not the content: a fault the writer retries
+            throw new UncheckedIOException("cannot read the published object", e);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.landingledger.tables;
 
+import io.landingledger.core.testing.FailingInputStream;
+
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
@@ -105,6 +107,22 @@ class PublishedRowReaderTest {
             assertTrue(e.getMessage().contains(c.problem()), e.getMessage());
             assertFalse(e.getMessage().contains(c.value()), e.getMessage());
         }
+    }
+
+    @Test
+    void aSourceThatFailsMidwayIsAnIoFaultNotABadLine() {
+        byte[] bytes = ("{\"id\":\"a\"}\n".repeat(1000)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        FailingInputStream source = new FailingInputStream(bytes, 5000);
+
+        java.io.UncheckedIOException fault = assertThrows(java.io.UncheckedIOException.class, () -> {
+            try (PublishedRowReader reader = new PublishedRowReader(SCHEMA, UNIT, source)) {
+                while (reader.next() != null) {
+                    // read on until the source fails
+                }
+            }
+        });
+
+        assertEquals(source.failure, fault.getCause());
     }
 
     @Test
