@@ -162,6 +162,26 @@ class IcebergTablePortTest {
     }
 
     @Test
+    void replaceUnit_commitsOverACompactionOfTheUnitSinceTheSnapshotItRead() {
+        TableFixture fixture = new TableFixture();
+        fixture.publish("2026-10-01", "run-1", TableFixture.lines(2, 100));
+        long read = fixture.port.currentSnapshotId("payments").orElseThrow();
+        Table table = fixture.table();
+        // what S3 Tables' compaction commits: a replace snapshot rewriting the unit's file, with no publish identity
+        DataFile old = table.currentSnapshot().addedDataFiles(table.io()).iterator().next();
+        DataFile compacted = org.apache.iceberg.DataFiles.builder(table.spec()).copy(old)
+                .withPath(old.location().replace(".parquet", "-compacted.parquet")).build();
+        table.newRewrite().deleteFile(old).addFile(compacted).commit();
+
+        TableSnapshot mine = fixture.publish("2026-10-01", "run-2", TableFixture.lines(3, 100), read);
+
+        assertEquals(mine.snapshotId(), fixture.port.currentSnapshotId("payments").orElseThrow());
+        assertEquals(3, fixture.rows(null).size(), "the compacted file went with the partition it replaced");
+        assertEquals(List.of("run-2", "run-1"), fixture.port.unitSnapshots("payments", "2026-10-01").stream()
+                .map(TableSnapshot::runId).toList());
+    }
+
+    @Test
     void replaceUnit_ofAnotherUnitFromAStaleSnapshotCommits() {
         TableFixture fixture = new TableFixture();
         fixture.publish("2026-10-01", "run-1", TableFixture.lines(2, 100));
