@@ -20,7 +20,8 @@ import java.util.List;
 /**
  * A dataset's Iceberg schema, derived from its contract, and how a table follows a newer contract.
  *
- * <p>Columns: every contract field in the contract's order, then {@value #UNIT_COLUMN}, the partition (identity). Types:
+ * <p>Columns: every contract field in the contract's order, then {@value #UNIT_COLUMN}, the partition (identity).
+ * Types:
  * string -> string, integer -> long, number with precision and scale -> decimal(p, s) (exact), number without ->
  * double, boolean -> boolean, date -> date, timestamp -> timestamptz (microseconds, UTC). A column is required when
  * every published row holds a value (the field is required and not nullable). The unit column's type follows the

@@ -38,7 +38,8 @@ import java.util.Map;
  * fit (more fraction digits than the scale, more digits than the precision, nanoseconds a microsecond column would
  * drop, a type the column does not hold) is a {@link RowConversionException} naming the line and the column, never
  * the value; so is a line that is not a JSON object of scalars. The validator refuses all of them before publishing.
- * A source that fails while it is read (a reset connection) is an {@link UncheckedIOException}: a fault, not a bad line.
+ * A source that fails while it is read (a reset connection) is an {@link UncheckedIOException}: a fault, not a bad
+ * line.
  */
 final class PublishedRowReader implements Closeable {
     private static final JsonFactory JSON = JsonFactory.builder()

@@ -72,7 +72,8 @@ public record TableCatalogConfig(URI uri, String warehouse, Namespace namespace,
         URI parsed;
         try {
             parsed = new URI(uri);
-            if (parsed.getHost() == null || !("http".equals(parsed.getScheme()) || "https".equals(parsed.getScheme()))) {
+            boolean http = "http".equals(parsed.getScheme()) || "https".equals(parsed.getScheme());
+            if (parsed.getHost() == null || !http) {
                 throw new URISyntaxException(uri, "no http(s) scheme and host");
             }
         } catch (URISyntaxException e) {

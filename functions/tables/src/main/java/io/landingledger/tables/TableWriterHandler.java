@@ -89,7 +89,8 @@ public final class TableWriterHandler extends TypedHandler<SQSEvent, TableWriter
 
     @Override
     public BatchResponse handle(SQSEvent event, Context context) {
-        List<SQSEvent.SQSMessage> records = event == null || event.getRecords() == null ? List.of() : event.getRecords();
+        List<SQSEvent.SQSMessage> records = event == null || event.getRecords() == null
+                ? List.of() : event.getRecords();
         List<BatchResponse.ItemFailure> failures = new ArrayList<>();
         for (SQSEvent.SQSMessage record : records) {
             if (!failures.isEmpty() || !writeUnit(record)) {
@@ -105,7 +106,8 @@ public final class TableWriterHandler extends TypedHandler<SQSEvent, TableWriter
         try {
             message = TableMessage.fromJson(record.getBody() == null ? "" : record.getBody());
         } catch (IllegalArgumentException unreadable) {
-            LOG.error(new JsonLine("table message unreadable", Map.of("message_id", String.valueOf(record.getMessageId()),
+            LOG.error(new JsonLine("table message unreadable", Map.of(
+                    "message_id", String.valueOf(record.getMessageId()),
                     "error", String.valueOf(unreadable.getMessage()))));
             return false;
         }

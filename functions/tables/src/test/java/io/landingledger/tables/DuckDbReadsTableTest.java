@@ -66,7 +66,8 @@ class DuckDbReadsTableTest {
     private static Map<String, String> perUnit(Connection duck, String files) throws SQLException {
         Map<String, String> out = new LinkedHashMap<>();
         try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery("SELECT unit::VARCHAR, count(*),"
-                + " sum(amount)::VARCHAR, typeof(sum(amount)) FROM read_parquet(" + files + ") GROUP BY unit ORDER BY unit")) {
+                + " sum(amount)::VARCHAR, typeof(sum(amount)) FROM read_parquet(" + files + ")"
+                + " GROUP BY unit ORDER BY unit")) {
             while (rs.next()) {
                 out.put(rs.getString(1), rs.getLong(2) + " rows, sum " + rs.getString(3) + " " + rs.getString(4));
             }

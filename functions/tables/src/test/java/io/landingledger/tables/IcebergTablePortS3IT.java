@@ -66,7 +66,8 @@ class IcebergTablePortS3IT {
             try (S3Client s3 = io.landingledger.lambda.DependencyFactory.s3Client(lake.connection());
                  Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
                 String now = download(s3, table, null, Files.createDirectory(directory.resolve("now")));
-                String before = download(s3, table, first.snapshotId(), Files.createDirectory(directory.resolve("old")));
+                String before = download(s3, table, first.snapshotId(),
+                        Files.createDirectory(directory.resolve("old")));
                 assertEquals("2026-10-01 300 DECIMAL(12,2), 2026-10-02 20 DECIMAL(12,2)", perUnit(duck, now));
                 assertEquals("2026-10-01 500 DECIMAL(12,2)", perUnit(duck, before));
                 assertEquals(exactSum(300, LocalDate.parse("2026-10-01")), sum(duck, now, "2026-10-01"));
@@ -91,7 +92,8 @@ class IcebergTablePortS3IT {
             for (FileScanTask task : tasks) {
                 URI location = URI.create(task.file().location());
                 Path copy = into.resolve(files.size() + ".parquet");
-                try (InputStream in = s3.getObject(b -> b.bucket(location.getHost()).key(location.getPath().substring(1)))) {
+                String key = location.getPath().substring(1);
+                try (InputStream in = s3.getObject(b -> b.bucket(location.getHost()).key(key))) {
                     Files.copy(in, copy);
                 }
                 files.add("'" + copy + "'");

@@ -39,7 +39,7 @@ class IcebergTablePortTest {
         Table table = fixture.table();
         Schema schema = table.schema();
 
-        assertEquals("2", String.valueOf(((org.apache.iceberg.BaseTable) table).operations().current().formatVersion()));
+        assertEquals(2, ((org.apache.iceberg.BaseTable) table).operations().current().formatVersion());
         assertEquals("zstd", table.properties().get(TableProperties.PARQUET_COMPRESSION));
         assertEquals(PartitionSpec.builderFor(schema).identity("unit").build().fields(), table.spec().fields());
         assertEquals(Types.DecimalType.of(12, 2), schema.findType("amount"));
@@ -109,7 +109,8 @@ class IcebergTablePortTest {
             tasks.forEach(t -> files.add(t.file().location()));
         }
         assertEquals(1, files.size());
-        assertTrue(files.get(0).matches(".*/data/unit=2026-10-01/sha-run-1-run-1-[0-9a-f-]{36}\\.parquet"), files.get(0));
+        assertTrue(files.get(0).matches(".*/data/unit=2026-10-01/sha-run-1-run-1-[0-9a-f-]{36}\\.parquet"),
+                files.get(0));
     }
 
     @Test
@@ -123,7 +124,8 @@ class IcebergTablePortTest {
         assertEquals(6, current.size(), "the restated unit holds its new rows only, the other unit is untouched");
         assertEquals(4, current.stream().filter(r -> r.getField("unit").equals(LocalDate.parse("2026-10-01"))).count());
         assertEquals(new BigDecimal("2.00"), current.stream().filter(r -> r.getField("id").equals("p0")
-                && r.getField("unit").equals(LocalDate.parse("2026-10-01"))).findFirst().orElseThrow().getField("amount"));
+                && r.getField("unit").equals(LocalDate.parse("2026-10-01"))).findFirst().orElseThrow()
+                .getField("amount"));
 
         List<Record> before = fixture.rows(first.snapshotId());
         assertEquals(5, before.size());
@@ -131,7 +133,8 @@ class IcebergTablePortTest {
                 .findFirst().orElseThrow().getField("amount"));
 
         List<TableSnapshot> history = fixture.port.unitSnapshots("payments", "2026-10-01");
-        assertEquals(List.of(restated.snapshotId(), first.snapshotId()), history.stream().map(TableSnapshot::snapshotId).toList());
+        assertEquals(List.of(restated.snapshotId(), first.snapshotId()),
+                history.stream().map(TableSnapshot::snapshotId).toList());
         assertEquals(List.of("run-3", "run-1"), history.stream().map(TableSnapshot::runId).toList());
         assertEquals(List.of(4L, 5L), history.stream().map(TableSnapshot::rows).toList());
     }
@@ -209,7 +212,8 @@ class IcebergTablePortTest {
     void replaceUnit_withALineThatDoesNotFitCommitsNothingAndNamesOnlyTheLineAndColumn() {
         TableFixture fixture = new TableFixture();
         TableSnapshot standing = fixture.publish("2026-10-01", "run-1", TableFixture.lines(2, 100));
-        String text = TableFixture.lines(2, 100) + TableFixture.line("x", "12.345", 1, "2026-10-01T00:00:00Z", "2026-10-01");
+        String text = TableFixture.lines(2, 100)
+                + TableFixture.line("x", "12.345", 1, "2026-10-01T00:00:00Z", "2026-10-01");
 
         RowConversionException refused = assertThrows(RowConversionException.class,
                 () -> fixture.publish("2026-10-01", "run-2", text));
@@ -291,7 +295,8 @@ class IcebergTablePortTest {
                 .replace("\"version\": 1", "\"version\": 2").replace("\"precision\": 12, \"scale\": 2",
                         "\"precision\": 12, \"scale\": 3"));
 
-        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> fixture.port.ensureTable(narrowed));
+        IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> fixture.port.ensureTable(narrowed));
 
         assertTrue(refused.getMessage().contains("amount"), refused.getMessage());
     }

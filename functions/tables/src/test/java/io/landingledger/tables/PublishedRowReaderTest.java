@@ -50,7 +50,8 @@ class PublishedRowReaderTest {
     @Test
     void readsEveryTypeExactly() {
         List<Record> rows = read("""
-                {"amount":-1234.5,"at":"2026-10-01T21:30:00.123456Z","day":"2026-09-30","id":"a\\u00e9\\"","n":-9223372036854775808,"ok":true,"ratio":0.1}
+                {"amount":-1234.5,"at":"2026-10-01T21:30:00.123456Z","day":"2026-09-30",\
+                "id":"a\\u00e9\\"","n":-9223372036854775808,"ok":true,"ratio":0.1}
                 {"amount":1.5e+3,"at":"1969-12-31T23:59:59.999Z","day":null,"id":"b","n":null,"ok":false,"ratio":1e-7}
                 {"id":"c"}
                 """);

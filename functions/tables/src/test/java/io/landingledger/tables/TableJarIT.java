@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The two artifacts: the table writer's shaded jar holds what the writer loads and nothing of the tests, and the
  * validator's jar (landing-functions.jar, built before this module) holds nothing of Iceberg, Parquet or Hadoop. The
  * writer's jar is proven by running it: a fresh JVM with only the jar (the classes that drive it and the test catalog's
- * sqlite driver beside it) writes and commits two units to S3 through S3FileIO, and never loads Hadoop's user-group code (which JDK 24+ refuses).
+ * sqlite driver beside it) writes and commits two units to S3 through S3FileIO, and never loads Hadoop's user-group
+ * code (which JDK 24+ refuses).
  */
 class TableJarIT {
     private static final Path TABLES_JAR = Path.of("target", "landing-tables.jar");
@@ -76,7 +77,8 @@ class TableJarIT {
         Path classes = Path.of("target", "test-classes");
         Path log = directory.resolve("classes.log");
         try (S3ProxyLake lake = S3ProxyLake.start()) {
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            String javaBinary = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            List<String> command = new ArrayList<>(List.of(javaBinary,
                     "-Xlog:class+load=info:file=" + log, "--enable-native-access=ALL-UNNAMED",
                     "-XX:TieredStopAtLevel=1", // Lambda's java21 runtime runs C1 only
                     "-cp", TABLES_JAR.toAbsolutePath() + File.pathSeparator + directory.resolve("cold")

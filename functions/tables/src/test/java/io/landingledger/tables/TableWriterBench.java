@@ -72,7 +72,8 @@ public final class TableWriterBench {
                 long parquet = parquetBytes(catalog.loadTable(port.identifier(contract.dataset())));
                 System.out.printf(Locale.ROOT, "round %d: %,d rows in %.2f s (writer thread CPU %.2f s): %,.0f rows/s,"
                                 + " JSONL in %.1f MB/s, Parquet out %,d bytes = %.1f MB/s%n", round, snapshot.rows(),
-                        seconds, cpu, snapshot.rows() / seconds, bytes / 1e6 / seconds, parquet, parquet / 1e6 / seconds);
+                        seconds, cpu, snapshot.rows() / seconds, bytes / 1e6 / seconds, parquet,
+                        parquet / 1e6 / seconds);
             }
             List<Long> commits = new ArrayList<>();
             for (int i = 0; i < 10; i++) {

@@ -52,7 +52,8 @@ class TableWriterHandlerTest {
         });
 
         TableWriterHandler.BatchResponse response = handler.handle(event(message("m1", body("2026-10-01")),
-                message("m2", body("2026-10-02")), message("m3", body("2026-10-03")), message("m4", body("2026-10-04"))),
+                message("m2", body("2026-10-02")), message("m3", body("2026-10-03")),
+                message("m4", body("2026-10-04"))),
                 null);
 
         assertEquals(List.of(), response.batchItemFailures());
@@ -83,7 +84,8 @@ class TableWriterHandlerTest {
         });
         assertEquals(List.of("m1"), ids(throwing.handle(event(message("m1", body("2026-10-01"))), null)));
 
-        TableWriterHandler fine = new TableWriterHandler((dataset, unit) -> new TableWriteResult(Outcome.COMMITTED, 1L, null));
+        TableWriterHandler fine = new TableWriterHandler((dataset, unit) ->
+                new TableWriteResult(Outcome.COMMITTED, 1L, null));
         assertEquals(List.of("m1", "m2"), ids(fine.handle(event(message("m1", "{\"unit\":\"2026-10-01\"}"),
                 message("m2", body("2026-10-02"))), null)));
         assertEquals(List.of(), ids(fine.handle(new SQSEvent(), null)));
@@ -91,10 +93,12 @@ class TableWriterHandlerTest {
 
     @Test
     void answersLambdaInThePartialBatchShape() throws IOException {
-        TableWriterHandler handler = new TableWriterHandler((dataset, unit) -> new TableWriteResult(Outcome.FAILED, null, "X"));
+        TableWriterHandler handler = new TableWriterHandler((dataset, unit) ->
+                new TableWriteResult(Outcome.FAILED, null, "X"));
         String event = """
-                {"Records":[{"messageId":"m-9","receiptHandle":"r","body":%s,"attributes":{"ApproximateReceiveCount":"1"},
-                "messageAttributes":{},"md5OfBody":"x","eventSource":"aws:sqs","eventSourceARN":"arn:aws:sqs:us-east-1:1:q.fifo",
+                {"Records":[{"messageId":"m-9","receiptHandle":"r","body":%s,
+                "attributes":{"ApproximateReceiveCount":"1"},"messageAttributes":{},"md5OfBody":"x",
+                "eventSource":"aws:sqs","eventSourceARN":"arn:aws:sqs:us-east-1:1:q.fifo",
                 "awsRegion":"us-east-1"}]}
                 """.formatted(io.landingledger.core.json.JsonCodec.writeString(body("2026-10-01")));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -107,7 +111,8 @@ class TableWriterHandlerTest {
 
     @Test
     void theFunctionsInitNamesTheCatalogVariableItLacks() {
-        Map<String, String> environment = Map.of("INBOX_BUCKET", "inbox", "LAKE_BUCKET", "lake", "LEDGER_TABLE", "ledger",
+        Map<String, String> environment = Map.of("INBOX_BUCKET", "inbox", "LAKE_BUCKET", "lake",
+                "LEDGER_TABLE", "ledger",
                 "LEDGER_HISTORY_TABLE", "history", "AWS_REGION", "us-east-1");
 
         IllegalStateException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
@@ -118,6 +123,7 @@ class TableWriterHandlerTest {
     }
 
     private static List<String> ids(TableWriterHandler.BatchResponse response) {
-        return response.batchItemFailures().stream().map(TableWriterHandler.BatchResponse.ItemFailure::itemIdentifier).toList();
+        return response.batchItemFailures().stream()
+                .map(TableWriterHandler.BatchResponse.ItemFailure::itemIdentifier).toList();
     }
 }

@@ -18,7 +18,8 @@ final class TransactionLines {
         long cents = 100 + (i * 7919L) % 9_999_999L;
         String amount = java.math.BigDecimal.valueOf(cents, 2).stripTrailingZeros().toPlainString();
         return "{\"account_id\":\"acct-" + (i % 50_000) + "\",\"amount\":" + amount + ",\"batch_date\":\"" + batch
-                + "\",\"business_date\":\"" + batch.minusDays(i % 3) + "\",\"txn_id\":\"txn-" + batch + "-" + i + "\"}\n";
+                + "\",\"business_date\":\"" + batch.minusDays(i % 3) + "\",\"txn_id\":\"txn-" + batch + "-" + i
+                + "\"}\n";
     }
 
     /** Writes {@code lines} lines for {@code batch}; returns the bytes written. */
