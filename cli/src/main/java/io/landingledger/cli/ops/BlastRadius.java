@@ -67,6 +67,12 @@ final class BlastRadius {
         } else if (expect.equals("revoke-accept-empty")) {
             writes.add("ledger item " + contract.dataset() + "/" + planned.unit() + " (empty_accepted removed)");
             writes.add("one history item (EMPTY_ACCEPTANCE_REVOKED, with the reason)");
+        } else if (expect.equals("accept-volume")) {
+            writes.add("ledger item " + contract.dataset() + "/" + planned.unit() + " (volume_accepted)");
+            writes.add("one history item (VOLUME_ACCEPTED, with the reason)");
+        } else if (expect.equals("revoke-accept-volume")) {
+            writes.add("ledger item " + contract.dataset() + "/" + planned.unit() + " (volume_accepted removed)");
+            writes.add("one history item (VOLUME_ACCEPTANCE_REVOKED, with the reason)");
         }
         radius.put("may_write", writes);
         boolean inputChanged = input != null && (before == null || before.input() == null

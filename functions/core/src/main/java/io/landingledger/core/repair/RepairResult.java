@@ -27,7 +27,7 @@ import java.util.Set;
 public record RepairResult(RepairRequest request, boolean forward, List<UnitResult> units,
                            @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> notReached) {
 
-    private static final Set<String> SUCCESS = Set.of("published", "skipped", "finished", "unchanged", "omitted", "accepted_empty", "revoked",
+    private static final Set<String> SUCCESS = Set.of("published", "skipped", "finished", "unchanged", "omitted", "accepted_empty", "accepted_volume", "revoked",
             "planned");
 
     public RepairResult {
