@@ -32,16 +32,16 @@ final class VolumeChart {
             html.append("<p class=\"muted\">No unit of this range is published.</p>\n");
             return;
         }
+        // the scale follows the rows, not the bands: a warm-up band (a factor of ten) would flatten every bar; a band
+        // higher than the top is drawn to the top
         double max = 1;
         for (UnitReport unit : units) {
             max = Math.max(max, unit.item().published().accepted());
-            VolumeCheck volume = unit.volume();
-            if (volume != null && volume.band().high() != Long.MAX_VALUE) {
-                max = Math.max(max, volume.band().high());
-            } else if (volume != null) {
-                max = Math.max(max, volume.band().low());
+            if (unit.volume() != null) {
+                max = Math.max(max, unit.volume().band().low());
             }
         }
+        max *= 1.5;
         double plotWidth = WIDTH - LEFT - RIGHT;
         double plotHeight = HEIGHT - TOP - BOTTOM;
         double step = plotWidth / units.size();
@@ -66,7 +66,7 @@ final class VolumeChart {
             VolumeCheck volume = unit.volume();
             double x = LEFT + i * step + (step - barWidth) / 2;
             if (volume != null) {
-                long high = volume.band().high() == Long.MAX_VALUE ? (long) max : volume.band().high();
+                double high = Math.min(max, volume.band().high());
                 double yHigh = y(high, max, plotHeight);
                 double yLow = y(volume.band().low(), max, plotHeight);
                 svg.append("<rect class=\"band\" x=\"").append(num(LEFT + i * step)).append("\" y=\"").append(num(yHigh))
@@ -93,7 +93,8 @@ final class VolumeChart {
                         .append(num(centre + 6)).append(' ').append(num(top - 10)).append(" L").append(num(centre)).append(' ')
                         .append(num(top)).append(" Z\" fill=\"#d1242f\"/>")
                         .append("<text x=\"").append(num(centre)).append("\" y=\"").append(num(Math.max(12, top - 14)))
-                        .append("\" text-anchor=\"").append(anchor).append("\" font-size=\"12\" font-weight=\"700\" fill=\"#a40e26\">")
+                        .append("\" text-anchor=\"").append(anchor).append("\" font-size=\"12\" font-weight=\"700\" fill=\"#a40e26\" stroke=\"#fff\" stroke-width=\"3\""
+                                + " paint-order=\"stroke\">")
                         .append(SweepHtml.esc(unit.unit() + ": " + rows + " rows, expected "
                                 + (volume == null ? "?" : volume.band().range())))
                         .append("</text></g>\n");
