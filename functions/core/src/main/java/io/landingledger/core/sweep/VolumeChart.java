@@ -47,17 +47,20 @@ final class VolumeChart {
         double step = plotWidth / units.size();
         double barWidth = Math.max(1, step * 0.7);
         StringBuilder svg = new StringBuilder(units.size() * 260 + 1024);
-        svg.append("<svg class=\"volume\" xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(WIDTH).append("\" height=\"")
-                .append(HEIGHT).append("\" viewBox=\"0 0 ").append(WIDTH).append(' ').append(HEIGHT)
+        svg.append("<svg class=\"volume\" xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(WIDTH)
+                .append("\" height=\"").append(HEIGHT)
+                .append("\" viewBox=\"0 0 ").append(WIDTH).append(' ').append(HEIGHT)
                 .append("\" role=\"img\" aria-label=\"").append(SweepHtml.esc("accepted rows of " + units.size()
                         + " published units against their expected band; " + suspect + " suspect")).append("\">\n");
         // the axis: 0, half and the top, in rows
         for (double fraction : new double[] {0, 0.5, 1}) {
             double y = TOP + plotHeight * (1 - fraction);
-            svg.append("<line x1=\"").append(LEFT).append("\" x2=\"").append(WIDTH - RIGHT).append("\" y1=\"").append(num(y))
-                    .append("\" y2=\"").append(num(y)).append("\" stroke=\"#d0d7de\" stroke-width=\"1\"/>")
+            svg.append("<line x1=\"").append(LEFT).append("\" x2=\"").append(WIDTH - RIGHT)
+                    .append("\" y1=\"").append(num(y)).append("\" y2=\"").append(num(y))
+                    .append("\" stroke=\"#d0d7de\" stroke-width=\"1\"/>")
                     .append("<text x=\"").append(LEFT - 6).append("\" y=\"").append(num(y + 4))
-                    .append("\" text-anchor=\"end\" font-size=\"11\" fill=\"#57606a\">").append(Math.round(max * fraction))
+                    .append("\" text-anchor=\"end\" font-size=\"11\" fill=\"#57606a\">")
+                    .append(Math.round(max * fraction))
                     .append("</text>\n");
         }
         for (int i = 0; i < units.size(); i++) {
@@ -69,17 +72,21 @@ final class VolumeChart {
                 double high = Math.min(max, volume.band().high());
                 double yHigh = y(high, max, plotHeight);
                 double yLow = y(volume.band().low(), max, plotHeight);
-                svg.append("<rect class=\"band\" x=\"").append(num(LEFT + i * step)).append("\" y=\"").append(num(yHigh))
-                        .append("\" width=\"").append(num(step)).append("\" height=\"").append(num(Math.max(1, yLow - yHigh)))
+                svg.append("<rect class=\"band\" x=\"").append(num(LEFT + i * step))
+                        .append("\" y=\"").append(num(yHigh)).append("\" width=\"").append(num(step))
+                        .append("\" height=\"").append(num(Math.max(1, yLow - yHigh)))
                         .append("\" fill=\"#d8dee4\"/>");
             }
-            boolean isSuspect = unit.status() == UnitStatus.SUSPECT_VOLUME || unit.flags().contains(UnitStatus.SUSPECT_VOLUME);
+            boolean isSuspect = unit.flags().contains(UnitStatus.SUSPECT_VOLUME);
             boolean accepted = volume != null && volume.suspect() && !isSuspect;
             String fill = isSuspect ? "#d1242f" : accepted ? "#d4a72c" : volume == null ? "#8c959f" : "#2da44e";
             double yRows = y(rows, max, plotHeight);
-            svg.append("<rect class=\"bar").append(isSuspect ? " suspect" : "").append("\" data-unit=\"").append(SweepHtml.esc(unit.unit()))
-                    .append("\" x=\"").append(num(x)).append("\" y=\"").append(num(yRows)).append("\" width=\"").append(num(barWidth))
-                    .append("\" height=\"").append(num(Math.max(1, TOP + plotHeight - yRows))).append("\" fill=\"").append(fill)
+            svg.append("<rect class=\"bar").append(isSuspect ? " suspect" : "")
+                    .append("\" data-unit=\"").append(SweepHtml.esc(unit.unit()))
+                    .append("\" x=\"").append(num(x)).append("\" y=\"").append(num(yRows))
+                    .append("\" width=\"").append(num(barWidth))
+                    .append("\" height=\"").append(num(Math.max(1, TOP + plotHeight - yRows)))
+                    .append("\" fill=\"").append(fill)
                     .append("\"><title>").append(SweepHtml.esc(unit.unit() + ": " + rows + " rows"
                             + (volume == null ? " (no expected band yet)" : "; expected " + volume.band().range()
                             + (accepted ? "; accepted by an operator" : ""))))
@@ -90,26 +97,30 @@ final class VolumeChart {
                 String anchor = centre > WIDTH - 220 ? "end" : centre < LEFT + 160 ? "start" : "middle";
                 svg.append("<g class=\"mark\" data-unit=\"").append(SweepHtml.esc(unit.unit())).append("\">")
                         .append("<path d=\"M").append(num(centre - 6)).append(' ').append(num(top - 10)).append(" L")
-                        .append(num(centre + 6)).append(' ').append(num(top - 10)).append(" L").append(num(centre)).append(' ')
+                        .append(num(centre + 6)).append(' ').append(num(top - 10))
+                        .append(" L").append(num(centre)).append(' ')
                         .append(num(top)).append(" Z\" fill=\"#d1242f\"/>")
                         .append("<text x=\"").append(num(centre)).append("\" y=\"").append(num(Math.max(12, top - 14)))
-                        .append("\" text-anchor=\"").append(anchor).append("\" font-size=\"12\" font-weight=\"700\" fill=\"#a40e26\" stroke=\"#fff\" stroke-width=\"3\""
-                                + " paint-order=\"stroke\">")
+                        .append("\" text-anchor=\"").append(anchor)
+                        .append("\" font-size=\"12\" font-weight=\"700\" fill=\"#a40e26\"")
+                        .append(" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">")
                         .append(SweepHtml.esc(unit.unit() + ": " + rows + " rows, expected "
                                 + (volume == null ? "?" : volume.band().range())))
                         .append("</text></g>\n");
             }
         }
         // the first and last unit under the axis
-        svg.append("<text x=\"").append(LEFT).append("\" y=\"").append(HEIGHT - 8).append("\" font-size=\"11\" fill=\"#57606a\">")
+        svg.append("<text x=\"").append(LEFT).append("\" y=\"").append(HEIGHT - 8)
+                .append("\" font-size=\"11\" fill=\"#57606a\">")
                 .append(SweepHtml.esc(units.get(0).unit())).append("</text>")
                 .append("<text x=\"").append(WIDTH - RIGHT).append("\" y=\"").append(HEIGHT - 8)
                 .append("\" text-anchor=\"end\" font-size=\"11\" fill=\"#57606a\">")
                 .append(SweepHtml.esc(units.get(units.size() - 1).unit())).append("</text>\n</svg>\n");
         html.append(svg);
-        html.append("<p class=\"muted\">Bars: each published unit's accepted rows (green within its band, <b>red</b> outside it:")
-                .append(" SUSPECT_VOLUME, amber: outside but accepted by an operator, grey: no band yet). Grey behind: the rows")
-                .append(" expected from the dataset's own history (the same weekday's or hour's median) and the contract's")
+        html.append("<p class=\"muted\">Bars: each published unit's accepted rows (green within its band,")
+                .append(" <b>red</b> outside it: SUSPECT_VOLUME, amber: outside but accepted by an operator, grey: no")
+                .append(" band yet). Grey behind: the rows expected from the dataset's own history (the same")
+                .append(" weekday's or hour's median) and the contract's")
                 .append(" <code>volume</code>. ").append(judged).append(" of ").append(units.size())
                 .append(" published units had a band.</p>\n");
     }

@@ -8,7 +8,7 @@ public enum VolumeBasis {
     HISTORY,
     /** The contract's declared {@code volume} alone: a new dataset still warming up, or a list of too few units. */
     CONTRACT,
-    /** The history's median, with the contract's {@code maxChangePercent}, {@code minRows} or {@code maxRows} applied. */
+    /** The history's median, with the contract's {@code maxChangePercent}, {@code minRows} or {@code maxRows}. */
     HISTORY_AND_CONTRACT;
 
     /** Lower case, for JSON and reports. */

@@ -19,14 +19,16 @@ import java.util.Optional;
  * {@code volume} (docs/design.md section 5, "Volume"). Pure: the caller hands over the earlier units' counts.
  *
  * <p>The statistic is the median and the median absolute deviation (MAD) of comparable earlier units, because both
- * ignore the odd bad day a mean and a standard deviation would be dragged by:
+ * ignore the odd bad day a mean and a standard deviation would be dragged by. The MAD is pooled: every unit of the
+ * window against its own weekday's (hour's) median, relative to it, so the spread rests on up to 56 units:
  * <ul>
  *   <li><b>Seasonal</b> (once {@value #MIN_SEASONAL} comparable units exist): a daily unit is compared with the same
  *       weekday's last {@value #SEASONAL_UNITS} units (a quiet Sunday with earlier Sundays), an hourly one with the
  *       same hour of day's. The band is their median plus or minus {@value #SIGMAS} robust standard deviations
- *       (1.4826 pooled relative MAD times the median), at least {@value #MIN_RELATIVE_PERCENT}% of the median and at least the counting noise of a
- *       small count (4 square roots plus 5), so a small dataset's noise never alarms; its low end is never below a
- *       fifth of the median, so a unit holding a fifth or less of its usual rows always does.</li>
+ *       (1.4826 pooled relative MAD times the median), at least {@value #MIN_RELATIVE_PERCENT}% of the median
+ *       and at least the counting noise of a small count (4 square roots plus 5), so a small dataset's noise
+ *       never alarms; its low end is never below a fifth of the median, so a unit holding a fifth or less of its
+ *       usual rows always does.</li>
  *   <li><b>Recent</b> (a daily unit with fewer seasonal units, at least {@value #WARM_UP} earlier units of any
  *       day): the median of the last {@value #RECENT_UNITS} units, within a factor of {@value #RECENT_FACTOR} either
  *       way: wide enough for the quiet weekend of a dataset that has not yet seen four of them, narrow enough for a
@@ -77,7 +79,8 @@ public final class VolumeModel {
     }
 
     /** {@link #check(Cadence, VolumeSpec, String, long, List)} with the contract's cadence and volume. */
-    public static Optional<VolumeCheck> check(DatasetContract contract, String unit, long actual, List<UnitCount> earlier) {
+    public static Optional<VolumeCheck> check(DatasetContract contract, String unit, long actual,
+                                              List<UnitCount> earlier) {
         return check(contract.unit().cadence(), contract.volume(), unit, actual, earlier);
     }
 
@@ -124,18 +127,20 @@ public final class VolumeModel {
             double spread = SIGMAS * MAD_TO_SIGMA * relativeMad(cadence, window) * median;
             double half = Math.max(spread, Math.max(median * MIN_RELATIVE_PERCENT / 100.0, 4 * Math.sqrt(median) + 5));
             double low = Math.max(median - half, median / FLOOR_DIVISOR);
-            String description = "median " + Math.round(median) + " of the last " + rows.length + " " + phaseName(cadence, unit)
-                    + ", +/-" + Math.round(half) + " (" + SIGMAS + " robust deviations, at least " + MIN_RELATIVE_PERCENT + "%)";
-            return Optional.of(new VolumeBand((long) Math.floor(low), (long) Math.ceil(median + half), Math.round(median),
-                    VolumeBasis.HISTORY, rows.length, description));
+            String description = "median " + Math.round(median) + " of the last " + rows.length + " "
+                    + phaseName(cadence, unit) + ", +/-" + Math.round(half) + " (" + SIGMAS
+                    + " robust deviations, at least " + MIN_RELATIVE_PERCENT + "%)";
+            return Optional.of(new VolumeBand((long) Math.floor(low), (long) Math.ceil(median + half),
+                    Math.round(median), VolumeBasis.HISTORY, rows.length, description));
         }
         if (cadence == Cadence.DAILY && window.size() >= WARM_UP) {
             long[] rows = last(window, RECENT_UNITS);
             double median = median(rows);
             double low = median / RECENT_FACTOR;
             double high = median * RECENT_FACTOR + 4 * Math.sqrt(median) + 5;
-            String description = "median " + Math.round(median) + " of the last " + rows.length + " units, within a factor of "
-                    + RECENT_FACTOR + " (fewer than " + MIN_SEASONAL + " " + phaseName(cadence, unit) + " yet)";
+            String description = "median " + Math.round(median) + " of the last " + rows.length
+                    + " units, within a factor of " + RECENT_FACTOR + " (fewer than " + MIN_SEASONAL + " "
+                    + phaseName(cadence, unit) + " yet)";
             return Optional.of(new VolumeBand((long) Math.floor(low), (long) Math.ceil(high), Math.round(median),
                     VolumeBasis.HISTORY, rows.length, description));
         }
@@ -163,22 +168,24 @@ public final class VolumeModel {
             double half = history.median() * spec.maxChangePercent() / 100.0;
             low = (long) Math.floor(Math.max(0, history.median() - half));
             high = (long) Math.ceil(history.median() + half);
-            description = "median " + history.median() + " of the last " + history.comparable() + " comparable units, +/-"
-                    + spec.maxChangePercent() + "% (the contract's maxChangePercent)";
+            description = "median " + history.median() + " of the last " + history.comparable()
+                    + " comparable units, +/-" + spec.maxChangePercent() + "% (the contract's maxChangePercent)";
         }
         if (spec.minRows() != null || spec.maxRows() != null) {
             long min = spec.minRows() == null ? 0 : spec.minRows();
             long max = spec.maxRows() == null ? Long.MAX_VALUE : Math.max(min, spec.maxRows());
             if (min > high || max < low) {
                 // the contract's bounds exclude the history's band: the declaration wins
-                return new VolumeBand(min, max, history.median(), VolumeBasis.HISTORY_AND_CONTRACT, history.comparable(),
+                return new VolumeBand(min, max, history.median(), VolumeBasis.HISTORY_AND_CONTRACT,
+                        history.comparable(),
                         bounds(spec) + ", which exclude the history's band (" + description + ")");
             }
             low = Math.max(low, min);
             high = Math.min(high, max);
             description = description + "; " + bounds(spec);
         }
-        return new VolumeBand(low, high, history.median(), VolumeBasis.HISTORY_AND_CONTRACT, history.comparable(), description);
+        return new VolumeBand(low, high, history.median(), VolumeBasis.HISTORY_AND_CONTRACT, history.comparable(),
+                description);
     }
 
     private static String bounds(VolumeSpec spec) {
@@ -194,7 +201,8 @@ public final class VolumeModel {
 
     /** The seasonal phase a unit shares with its comparable units: its weekday (daily) or hour of day (hourly). */
     private static String phase(Cadence cadence, String unit) {
-        return cadence == Cadence.DAILY ? LocalDate.parse(unit).getDayOfWeek().name() : unit.substring(unit.length() - 2);
+        return cadence == Cadence.DAILY ? LocalDate.parse(unit).getDayOfWeek().name()
+                : unit.substring(unit.length() - 2);
     }
 
     private static String phaseName(Cadence cadence, String unit) {
@@ -232,7 +240,8 @@ public final class VolumeModel {
     }
 
     private static long[] last(List<UnitCount> counts, int n) {
-        return counts.subList(Math.max(0, counts.size() - n), counts.size()).stream().mapToLong(UnitCount::rows).toArray();
+        return counts.subList(Math.max(0, counts.size() - n), counts.size()).stream()
+                .mapToLong(UnitCount::rows).toArray();
     }
 
     static double median(long[] values) {

@@ -37,9 +37,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The truncated day (issue 32): sixty days of about 40 rows published through the real ingest path, then a day of 2 rows.
- * The sweep's own Query reads the history the band needs; the day is SUSPECT_VOLUME with its figures, fails completeness,
- * and closes by the producer's republish (judged afresh) or an operator's recorded, reversible acceptance.
+ * The truncated day (issue 32): sixty days of about 40 rows published through the real ingest path, then a day of
+ * 2 rows. The sweep's own Query reads the history the band needs; the day is SUSPECT_VOLUME with its figures, fails
+ * completeness, and closes by the producer's republish (judged afresh) or an operator's recorded, reversible acceptance.
  */
 class SuspectVolumeTest {
     private static final String INBOX = "inbox";
@@ -48,7 +48,8 @@ class SuspectVolumeTest {
     private static final String UNIT = "2026-03-02"; // the sixty-first day, a Monday
 
     private final ManualClock clock = new ManualClock(Instant.parse("2026-03-03T23:00:00Z"));
-    private final InMemoryObjectStore s3 = new InMemoryObjectStore(clock).createBucket(INBOX, true).createBucket(LAKE, false);
+    private final InMemoryObjectStore s3 = new InMemoryObjectStore(clock).createBucket(INBOX, true).createBucket(LAKE,
+            false);
     private final InMemoryLedger ledger = new InMemoryLedger();
     private final AtomicInteger runs = new AtomicInteger();
     private final DatasetContract contract = TestContracts.progressEvents().withUnit(
@@ -59,12 +60,14 @@ class SuspectVolumeTest {
     }
 
     private CompletenessSweep sweep() {
-        return new CompletenessSweep(s3, ledger, ingest(), new UnitRouter(new ContractRegistry(Map.of(contract.dataset(), contract))),
+        return new CompletenessSweep(s3, ledger, ingest(),
+                new UnitRouter(new ContractRegistry(Map.of(contract.dataset(), contract))),
                 INBOX, LAKE, clock, () -> "run-" + runs.incrementAndGet());
     }
 
     private UnitReport status() {
-        DatasetReport report = sweep().classify(contract, CompletenessSweep.range(contract, UNIT, UNIT, clock.instant()), clock.instant());
+        DatasetReport report = sweep().classify(contract, CompletenessSweep.range(contract, UNIT, UNIT,
+                clock.instant()), clock.instant());
         return report.units().get(0);
     }
 
@@ -73,7 +76,8 @@ class SuspectVolumeTest {
         for (int i = 1; i <= count; i++) {
             text.append("{\"event_id\":\"e").append(unit.replace("-", "")).append('_').append(i)
                     .append("\",\"learner_id\":\"l1\",\"lesson_id\":\"m1\",\"event_type\":\"checkpoint\",\"attempt_number\":1,")
-                    .append("\"event_time\":\"").append(unit).append("T10:00:00Z\",\"checkpoint\":").append(i).append("}\n");
+                    .append("\"event_time\":\"").append(unit).append("T10:00:00Z\",\"checkpoint\":").append(i)
+                            .append("}\n");
         }
         return text.toString();
     }
@@ -81,19 +85,24 @@ class SuspectVolumeTest {
     private void produce(String unit, String body) {
         clock.advance(Duration.ofSeconds(5));
         String key = contract.dataset() + "/progress-" + unit + ".jsonl";
-        InMemoryObjectStore.Version v = s3.put(INBOX, key, body.getBytes(StandardCharsets.UTF_8), "application/x-ndjson", Map.of());
-        ingest().ingest(IngestService.Request.event(contract, unit, new InputRef(INBOX, key, v.versionId(), v.etag(), v.size(),
+        InMemoryObjectStore.Version v = s3.put(INBOX, key, body.getBytes(StandardCharsets.UTF_8),
+                "application/x-ndjson", Map.of());
+        ingest().ingest(IngestService.Request.event(contract, unit, new InputRef(INBOX, key, v.versionId(), v.etag(),
+                v.size(),
                 v.sequencer(), v.lastModified()), "run-" + runs.incrementAndGet(), Deadline.NONE));
     }
 
     private RepairResult.UnitResult repair(Map<String, Object> extra) {
         clock.advance(Duration.ofMinutes(1));
-        Map<String, Object> payload = new java.util.HashMap<>(Map.of("dataset", contract.dataset(), "units", List.of(UNIT),
+        Map<String, Object> payload = new java.util.HashMap<>(Map.of("dataset", contract.dataset(), "units",
+                List.of(UNIT),
                 "reason", "INC-32 drill"));
         payload.putAll(extra);
-        RepairService repairs = new RepairService(new ContractRegistry(Map.of(contract.dataset(), contract)), ledger, s3, ingest(),
+        RepairService repairs = new RepairService(new ContractRegistry(Map.of(contract.dataset(), contract)), ledger,
+                s3, ingest(),
                 INBOX, LAKE, clock, Duration.ofSeconds(1));
-        return repairs.run(RepairRequest.fromPayload(payload), Deadline.NONE, () -> "run-" + runs.incrementAndGet()).units().get(0);
+        return repairs.run(RepairRequest.fromPayload(payload), Deadline.NONE, () -> "run-" + runs.incrementAndGet())
+                .units().get(0);
     }
 
     private LedgerItem item() {
@@ -127,7 +136,8 @@ class SuspectVolumeTest {
         DatasetReport report = sweep().sweep(contract, FIRST.toString(), UNIT);
         assertFalse(report.complete());
         assertEquals(1, report.counts().get(UnitStatus.SUSPECT_VOLUME));
-        assertEquals(60, report.counts().get(UnitStatus.OK), () -> report.counts() + " " + report.units().get(0).toMap());
+        assertEquals(60, report.counts().get(UnitStatus.OK), () -> report.counts() + " " + report.units().get(0)
+                .toMap());
         assertEquals(1L, report.metrics().get("UnitsSuspectVolume").value());
         @SuppressWarnings("unchecked")
         Map<String, Object> figures = (Map<String, Object>) report.units().get(60).toMap().get("volume");
@@ -135,7 +145,8 @@ class SuspectVolumeTest {
         assertEquals(true, figures.get("suspect"));
         assertEquals("history", figures.get("basis"));
         assertEquals(volume.band().low(), figures.get("low"));
-        String html = new String(s3.current(LAKE, report.reports().latestHtml()).orElseThrow().body(), StandardCharsets.UTF_8);
+        String html = new String(s3.current(LAKE, report.reports().latestHtml()).orElseThrow().body(),
+                StandardCharsets.UTF_8);
         assertTrue(html.contains("<g class=\"mark\" data-unit=\"" + UNIT + "\">"), "the chart marks the truncated day");
         assertEquals(1, html.split("class=\"bar suspect\"", -1).length - 1, "one red bar");
         assertEquals(61, html.split("<rect class=\"bar", -1).length - 1, "a bar per published unit");
@@ -150,7 +161,8 @@ class SuspectVolumeTest {
         assertNull(item().volumeAccepted(), "a dry run writes nothing");
         assertEquals(UnitStatus.SUSPECT_VOLUME, status().status());
 
-        assertEquals("accepted_volume", repair(Map.of("action", "accept-volume", "reason", "INC-32 the source was down at noon"))
+        assertEquals("accepted_volume", repair(Map.of("action", "accept-volume", "reason",
+                "INC-32 the source was down at noon"))
                 .action());
         UnitReport accepted = status();
         assertEquals(UnitStatus.OK, accepted.status());
@@ -158,10 +170,12 @@ class SuspectVolumeTest {
         assertEquals("INC-32 the source was down at noon", accepted.volumeMap().get("accepted"));
         assertEquals("skipped", repair(Map.of("action", "accept-volume")).action(), "accepting twice changes nothing");
 
-        assertEquals("revoked", repair(Map.of("action", "revoke-accept-volume", "reason", "INC-32 the rest arrived")).action());
+        assertEquals("revoked", repair(Map.of("action", "revoke-accept-volume", "reason", "INC-32 the rest arrived"))
+                .action());
         assertEquals(UnitStatus.SUSPECT_VOLUME, status().status());
         List<HistoryEntry> history = ledger.history(contract.dataset(), UNIT);
-        assertEquals(List.of("PUBLISHED", "VOLUME_ACCEPTED", "VOLUME_ACCEPTANCE_REVOKED"), history.stream().map(HistoryEntry::action).toList());
+        assertEquals(List.of("PUBLISHED", "VOLUME_ACCEPTED", "VOLUME_ACCEPTANCE_REVOKED"), history.stream()
+                .map(HistoryEntry::action).toList());
         assertEquals(RunKind.ACCEPT_VOLUME, history.get(1).runKind());
         assertEquals("INC-32 the rest arrived", history.get(2).reason());
     }

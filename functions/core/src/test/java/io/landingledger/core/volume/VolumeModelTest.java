@@ -60,7 +60,8 @@ class VolumeModelTest {
             for (int i = 0; i < history.size(); i++) {
                 Optional<VolumeCheck> check = judge(history, i);
                 int at = i;
-                check.ifPresent(c -> assertFalse(c.suspect(), "seed " + Long.toString(at) + " " + c.unit() + ": " + c.detail()));
+                check.ifPresent(c -> assertFalse(c.suspect(), "seed " + Long.toString(at) + " " + c.unit() + ": "
+                        + c.detail()));
             }
             // and the Sunday's band is a Sunday's: a weekday's volume on a Sunday is out of it
             int sunday = 62;
@@ -139,7 +140,8 @@ class VolumeModelTest {
                     .ifPresent(c -> assertFalse(c.suspect(), c.unit() + ": " + c.detail()));
         }
         UnitCount last = hours.get(hours.size() - 1);
-        VolumeCheck truncated = VolumeModel.check(Cadence.HOURLY, VolumeSpec.NONE, last.unit(), 40, hours.subList(0, hours.size() - 1))
+        VolumeCheck truncated = VolumeModel.check(Cadence.HOURLY, VolumeSpec.NONE, last.unit(), 40, hours.subList(0,
+                hours.size() - 1))
                 .orElseThrow();
         assertTrue(truncated.suspect(), truncated.detail());
         assertEquals("2026-01-05T23", VolumeModel.historyStart(Cadence.HOURLY, "2026-01-13T23"));
@@ -149,12 +151,14 @@ class VolumeModelTest {
     void aListCadenceIsJudgedByTheContractAlone() {
         List<UnitCount> tenants = List.of(new UnitCount("acme", 10), new UnitCount("globex", 10_000));
         assertTrue(VolumeModel.check(Cadence.LIST, VolumeSpec.NONE, "initech", 5, tenants).isEmpty());
-        assertTrue(VolumeModel.check(Cadence.LIST, new VolumeSpec(100L, null, null), "initech", 5, tenants).orElseThrow().suspect());
+        assertTrue(VolumeModel.check(Cadence.LIST, new VolumeSpec(100L, null, null), "initech", 5, tenants)
+                .orElseThrow().suspect());
     }
 
     /**
      * The false-alarm rate on normal histories: 400 generated datasets of 120 days in every shape, every unit judged
-     * against its own earlier units. Measured 0.12% (53 of 44,800, most of them the noisy shape: 18% day-to-day noise); above 0.3% fails.
+     * against its own earlier units. Measured 0.12% (53 of 44,800, most of them the noisy shape: 18% day-to-day noise);
+     * above 0.3% fails.
      */
     @Test
     void falseAlarmsOnGeneratedNormalHistoriesAreRare() {
@@ -177,7 +181,8 @@ class VolumeModelTest {
             }
         }
         double rate = (double) alarms / judged;
-        System.out.printf("volume false alarms: %d of %d judged units (%.4f%%), by shape %s%n", alarms, judged, rate * 100, byShape);
+        System.out.printf("volume false alarms: %d of %d judged units (%.4f%%), by shape %s%n", alarms, judged,
+                rate * 100, byShape);
         assertTrue(judged > 400 * 100, "warm-up judges no more than the first 8 units");
         assertTrue(rate < 0.003, "false-alarm rate " + rate);
     }

@@ -58,7 +58,8 @@ final class VolumeSimulation {
                         : expected * Math.max(0.05, 1 + (shape == 3 ? 0.18 : 0.06) * gaussian(random));
                 boolean cut = shape != 4 && random.nextDouble() < TRUNCATED_RATE;
                 long count = Math.max(0, Math.round(cut ? rows * 0.02 : rows));
-                Optional<VolumeCheck> check = VolumeModel.check(Cadence.DAILY, VolumeSpec.NONE, day.toString(), count, history);
+                Optional<VolumeCheck> check = VolumeModel.check(Cadence.DAILY, VolumeSpec.NONE, day.toString(), count,
+                        history);
                 truncated += cut ? 1 : 0;
                 if (check.isEmpty()) {
                     warmUp++;
