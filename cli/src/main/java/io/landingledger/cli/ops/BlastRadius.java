@@ -72,6 +72,12 @@ final class BlastRadius {
         } else if (expect.equals("revoke-accept-empty")) {
             writes.add("ledger item " + contract.dataset() + "/" + planned.unit() + " (empty_accepted removed)");
             writes.add("one history item (EMPTY_ACCEPTANCE_REVOKED, with the reason)");
+        } else if (expect.equals("accept-volume")) {
+            writes.add("ledger item " + contract.dataset() + "/" + planned.unit() + " (volume_accepted)");
+            writes.add("one history item (VOLUME_ACCEPTED, with the reason)");
+        } else if (expect.equals("revoke-accept-volume")) {
+            writes.add("ledger item " + contract.dataset() + "/" + planned.unit() + " (volume_accepted removed)");
+            writes.add("one history item (VOLUME_ACCEPTANCE_REVOKED, with the reason)");
         }
         if (expect.startsWith("publish") && expect.contains(RepairService.TABLE_SUBMIT)) {
             writes.add("one message to the table queue (the table writer commits whatever publish stands)");

@@ -86,6 +86,8 @@ public final class ExplainCommand extends UnitCommand {
         sweep.put("age_seconds", classified.ageSeconds());
         sweep.put("published_after_deadline_seconds", classified.publishedAfterDeadlineSeconds());
         sweep.put("unpublished_age_seconds", classified.unpublishedAgeSeconds());
+        // the volume figures: the rows expected of the unit (band, median, basis) and the rows it holds
+        sweep.put("volume", classified.volumeMap());
         doc.put("sweep", sweep);
         doc.put("ledger", unitMap.get("ledger"));
         doc.put("history", HistoryCommand.items(dependencies.ledger().history(dataset, unit)));
@@ -259,6 +261,12 @@ public final class ExplainCommand extends UnitCommand {
         String advice;
         switch (status) {
             case OK, PENDING, OMITTED -> {
+                if (status == UnitStatus.OK && classified.item() != null && classified.item().volumeAccepted() != null) {
+                    fix.put("advice", "complete: its row count was accepted by an operator. To take the acceptance back: "
+                            + RepairCommand.repairCommand(dataset, List.of(unit), null, null, "REVOKE accepted volume", true, false,
+                            false, "recorded", "revoke-accept-volume"));
+                    return fix;
+                }
                 fix.put("advice", status == UnitStatus.OK ? "nothing to repair" : status == UnitStatus.PENDING
                         ? "no input yet and the deadline has not passed: wait" : "omitted by an operator: nothing to repair");
                 return fix;
@@ -275,6 +283,12 @@ public final class ExplainCommand extends UnitCommand {
                         + RepairCommand.repairCommand(dataset, List.of(unit), null, null, "REVOKE " + why.strip(), true, false, false,
                         "recorded", "revoke-accept-empty"));
                 return fix;
+            }
+            case SUSPECT_VOLUME -> {
+                action = "accept-volume";
+                advice = "published with a row count outside the expected band (a truncated or duplicated export?): ask the "
+                        + "producer to republish the full file (the new rows are judged afresh on arrival); if the count is what "
+                        + "the unit really held, accept it (recorded with the reason, reversible with --revoke)";
             }
             case EMPTY -> {
                 action = "accept-empty";
@@ -323,6 +337,13 @@ public final class ExplainCommand extends UnitCommand {
         }
         out.println("  deadline " + text(sweep.get("deadline")) + ", age " + duration((Long) sweep.get("age_seconds")) + ", late "
                 + duration((Long) sweep.get("published_after_deadline_seconds")) + ", owed for " + duration((Long) sweep.get("unpublished_age_seconds")));
+        Map<String, Object> volume = (Map<String, Object>) sweep.get("volume");
+        if (volume != null) {
+            out.println("  volume: " + volume.get("actual") + " rows, expected " + volume.get("low") + ".."
+                    + (volume.get("high") == null ? "" : volume.get("high")) + " (" + volume.get("basis") + ": "
+                    + volume.get("description") + ")" + (Boolean.TRUE.equals(volume.get("suspect")) ? " SUSPECT" : "")
+                    + (volume.get("accepted") == null ? "" : "; accepted by an operator: " + volume.get("accepted")));
+        }
         out.println();
         Map<String, Object> ledger = (Map<String, Object>) doc.get("ledger");
         out.println("Ledger item:");

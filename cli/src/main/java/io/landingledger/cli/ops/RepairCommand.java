@@ -28,7 +28,8 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  * and shows the blast radius; it goes ahead only with {@code --yes} or a "yes" typed on a terminal.
  */
 @Command(name = "repair", mixinStandardHelpOptions = true,
-        description = {"Repair units (or record their omission, or accept their empty publish) with the same job the repair function",
+        description = {"Repair units (or record their omission, or accept their empty publish or suspect row count) with the same",
+                "job the repair function",
                 "runs: each unit through the",
                 "ingest path with run_kind=REPAIR, ordering kept (an older version than the standing publish is `stale`).",
                 "It first shows the plan (the dry run) with its blast radius: per unit what it reads, what it may write and,",
@@ -94,7 +95,12 @@ public final class RepairCommand extends OpsCommand {
             "becomes EMPTY_ACCEPTED, which is complete. Recorded in the history with the reason; reversible with --revoke."})
     boolean acceptEmpty;
 
-    @Option(names = "--revoke", description = "With --accept-empty: take the acceptance back (the units are EMPTY again).")
+    @Option(names = "--accept-volume", description = {"Accept the units' row counts that the sweep found outside the expected band",
+            "(SUSPECT_VOLUME) as what the units really held: they are complete while these rows stand (a republish of other",
+            "rows is judged afresh). Recorded in the history with the reason; reversible with --revoke."})
+    boolean acceptVolume;
+
+    @Option(names = "--revoke", description = "With --accept-empty or --accept-volume: take the acceptance back (EMPTY or SUSPECT_VOLUME again).")
     boolean revoke;
 
     @Option(names = "--json", description = "The plan, blast radius and result as one JSON document on stdout.")
@@ -177,12 +183,13 @@ public final class RepairCommand extends OpsCommand {
      * alike (the fleet path once sent {@code --omit --force} on as an omission and dropped a lone {@code --revoke}).
      */
     private void refuseContradictoryActions() {
-        if (revoke && !acceptEmpty) {
-            throw new IllegalArgumentException("--revoke takes back an acceptance: use it with --accept-empty");
+        if (revoke && !acceptEmpty && !acceptVolume) {
+            throw new IllegalArgumentException("--revoke takes back an acceptance: use it with --accept-empty or --accept-volume");
         }
-        if ((omit || acceptEmpty) && (omit == acceptEmpty || force || forward || !"recorded".equals(inputVersion))) {
-            throw new IllegalArgumentException("--omit and --accept-empty record an operator's decision and read no input: use one, "
-                    + "without --force, --forward or --input-version");
+        int decisions = (omit ? 1 : 0) + (acceptEmpty ? 1 : 0) + (acceptVolume ? 1 : 0);
+        if (decisions > 0 && (decisions > 1 || force || forward || !"recorded".equals(inputVersion))) {
+            throw new IllegalArgumentException("--omit, --accept-empty and --accept-volume record an operator's decision and read no "
+                    + "input: use one, without --force, --forward or --input-version");
         }
     }
 
@@ -442,6 +449,8 @@ public final class RepairCommand extends OpsCommand {
             case "omit" -> text.append(" --omit");
             case "accept-empty" -> text.append(" --accept-empty");
             case "revoke-accept-empty" -> text.append(" --accept-empty --revoke");
+            case "accept-volume" -> text.append(" --accept-volume");
+            case "revoke-accept-volume" -> text.append(" --accept-volume --revoke");
             default -> {
             }
         }
@@ -463,6 +472,9 @@ public final class RepairCommand extends OpsCommand {
         if (acceptEmpty) {
             return revoke ? "revoke-accept-empty" : "accept-empty";
         }
+        if (acceptVolume) {
+            return revoke ? "revoke-accept-volume" : "accept-volume";
+        }
         return "repair";
     }
 
@@ -471,7 +483,7 @@ public final class RepairCommand extends OpsCommand {
         return repairCommand(dataset, units, from, to, reason, dryRun, force, forward, inputVersion, action());
     }
 
-    /** @param action the payload's action: repair, omit, accept-empty or revoke-accept-empty */
+    /** @param action the payload's action: repair, omit, accept-empty, accept-volume or their revoke- forms */
     static String repairCommand(String dataset, List<String> units, String from, String to, String reason, boolean dryRun, boolean force,
                                 boolean forward, String inputVersion, String action) {
         StringBuilder text = new StringBuilder("landing repair ").append(dataset);
@@ -495,6 +507,8 @@ public final class RepairCommand extends OpsCommand {
             case "omit" -> text.append(" --omit");
             case "accept-empty" -> text.append(" --accept-empty");
             case "revoke-accept-empty" -> text.append(" --accept-empty --revoke");
+            case "accept-volume" -> text.append(" --accept-volume");
+            case "revoke-accept-volume" -> text.append(" --accept-volume --revoke");
             default -> {
             }
         }

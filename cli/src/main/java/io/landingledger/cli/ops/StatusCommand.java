@@ -33,12 +33,12 @@ import java.util.Map;
                 "with reason, publish count, input, age and lateness.",
                 "Range: --from/--to, by default the first to the last unit the stack knows (ledger, inbox or published/).",
                 "Filters answer seed 000's questions: --missing (no input after the deadline), --restated (the published rows changed),",
-                "--drift (present but EMPTY, LEDGER_DRIFT, TABLE_BEHIND or UNPROCESSED, or built under another contract version than the",
-                "dataset's other units)."},
+                "--drift (present but EMPTY, SUSPECT_VOLUME, LEDGER_DRIFT, TABLE_BEHIND or UNPROCESSED, or built under another contract",
+                "version than the dataset's other units). EXPECTED is the band of rows the unit's history and contract expect (! outside it)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:no unit fails completeness (OK, PENDING, OMITTED, RESTATED, EMPTY_ACCEPTED)",
-                "1:some unit does (MISSING, UNPROCESSED, REFUSED, EMPTY, LEDGER_DRIFT, TABLE_BEHIND), or the ledger holds an INVALID_UNIT "
-                        + "(an impossible date) not yet omitted",
+                "1:some unit does (MISSING, UNPROCESSED, REFUSED, SUSPECT_VOLUME, EMPTY, LEDGER_DRIFT, TABLE_BEHIND), or the ledger holds "
+                        + "an INVALID_UNIT (an impossible date) not yet omitted",
                 "2:usage error, no stack found, or an internal error"})
 public final class StatusCommand extends OpsCommand {
     /** A ledger item whose unit the dataset's cadence cannot name: not a {@link UnitStatus}, never classified. */
@@ -122,10 +122,10 @@ public final class StatusCommand extends OpsCommand {
             printJson(doc);
         } else {
             List<String[]> lines = new ArrayList<>();
-            lines.add(new String[] {"DATASET", "UNIT", "STATUS", "REASON", "PUBLISHES", "ROWS", "INPUT", "AGE", "LATE"});
+            lines.add(new String[] {"DATASET", "UNIT", "STATUS", "REASON", "PUBLISHES", "ROWS", "EXPECTED", "INPUT", "AGE", "LATE"});
             for (Map<String, Object> row : rows) {
                 lines.add(new String[] {text(row.get("dataset")), text(row.get("unit")), text(row.get("status")), text(row.get("reason")),
-                        text(row.get("publish_count")), text(row.get("rows")), text(row.get("input")),
+                        text(row.get("publish_count")), text(row.get("rows")), expected(row), text(row.get("input")),
                         duration((Long) row.get("age_seconds")), duration((Long) row.get("late_seconds"))});
             }
             out.print(table(lines));
@@ -186,7 +186,8 @@ public final class StatusCommand extends OpsCommand {
         }
         boolean isMissing = unit.status() == UnitStatus.MISSING;
         boolean isRestated = unit.item() != null && unit.item().restated();
-        boolean isDrift = unit.flags().contains(UnitStatus.EMPTY) || unit.flags().contains(UnitStatus.LEDGER_DRIFT)
+        boolean isDrift = unit.flags().contains(UnitStatus.EMPTY) || unit.flags().contains(UnitStatus.SUSPECT_VOLUME)
+                || unit.flags().contains(UnitStatus.LEDGER_DRIFT)
                 || unit.flags().contains(UnitStatus.UNPROCESSED) || unit.status() == UnitStatus.TABLE_BEHIND
                 || Boolean.TRUE.equals(row.get("contract_version_differs"));
         return (missing && isMissing) || (restated && isRestated) || (drift && isDrift);
@@ -232,6 +233,7 @@ public final class StatusCommand extends OpsCommand {
         row.put("unpublished_age_seconds", unit.unpublishedAgeSeconds());
         row.put("deadline", unit.deadline() == null ? null : unit.deadline().toString());
         row.put("consumers_behind", unit.consumersBehind());
+        row.put("volume", unit.volumeMap());
         return row;
     }
 
@@ -244,6 +246,17 @@ public final class StatusCommand extends OpsCommand {
         return "Consumers on an older table snapshot (their receipt names a snapshot committed before the unit's current "
                 + "one: `landing history DATASET UNIT` lists the snapshots; read again, then ack with --snapshot):\n"
                 + table(consumers);
+    }
+
+    /** The band of rows expected of the unit ("150..260", "! 150..260" outside it), "-" without one. */
+    @SuppressWarnings("unchecked")
+    private static String expected(Map<String, Object> row) {
+        Map<String, Object> volume = (Map<String, Object>) row.get("volume");
+        if (volume == null) {
+            return "-";
+        }
+        return (Boolean.TRUE.equals(volume.get("suspect")) ? "! " : "") + volume.get("low") + ".."
+                + (volume.get("high") == null ? "" : volume.get("high"));
     }
 
     /** The inbox key without its dataset prefix. */

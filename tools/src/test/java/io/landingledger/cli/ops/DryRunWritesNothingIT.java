@@ -129,12 +129,14 @@ class DryRunWritesNothingIT {
         List<String> why = new ArrayList<>();
         boolean omit = actions.contains("--omit");
         boolean accept = actions.contains("--accept-empty");
+        boolean acceptVolume = actions.contains("--accept-volume");
+        int decisions = (omit ? 1 : 0) + (accept ? 1 : 0) + (acceptVolume ? 1 : 0);
         boolean readsInput = actions.contains("--force") || actions.contains("--forward") || actions.contains("--input-version latest");
-        if (actions.contains("--revoke") && !accept) {
+        if (actions.contains("--revoke") && !accept && !acceptVolume) {
             why.add("--revoke");
         }
-        if ((omit || accept) && (omit && accept || readsInput)) {
-            why.add("--omit and --accept-empty");
+        if (decisions > 0 && (decisions > 1 || readsInput)) {
+            why.add("--omit, --accept-empty and --accept-volume");
         }
         if (datasets == Datasets.LISTED_AND_ALL) {
             why.add("not both");
@@ -176,7 +178,8 @@ class DryRunWritesNothingIT {
     void everyDryRun_ofEveryFlagCombination_onBothTargets_writesNothing_andTheRefusedOnesSayWhy() throws Exception {
         List<List<String>> every = actionSets();
         List<List<String>> some = List.of(List.of(), List.of("--omit"), List.of("--accept-empty", "--revoke"), List.of("--force", "--forward"),
-                List.of("--omit", "--force"), List.of("--revoke"));
+                List.of("--omit", "--force"), List.of("--revoke"), List.of("--accept-volume"), List.of("--accept-volume", "--revoke"),
+                List.of("--accept-volume", "--accept-empty"), List.of("--accept-volume", "--force"));
         for (boolean remote : new boolean[] {false, true}) {
             for (List<String> actions : every) {
                 dryRun(remote, Selection.ONE_UNIT, Datasets.ONE, actions, actions.size() % 2 == 0);

@@ -450,6 +450,8 @@ public final class IngestService implements IngestPath {
                     .contentSince(sameRows ? contentRun(item) : built.runId(), sameRows ? contentPublishedAt(item) : now)
                     // an operator accepted these very rows as an empty unit; other rows are judged afresh
                     .emptyAccepted(sameRows ? item.emptyAccepted() : null)
+                    // and an accepted suspect count holds for these very rows alone: a republish is judged afresh
+                    .volumeAccepted(sameRows ? item.volumeAccepted() : null)
                     .build();
             HistoryEntry history = HistoryEntry.builder()
                     .dataset(dataset)

@@ -6,5 +6,7 @@ public enum RunKind {
     REPAIR,
     OMIT,
     /** An operator accepted (or revoked the acceptance of) an empty publish; only its history item carries it. */
-    ACCEPT_EMPTY
+    ACCEPT_EMPTY,
+    /** An operator accepted (or revoked the acceptance of) a suspect row count; only its history item carries it. */
+    ACCEPT_VOLUME
 }

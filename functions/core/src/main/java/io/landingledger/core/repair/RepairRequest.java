@@ -18,7 +18,8 @@ import java.util.Map;
  * the wire (the CLI builds one and sends it through {@link JsonCodec}; RepairHandler reads it back the same way):
  * <pre>{"dataset": "progress_events", "units": ["2026-03-02"] | "from": "...", "to": "...",
  *  "mode": "targeted" | "forward", "dryRun": true, "force": false, "reason": "INC-4711 producer resent",
- *  "inputVersion": "recorded" | "latest", "action": "repair" | "omit" | "accept-empty" | "revoke-accept-empty"}</pre>
+ *  "inputVersion": "recorded" | "latest", "action": "repair" | "omit" | "accept-empty" | "revoke-accept-empty"
+ *  | "accept-volume" | "revoke-accept-volume"}</pre>
  * Every problem is an {@link IllegalArgumentException} that names the field and what is allowed (an unknown field is
  * the codec's), so {@code aws lambda invoke} shows the operator what to fix.
  */
@@ -56,11 +57,12 @@ public record RepairRequest(String dataset, @JsonInclude(JsonInclude.Include.NON
 
     /**
      * What the request does to each unit: run the ingest path (REPAIR), record an omission (OMIT), accept the unit's
-     * empty publish as a legitimately empty day (ACCEPT_EMPTY) or take that acceptance back (REVOKE_ACCEPT_EMPTY).
-     * On the wire in lower case with hyphens: {@code accept-empty}.
+     * empty publish as a legitimately empty day (ACCEPT_EMPTY) or take that acceptance back (REVOKE_ACCEPT_EMPTY),
+     * accept the standing publish's suspect row count as what the unit really held (ACCEPT_VOLUME) or take that back
+     * (REVOKE_ACCEPT_VOLUME). On the wire in lower case with hyphens: {@code accept-empty}, {@code accept-volume}.
      */
     public enum Action {
-        REPAIR, OMIT, ACCEPT_EMPTY, REVOKE_ACCEPT_EMPTY;
+        REPAIR, OMIT, ACCEPT_EMPTY, REVOKE_ACCEPT_EMPTY, ACCEPT_VOLUME, REVOKE_ACCEPT_VOLUME;
 
         /** The payload's spelling. */
         @JsonValue

@@ -30,8 +30,8 @@ public record RepairResult(RepairRequest request, boolean forward, List<UnitResu
     /** The action of a unit whose publish stands and was submitted to the table queue for the table writer. */
     public static final String TABLE_SUBMITTED = "table_submitted";
 
-    private static final Set<String> SUCCESS = Set.of("published", "skipped", "finished", "unchanged", "omitted", "accepted_empty", "revoked",
-            "planned", TABLE_SUBMITTED);
+    private static final Set<String> SUCCESS = Set.of("published", "skipped", "finished", "unchanged", "omitted", "accepted_empty",
+            "accepted_volume", "revoked", "planned", TABLE_SUBMITTED);
 
     public RepairResult {
         units = units == null ? List.of() : List.copyOf(units);

@@ -23,6 +23,7 @@ import io.landingledger.core.ledger.LedgerConflictException;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.ledger.RunKind;
+import io.landingledger.core.ledger.VolumeAcceptance;
 import io.landingledger.core.store.ObjectStore;
 import io.landingledger.core.store.StoredObject;
 import io.landingledger.core.sweep.UnitClassifier;
@@ -131,6 +132,7 @@ public final class RepairService {
                 result = switch (request.action()) {
                     case OMIT -> omit(request, contract, unit, before, runIds);
                     case ACCEPT_EMPTY, REVOKE_ACCEPT_EMPTY -> emptyAcceptance(request, contract, unit, before, runIds);
+                    case ACCEPT_VOLUME, REVOKE_ACCEPT_VOLUME -> volumeAcceptance(request, contract, unit, before, runIds);
                     case REPAIR -> repair(request, contract, unit, before, inbox.get(unit), deadline, runIds);
                 };
             } catch (OutOfTimeException e) {
@@ -465,6 +467,62 @@ public final class RepairService {
                 + (accept ? "accepted" : "revoked") + "; rerun it", null, null);
     }
 
+    /**
+     * Records (or revokes) an operator's acceptance of the standing publish's row count: the sweep found it outside the
+     * expected band (SUSPECT_VOLUME) and the count is what the unit really held (a holiday, a migration day). Mirrors
+     * the empty acceptance: only a unit the ledger records as published with rows (an empty one is accept-empty's),
+     * kept while the standing rows are the ones accepted (a publish of other rows drops it and is judged afresh), no
+     * input read, a LedgerHistory item ({@code VOLUME_ACCEPTED}, {@code VOLUME_ACCEPTANCE_REVOKED}) with the reason,
+     * conditioned on the item read and decided again on what won a conflict.
+     */
+    private RepairResult.UnitResult volumeAcceptance(RepairRequest request, DatasetContract contract, String unit, LedgerItem before,
+                                                     Supplier<String> runIds) {
+        boolean accept = request.action() == RepairRequest.Action.ACCEPT_VOLUME;
+        LedgerItem current = before;
+        for (int round = 0; round < OMIT_ROUNDS; round++) {
+            if (accept && (current == null || current.status() != LedgerStatus.PUBLISHED || current.published() == null
+                    || current.published().accepted() == 0)) {
+                return RepairResult.UnitResult.of(unit, before, current, "rejected", "only a unit published with rows can have its "
+                        + "count accepted (an empty one: --accept-empty); this one is " + describe(current), null, null);
+            }
+            if (accept && current.volumeAccepted() != null) {
+                return RepairResult.UnitResult.of(unit, before, current, "skipped", "its row count is already accepted: "
+                        + current.volumeAccepted().reason(), null, null);
+            }
+            if (!accept && (current == null || current.volumeAccepted() == null)) {
+                return RepairResult.UnitResult.of(unit, before, current, "skipped", "no acceptance of a row count to revoke", null, null);
+            }
+            if (request.dryRun()) {
+                return RepairResult.UnitResult.planned(unit, before, accept ? "accept-volume" : "revoke-accept-volume", null, null, null);
+            }
+            String runId = runIds.get();
+            Instant now = clock.instant();
+            LedgerItem next = current.toBuilder().volumeAccepted(accept ? new VolumeAcceptance(now, runId, request.reason()) : null)
+                    .build();
+            HistoryEntry history = HistoryEntry.builder()
+                    .dataset(contract.dataset())
+                    .unit(unit)
+                    .at(now)
+                    .runId(runId)
+                    .runKind(RunKind.ACCEPT_VOLUME)
+                    .action(accept ? "VOLUME_ACCEPTED" : "VOLUME_ACCEPTANCE_REVOKED")
+                    .reason(request.reason())
+                    .input(current.input())
+                    .published(current.published())
+                    .contractVersion(current.contractVersion())
+                    .build();
+            try {
+                ledger.write(next, current.revision(), history);
+                return RepairResult.UnitResult.of(unit, before, next.withRevision(current.revision() + 1),
+                        accept ? "accepted_volume" : "revoked", request.reason(), null, null);
+            } catch (LedgerConflictException e) {
+                current = e.current().orElse(null); // decide again on the item that won
+            }
+        }
+        return RepairResult.UnitResult.of(unit, before, current, "failed", "the unit kept changing while its row count was being "
+                + (accept ? "accepted" : "revoked") + "; rerun it", null, null);
+    }
+
     private static String describe(LedgerItem item) {
         if (item == null) {
             return "not in the ledger";
@@ -491,6 +549,9 @@ public final class RepairService {
         view.put("restatements", item.restatements());
         if (item.emptyAccepted() != null) {
             view.put("empty_accepted", item.emptyAccepted().reason());
+        }
+        if (item.volumeAccepted() != null) {
+            view.put("volume_accepted", item.volumeAccepted().reason());
         }
         if (item.input() != null) {
             view.put("input_version", item.input().versionId());

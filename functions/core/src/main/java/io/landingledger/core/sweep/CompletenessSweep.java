@@ -20,8 +20,12 @@ import io.landingledger.core.ingest.NotSubmittedException;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.ledger.Ledger;
 import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.store.ObjectStore;
 import io.landingledger.core.table.TableMessage;
+import io.landingledger.core.volume.UnitCount;
+import io.landingledger.core.volume.VolumeCheck;
+import io.landingledger.core.volume.VolumeModel;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -39,14 +43,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
  * The completeness sweep (docs/design.md section 5): classifies every expected unit of a dataset, re-drives the inputs
  * the ledger never recorded when the contract enables {@code autoRedrive}, and writes the JSON and HTML reports.
  *
- * <p>Its reads are bulk reads: one ledger Query (paged) for the range, one version listing of the inbox under
+ * <p>Its reads are bulk reads: one ledger Query (paged) for the range and the volume history before it (eight weeks of a
+ * daily dataset, eight days of an hourly one: {@link VolumeModel#historyStart}), one version listing of the inbox under
  * {@code <dataset>/} (ListObjectVersions: version ids, ETags and LastModified, never an object's body or metadata)
  * and one listing of {@code published/<dataset>/unit=...}, each paged 1,000 entries a request. A unit costs a
  * request of its own only when it is re-driven. The sweep writes {@code _reports/} and {@code _status/} and nothing else;
@@ -235,9 +242,10 @@ public final class CompletenessSweep {
     public DatasetReport sweep(DatasetContract contract, String from, String to) {
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS); // the reports' name has seconds
         Range range = range(contract, from, to, now);
-        DatasetReport report = classify(contract, range, now);
+        Classified classified = classifyUnits(contract, range, now);
+        DatasetReport report = classified.report();
         if (contract.unit().autoRedrive()) {
-            report = redrive(contract, report, now);
+            report = redrive(contract, report, now, classified.counts());
         }
         // a bad unit an older build recorded is listed apart, never hidden, and never stops the rest being reported
         report = report.withInvalidUnits(invalidUnits(contract).stream()
@@ -247,20 +255,42 @@ public final class CompletenessSweep {
 
     /** Classifies every expected unit; writes nothing. */
     public DatasetReport classify(DatasetContract contract, Range range, Instant now) {
+        return classifyUnits(contract, range, now).report();
+    }
+
+    /**
+     * A classified range and the accepted rows of the published units read with it, the range's and its history's
+     * (unit order): a re-drive judges a unit's new publish against the same history.
+     */
+    private record Classified(DatasetReport report, NavigableMap<String, Long> counts) {
+    }
+
+    private Classified classifyUnits(DatasetContract contract, Range range, Instant now) {
         String dataset = contract.dataset();
         UnitCalendar calendar = UnitCalendar.of(contract);
         List<String> expected = range.from() != null && range.to() != null && range.from().compareTo(range.to()) > 0
                 ? List.of() : calendar.units(range.from(), range.to());
         List<UnitReport> units = new ArrayList<>(expected.size());
+        NavigableMap<String, Long> counts = new TreeMap<>();
         int unroutable = 0;
         if (!expected.isEmpty()) {
             // a list cadence names its units in any order: the Query and the listing take the lexical bounds
             String first = Collections.min(expected);
             String last = Collections.max(expected);
 
+            // the same Query reaches back over the volume history of the range's first unit (a few dozen more
+            // items: on a range of days, the same page; a list cadence has no history, its units are not a series)
+            String historyFrom = contract.unit().cadence() == Cadence.LIST ? first
+                    : VolumeModel.historyStart(contract.unit().cadence(), first);
             Map<String, LedgerItem> items = new HashMap<>();
-            for (LedgerItem item : ledger.items(dataset, first, last)) {
-                items.put(item.unit(), item);
+            for (LedgerItem item : ledger.items(dataset, historyFrom, last)) {
+                if (item.unit().compareTo(first) >= 0) {
+                    items.put(item.unit(), item);
+                }
+                if (item.published() != null && item.status() == LedgerStatus.PUBLISHED
+                        && calendar.isUnit(item.unit())) {
+                    counts.put(item.unit(), item.published().accepted());
+                }
             }
             // one Query of the Consumers table for the range: who read which publish
             Map<String, List<String>> behind = ConsumersBehind.byUnit(items.values(), consumers.forUnits(dataset, first, last));
@@ -291,12 +321,30 @@ public final class CompletenessSweep {
                 LedgerItem item = items.get(unit);
                 InboxObject current = inbox.get(unit);
                 UnitClassifier.Evidence evidence = new UnitClassifier.Evidence(unit, calendar.deadline(unit).orElse(null), now,
-                        item, current, published.get(unit), contract.acceptEmptyUnits(), tableGrace());
+                        item, current, published.get(unit), contract.acceptEmptyUnits(), tableGrace(),
+                        volume(contract, unit, item, counts));
                 units.add(UnitReport.of(evidence, UnitClassifier.classify(evidence)).withConsumersBehind(behind.get(unit)));
             }
         }
-        return new DatasetReport(dataset, contract.unit().cadence(), range.from(), range.to(), now, contract.unit().autoRedrive(),
-                units, List.of(), unroutable, null);
+        return new Classified(new DatasetReport(dataset, contract.unit().cadence(), range.from(), range.to(), now,
+                contract.unit().autoRedrive(), units, List.of(), unroutable, null), counts);
+    }
+
+    /**
+     * The unit's standing publish judged against its expected band ({@link VolumeModel}: the earlier units' counts
+     * and the contract's {@code volume}), or null when it has no publish with rows or nothing gives a band.
+     */
+    static VolumeCheck volume(DatasetContract contract, String unit, LedgerItem item, NavigableMap<String, Long> counts) {
+        if (item == null || item.status() != LedgerStatus.PUBLISHED || item.published() == null
+                || item.published().accepted() == 0) {
+            return null; // an empty publish is EMPTY's to judge
+        }
+        List<UnitCount> earlier = new ArrayList<>();
+        if (contract.unit().cadence() != Cadence.LIST) {
+            counts.subMap(VolumeModel.historyStart(contract.unit().cadence(), unit), true, unit, false)
+                    .forEach((name, rows) -> earlier.add(new UnitCount(name, rows)));
+        }
+        return VolumeModel.check(contract, unit, item.published().accepted(), earlier).orElse(null);
     }
 
     /**
@@ -312,7 +360,7 @@ public final class CompletenessSweep {
      * the path could not hand over is {@code not_submitted}, with the reason, and is left to the next sweep: it is
      * never retried within a sweep.
      */
-    DatasetReport redrive(DatasetContract contract, DatasetReport report, Instant now) {
+    DatasetReport redrive(DatasetContract contract, DatasetReport report, Instant now, NavigableMap<String, Long> counts) {
         List<UnitReport> units = new ArrayList<>(report.units().size());
         List<Redrive> redrives = new ArrayList<>();
         UnitCalendar calendar = UnitCalendar.of(contract);
@@ -361,7 +409,7 @@ public final class CompletenessSweep {
                 redrive = new Redrive(unit.unit(), key, current.versionId(), runId, Redrive.FAILED, null,
                         e.getClass().getSimpleName() + ": " + e.getMessage(), unit.status(), null, null);
             }
-            UnitReport again = reclassify(contract, calendar, unit.unit(), current, now);
+            UnitReport again = reclassify(contract, calendar, unit.unit(), current, now, counts);
             redrive = redrive.withStatusAfter(again.status());
             redrives.add(redrive);
             units.add(again.withRedrive(redrive));
@@ -399,13 +447,15 @@ public final class CompletenessSweep {
     }
 
     /** One unit again after its re-drive: its ledger item (GetItem) and published object (HEAD). */
-    private UnitReport reclassify(DatasetContract contract, UnitCalendar calendar, String unit, InboxObject current, Instant now) {
+    private UnitReport reclassify(DatasetContract contract, UnitCalendar calendar, String unit, InboxObject current, Instant now,
+                                  NavigableMap<String, Long> counts) {
         LedgerItem item = ledger.get(contract.dataset(), unit).orElse(null);
         String key = LakeLayout.publishedKey(contract.dataset(), unit);
         ObjectStore.ListedObject published = store.head(lakeBucket, key)
                 .map(o -> new ObjectStore.ListedObject(key, o.etag(), o.size(), o.lastModified())).orElse(null);
         UnitClassifier.Evidence evidence = new UnitClassifier.Evidence(unit, calendar.deadline(unit).orElse(null), now, item,
-                current, published, contract.acceptEmptyUnits(), tableGrace());
+                current, published, contract.acceptEmptyUnits(), tableGrace(),
+                volume(contract, unit, item, counts));
         // the re-drive may have published anew: the unit's receipts again (one Query, re-driven units only)
         List<ConsumerReceipt> receipts = consumers.forUnits(contract.dataset(), unit, unit);
         List<String> behind = item == null || receipts.isEmpty() ? List.of()

@@ -17,7 +17,7 @@ import java.util.TreeMap;
  * The sweep report as one self-contained HTML page: inline CSS, no script, no external resource (it renders from
  * {@code file://} or S3 with no network). Read at a glance: the verdict, counts per status (the legend), a grid of
  * units coloured by status (daily: a calendar per month; hourly: a row per day with 24 hours; list: a row of
- * cells), the units that need attention with their reasons, the re-drives, and per-unit freshness. Names, codes,
+ * cells), each unit's rows against its expected band ({@link VolumeChart}), the units that need attention with their reasons, the re-drives, and per-unit freshness. Names, codes,
  * counts and hashes only; every text is escaped.
  */
 public final class SweepHtml {
@@ -26,7 +26,8 @@ public final class SweepHtml {
 
     /** The order a person reads statuses in: OK, then the failures, worst first, then the ones that do not fail. */
     static final List<UnitStatus> DISPLAY_ORDER = List.of(UnitStatus.OK, UnitStatus.MISSING, UnitStatus.REFUSED,
-            UnitStatus.UNPROCESSED, UnitStatus.LEDGER_DRIFT, UnitStatus.TABLE_BEHIND, UnitStatus.EMPTY, UnitStatus.RESTATED,
+            UnitStatus.SUSPECT_VOLUME, UnitStatus.UNPROCESSED, UnitStatus.LEDGER_DRIFT, UnitStatus.TABLE_BEHIND, UnitStatus.EMPTY,
+            UnitStatus.RESTATED,
             UnitStatus.EMPTY_ACCEPTED, UnitStatus.PENDING, UnitStatus.OMITTED);
 
     /** Short labels for grid cells, so a status is readable without colour. */
@@ -37,6 +38,7 @@ public final class SweepHtml {
             case MISSING -> "MIS";
             case UNPROCESSED -> "UNP";
             case REFUSED -> "REF";
+            case SUSPECT_VOLUME -> "VOL";
             case EMPTY -> "EMP";
             case EMPTY_ACCEPTED -> "EMA";
             case RESTATED -> "RST";
@@ -99,6 +101,7 @@ public final class SweepHtml {
             .s-missing { background: #d1242f; color: #fff; }
             .s-unprocessed { background: #e16f24; color: #fff; }
             .s-refused { background: #8250df; color: #fff; }
+            .s-suspect_volume { background: #bf3989; color: #fff; }
             .s-empty { background: #f2cc00; color: #1f2328; }
             .s-empty_accepted { background: #fff8c5; color: #1f2328; }
             .s-restated { background: #0969da; color: #fff; }
@@ -116,6 +119,7 @@ public final class SweepHtml {
         header(html, report);
         counts(html, report);
         grid(html, report);
+        VolumeChart.render(html, report);
         attention(html, report);
         invalidUnits(html, report);
         redrives(html, report);

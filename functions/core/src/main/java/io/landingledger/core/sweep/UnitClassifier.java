@@ -7,6 +7,7 @@ import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.ledger.TableState;
 import io.landingledger.core.store.ObjectStore;
+import io.landingledger.core.volume.VolumeCheck;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -41,6 +42,9 @@ import java.util.Objects;
  *   <li>REFUSED: the ledger item is REFUSED (never published); or it is PUBLISHED and its last attempt was the
  *       refusal of the inbox's newest input (or of the last input before the inbox emptied): the older publish
  *       stands, the producer must send a clean file.</li>
+ *   <li>SUSPECT_VOLUME: published with accepted rows (more than zero) outside the band the dataset's history and
+ *       contract expect ({@link VolumeCheck}, computed by the sweep from the earlier units' counts), and no operator
+ *       accepted the standing publish's count ({@code volume_accepted}).</li>
  *   <li>EMPTY: published with zero accepted rows; EMPTY_ACCEPTED instead when the contract says empty units are
  *       complete ({@code acceptEmptyUnits}) or an operator accepted the unit's empty publish with a reason.</li>
  *   <li>RESTATED: a publish changed the rows a reader sees (the ledger's {@code restatements}, counted by content
@@ -65,18 +69,21 @@ public final class UnitClassifier {
      * @param emptyUnitsAccepted the dataset's contract says an empty unit is complete ({@code acceptEmptyUnits})
      * @param tableGrace how long after a publish its table commit may take ({@link TableTracking#grace()}), or null
      *                   when the dataset has no table (a stack without tables): nothing is judged against one
+     * @param volume     the standing publish's rows judged against the dataset's expected band, or null (nothing
+     *                   published, or no band yet: a new dataset warming up without declared bounds)
      */
     public record Evidence(String unit, Instant deadline, Instant now, LedgerItem item, InboxObject inbox,
-                           ObjectStore.ListedObject published, boolean emptyUnitsAccepted, Duration tableGrace) {
+                           ObjectStore.ListedObject published, boolean emptyUnitsAccepted, Duration tableGrace,
+                           VolumeCheck volume) {
         public Evidence {
             Objects.requireNonNull(unit);
             Objects.requireNonNull(now);
         }
 
-        /** A dataset without a table. */
+        /** A dataset without a table, and without a volume check. */
         public Evidence(String unit, Instant deadline, Instant now, LedgerItem item, InboxObject inbox,
                         ObjectStore.ListedObject published, boolean emptyUnitsAccepted) {
-            this(unit, deadline, now, item, inbox, published, emptyUnitsAccepted, null);
+            this(unit, deadline, now, item, inbox, published, emptyUnitsAccepted, null, null);
         }
 
         /** A dataset whose contract does not accept empty units. */
@@ -143,6 +150,12 @@ public final class UnitClassifier {
                     findings.put(UnitStatus.REFUSED, of(last.reason() == null ? "REFUSED" : last.reason(),
                             "the newest input (version " + last.inputVersionId() + ") was refused (" + last.reason() + ") at "
                                     + at(last.at()) + "; the publish of " + at(item.publishedAt()) + " still stands"));
+                }
+                VolumeCheck volume = evidence.volume();
+                if (item.published() != null && item.published().accepted() > 0 && volume != null && volume.suspect()
+                        && item.volumeAccepted() == null) {
+                    findings.put(UnitStatus.SUSPECT_VOLUME, of(volume.reasonCode(), volume.detail()
+                            + "; a truncated or duplicated export? republish, or accept the count with a reason"));
                 }
                 if (item.published() != null && item.published().accepted() == 0) {
                     String rejected = " (" + item.published().rejected() + " lines rejected)";

@@ -4,6 +4,7 @@ import io.landingledger.core.ledger.LastAttempt;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.TableState;
 import io.landingledger.core.store.ObjectStore;
+import io.landingledger.core.volume.VolumeCheck;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -28,13 +29,23 @@ import java.util.Map;
  * @param redrive                       the sweep's re-drive of the unit, or null
  * @param consumersBehind               the consumers whose receipt for the unit names an earlier publish than the
  *                                      current one (name order; {@code ConsumersBehind}): they must read it again
+ * @param volume                        the standing publish's rows against the expected band, or null (nothing
+ *                                      published with rows, or no band yet)
  */
 public record UnitReport(String unit, Classification classification, Instant deadline, LedgerItem item, InboxObject inbox,
                          ObjectStore.ListedObject published, Long ageSeconds, Long publishedAfterDeadlineSeconds,
-                         Long unpublishedAgeSeconds, Redrive redrive, List<String> consumersBehind) {
+                         Long unpublishedAgeSeconds, Redrive redrive, List<String> consumersBehind, VolumeCheck volume) {
 
     public UnitReport {
         consumersBehind = consumersBehind == null ? List.of() : List.copyOf(consumersBehind);
+    }
+
+    /** A unit without a volume check. */
+    public UnitReport(String unit, Classification classification, Instant deadline, LedgerItem item, InboxObject inbox,
+                      ObjectStore.ListedObject published, Long ageSeconds, Long publishedAfterDeadlineSeconds,
+                      Long unpublishedAgeSeconds, Redrive redrive, List<String> consumersBehind) {
+        this(unit, classification, deadline, item, inbox, published, ageSeconds, publishedAfterDeadlineSeconds,
+                unpublishedAgeSeconds, redrive, consumersBehind, null);
     }
 
     static UnitReport of(UnitClassifier.Evidence evidence, Classification classification) {
@@ -56,7 +67,7 @@ public record UnitReport(String unit, Classification classification, Instant dea
             default -> null;
         };
         return new UnitReport(evidence.unit(), classification, deadline, item, evidence.inbox(), evidence.published(), age, late,
-                unpublished, null, List.of());
+                unpublished, null, List.of(), evidence.volume());
     }
 
     private static Long refusedSince(LedgerItem item, Instant deadline, Instant now) {
@@ -76,12 +87,12 @@ public record UnitReport(String unit, Classification classification, Instant dea
 
     UnitReport withRedrive(Redrive value) {
         return new UnitReport(unit, classification, deadline, item, inbox, published, ageSeconds, publishedAfterDeadlineSeconds,
-                unpublishedAgeSeconds, value, consumersBehind);
+                unpublishedAgeSeconds, value, consumersBehind, volume);
     }
 
     UnitReport withConsumersBehind(List<String> consumers) {
         return new UnitReport(unit, classification, deadline, item, inbox, published, ageSeconds, publishedAfterDeadlineSeconds,
-                unpublishedAgeSeconds, redrive, consumers);
+                unpublishedAgeSeconds, redrive, consumers, volume);
     }
 
     public UnitStatus status() {
@@ -173,6 +184,20 @@ public record UnitReport(String unit, Classification classification, Instant dea
             map.put("redrive", redrive.toMap());
         }
         map.put("consumers_behind", consumersBehind);
+        map.put("volume", volumeMap());
+        return map;
+    }
+
+    /**
+     * The volume figures for JSON ({@code actual}, {@code suspect}, {@code low}, {@code high}, {@code median},
+     * {@code basis}, ...; {@code accepted}: the operator's reason when the count was accepted), or null.
+     */
+    public Map<String, Object> volumeMap() {
+        if (volume == null) {
+            return null;
+        }
+        Map<String, Object> map = volume.toMap();
+        map.put("accepted", item == null || item.volumeAccepted() == null ? null : item.volumeAccepted().reason());
         return map;
     }
 

@@ -13,6 +13,9 @@ import java.util.Locale;
  *   <li>{@link #TABLE_BEHIND}: the publish stands but the dataset's table does not hold it (past the grace period).</li>
  *   <li>{@link #UNPROCESSED}: the inbox holds a newer input than the ledger recorded; the sweep can act on it.</li>
  *   <li>{@link #REFUSED}: the newest input was refused; the producer must act.</li>
+ *   <li>{@link #SUSPECT_VOLUME}: published, but with a row count outside the band the dataset's history and contract
+ *       expect (a truncated export); after REFUSED, whose standing publish is older rows anyway, and before EMPTY, which
+ *       it never meets: a unit of 0 rows is judged by EMPTY alone.</li>
  *   <li>{@link #EMPTY} (an operator must accept it), {@link #EMPTY_ACCEPTED}, then {@link #RESTATED}: published, shown
  *       for what a reader should know.</li>
  *   <li>{@link #OK}: none of the above.</li>
@@ -38,6 +41,12 @@ public enum UnitStatus {
     UNPROCESSED("UnitsUnprocessed", true),
     /** Every input was refused, or the newest input was refused while an older publish still stands. */
     REFUSED("UnitsRefused", true),
+    /**
+     * Published with a count of accepted rows outside the band the dataset's own recent history and its contract's
+     * {@code volume} expect ({@code io.landingledger.core.volume.VolumeModel}), and not accepted by an operator
+     * ({@code landing repair ... --accept-volume}). Closed by the producer's republish (judged afresh) or that acceptance.
+     */
+    SUSPECT_VOLUME("UnitsSuspectVolume", true),
     /**
      * Published with zero rows, and neither the contract ({@code acceptEmptyUnits}) nor an operator
      * ({@code landing repair ... --accept-empty}) says an empty unit is what the day holds.
@@ -72,7 +81,7 @@ public enum UnitStatus {
 
     /**
      * True when a unit with this status makes the dataset incomplete: LEDGER_DRIFT, TABLE_BEHIND, UNPROCESSED, REFUSED,
-     * EMPTY and MISSING. OMITTED and EMPTY_ACCEPTED are an operator's explicit, recorded decisions, and RESTATED is new rows
+     * SUSPECT_VOLUME, EMPTY and MISSING. OMITTED and EMPTY_ACCEPTED are an operator's explicit, recorded decisions, and RESTATED is new rows
      * that stand: shown and counted, but complete; otherwise they could never be closed.
      */
     public boolean failsCompleteness() {

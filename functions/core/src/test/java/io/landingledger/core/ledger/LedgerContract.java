@@ -361,6 +361,23 @@ public abstract class LedgerContract {
     }
 
     @Test
+    public void aVolumeAcceptance_isWrittenAndRemoved_underTheRevisionRead() throws Exception {
+        LedgerItem item = published(UNIT, "etag-1", "run-1");
+        ledger.write(item, 0, null);
+        LedgerItem accepted = item.toBuilder()
+                .volumeAccepted(new VolumeAcceptance(Instant.parse("2026-03-03T08:00:00.000000003Z"), "run-2", "INC-7 a holiday"))
+                .build();
+        ledger.write(accepted, 1, history(UNIT, "2026-03-03T08:00:00Z", "run-2", "VOLUME_ACCEPTED"));
+        assertEquals(accepted.withRevision(2), ledger.get(DATASET, UNIT).orElseThrow());
+        assertEquals(List.of(accepted.withRevision(2)), ledger.items(DATASET, UNIT, UNIT), "the sweep's Query reads it too");
+        ledger.write(accepted.toBuilder().volumeAccepted(null).build(), 2, history(UNIT, "2026-03-03T09:00:00Z", "run-3",
+                "VOLUME_ACCEPTANCE_REVOKED"));
+        assertNull(ledger.get(DATASET, UNIT).orElseThrow().volumeAccepted());
+        assertEquals(List.of("VOLUME_ACCEPTED", "VOLUME_ACCEPTANCE_REVOKED"), ledger.history(DATASET, UNIT).stream()
+                .map(HistoryEntry::action).toList());
+    }
+
+    @Test
     public void aRefusedItem_withoutInputOrPublish_roundTrips() throws Exception {
         LedgerItem item = LedgerItem.builder(DATASET, UNIT)
                 .status(LedgerStatus.REFUSED)

@@ -64,7 +64,7 @@ class SweepHtmlTest {
                 List.of(unit("acme", omitted("acme", "left"))), List.of(), 0, null);
         assertTrue(report.complete());
         assertEquals(List.of("UnitsExpected", "UnitsOmitted", "UnitsLedgerDrift", "UnitsTableBehind", "UnitsUnprocessed", "UnitsRefused",
-                "UnitsEmpty", "UnitsEmptyAccepted", "UnitsRestated", "UnitsOk", "UnitsPending", "UnitsMissing", "UnitsRedriven", "OldestUnpublishedAgeSeconds", "UnitsBehindConsumers",
+                "UnitsSuspectVolume", "UnitsEmpty", "UnitsEmptyAccepted", "UnitsRestated", "UnitsOk", "UnitsPending", "UnitsMissing", "UnitsRedriven", "OldestUnpublishedAgeSeconds", "UnitsBehindConsumers",
                 "UnitsInvalid"),
                 List.copyOf(report.metrics().keySet()));
         assertEquals("1d", SweepHtml.duration(86_400));

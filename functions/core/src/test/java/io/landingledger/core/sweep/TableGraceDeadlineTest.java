@@ -36,7 +36,7 @@ class TableGraceDeadlineTest {
                 .table(table).build();
         UnitClassifier.Evidence evidence = new UnitClassifier.Evidence(unit, null, NOW, item, null,
                 new ObjectStore.ListedObject(item.published().key(), "\"e\"", 10, publishedAt),
-                false, GRACE);
+                false, GRACE, null);
         return UnitReport.of(evidence, UnitClassifier.classify(evidence));
     }
 

@@ -8,7 +8,11 @@ import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.ledger.PublishedRef;
 import io.landingledger.core.ledger.RunKind;
+import io.landingledger.core.ledger.VolumeAcceptance;
 import io.landingledger.core.store.ObjectStore;
+import io.landingledger.core.volume.VolumeBand;
+import io.landingledger.core.volume.VolumeBasis;
+import io.landingledger.core.volume.VolumeCheck;
 
 import org.junit.jupiter.api.Test;
 
@@ -241,6 +245,42 @@ class UnitClassifierTest {
         assertFalse(after.status().failsCompleteness());
     }
 
+    private static Classification classifyVolume(LedgerItem item, long low, long high) {
+        VolumeCheck volume = new VolumeCheck(UNIT, item.published().accepted(),
+                new VolumeBand(low, high, (low + high) / 2, VolumeBasis.HISTORY, 8, "median of the last 8 Mondays"));
+        return UnitClassifier.classify(new UnitClassifier.Evidence(UNIT, DEADLINE, NOW, item, inboxV1(), publishedObject("pub1-1"),
+                false, null, volume));
+    }
+
+    @Test
+    void classify_rowsOutsideTheExpectedBand_areSuspectVolume_untilAnOperatorAcceptsTheCount() {
+        LedgerItem truncated = published(4, 1, null);
+        Classification before = classifyVolume(truncated, 150, 260);
+        assertEquals(UnitStatus.SUSPECT_VOLUME, before.status());
+        assertEquals(VolumeCheck.BELOW, before.reason());
+        assertTrue(before.detail().startsWith("4 rows accepted; expected 150..260 (history: median of the last 8 Mondays)"),
+                before.detail());
+        assertTrue(before.status().failsCompleteness());
+        assertEquals(UnitStatus.SUSPECT_VOLUME, classifyVolume(published(900, 1, null), 150, 260).status());
+        assertEquals(VolumeCheck.ABOVE, classifyVolume(published(900, 1, null), 150, 260).reason());
+
+        LedgerItem accepted = truncated.toBuilder().volumeAccepted(new VolumeAcceptance(NOW, "run-op", "INC-4 a strike")).build();
+        assertEquals(UnitStatus.OK, classifyVolume(accepted, 150, 260).status(), "the operator said the count is the day's");
+        assertEquals(UnitStatus.OK, classifyVolume(published(200, 1, null), 150, 260).status());
+    }
+
+    @Test
+    void classify_suspectVolume_comesAfterRefusedAndNeverMeetsEmpty() {
+        LastAttempt refusal = LastAttempt.builder().at(NOW).runId("run-2").runKind(RunKind.INGEST).outcome(AttemptOutcome.REFUSED)
+                .reason("PROHIBITED_FIELD").inputVersionId("v1").inputSha256("b".repeat(64)).inputKey(KEY).build();
+        Classification refused = classifyVolume(published(4, 1, refusal), 150, 260);
+        assertEquals(UnitStatus.REFUSED, refused.status());
+        assertEquals(List.of(UnitStatus.REFUSED, UnitStatus.SUSPECT_VOLUME), refused.flags());
+        // an empty publish is EMPTY's to judge, whatever the band says
+        Classification empty = classifyVolume(published(0, 1, null), 150, 260);
+        assertEquals(List.of(UnitStatus.EMPTY), empty.flags());
+    }
+
     @Test
     void classify_empty_isAccepted_whenTheContractAcceptsEmptyUnits() {
         Classification c = UnitClassifier.classify(new UnitClassifier.Evidence(UNIT, DEADLINE, NOW, published(0, 1, null), inboxV1(),
@@ -258,8 +298,9 @@ class UnitClassifierTest {
     @Test
     void failsCompleteness_exactlyTheStatusesAnOperatorMustClose() {
         List<UnitStatus> failing = java.util.Arrays.stream(UnitStatus.values()).filter(UnitStatus::failsCompleteness).toList();
-        assertEquals(List.of(UnitStatus.LEDGER_DRIFT, UnitStatus.TABLE_BEHIND, UnitStatus.UNPROCESSED, UnitStatus.REFUSED, UnitStatus.EMPTY, UnitStatus.MISSING),
-                failing);
+        assertEquals(List.of(UnitStatus.LEDGER_DRIFT, UnitStatus.TABLE_BEHIND,
+                UnitStatus.UNPROCESSED, UnitStatus.REFUSED, UnitStatus.SUSPECT_VOLUME,
+                UnitStatus.EMPTY, UnitStatus.MISSING), failing);
     }
 
     @Test

@@ -35,6 +35,6 @@ class DynamoDbLedgerMappingTest {
     @Test
     void theContentAttributes_areNamedInTheUpdate_soAWriteRemovesWhatIsGone() {
         assertTrue(DynamoDbLedger.LEDGER_ATTRIBUTES.containsAll(java.util.List.of("content_sha256", "restatements", "content_run_id",
-                "content_published_at", "empty_accepted")));
+                "content_published_at", "empty_accepted", "volume_accepted")));
     }
 }

@@ -407,6 +407,11 @@ class CompletenessSweepIT {
      * inbox object and published object, and the ledger item that vouches for both.
      */
     private LedgerItem healthyUnit(String unit) {
+        return healthyUnit(unit, 1);
+    }
+
+    /** {@link #healthyUnit(String)} whose publish the ledger records with {@code rows} accepted rows. */
+    private LedgerItem healthyUnit(String unit, long rows) {
         PipelineFixture.Uploaded upload = put(unit, file(unit, 1));
         String key = LakeLayout.publishedKey(DATASET, unit);
         String etag = PipelineFixture.unquote(pipeline.s3.putObject(r -> r.bucket(pipeline.lake()).key(key),
@@ -415,7 +420,7 @@ class CompletenessSweepIT {
         String runId = UUID.randomUUID().toString();
         var input = new io.landingledger.core.ledger.InputIdentity(pipeline.inbox(), upload.key(), upload.versionId(), upload.etag(),
                 "0".repeat(64), upload.size(), upload.sequencer(), now);
-        var published = new io.landingledger.core.ledger.PublishedRef(key, etag, 1, 0, 0, null);
+        var published = new io.landingledger.core.ledger.PublishedRef(key, etag, rows, 0, 0, null);
         return LedgerItem.builder(DATASET, unit)
                 .status(LedgerStatus.PUBLISHED)
                 .input(input)
@@ -586,6 +591,58 @@ class CompletenessSweepIT {
                 "source system retired for the day", "Re-drives (4)", "May 2026", "April 2026")) {
             assertTrue(rendered.contains(expected), "the rendered page lacks " + expected);
         }
+    }
+
+    /**
+     * Issue 32: sixty days of about 200 rows and one of 4 (a truncated export). Before the volume check such a report
+     * said "COMPLETE: all 60 expected units are OK"; now the day is SUSPECT_VOLUME and the report's chart of rows
+     * against the expected band marks it, rendered by headless Chromium like the page above.
+     */
+    @Test
+    void htmlReport_ofSixtyDaysWithOneTruncated_marksItOnTheVolumeChart_inHeadlessChromium() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM), CHROMIUM + " is not installed: scripts/ensure-chromium.sh installs it");
+        DatasetContract contract = withUnit(contract(), "2026-01-01", false);
+        LocalDate first = LocalDate.parse("2026-01-01");
+        String truncated = "2026-02-20";
+        List<LedgerItem> items = new ArrayList<>();
+        for (int d = 0; d < 60; d++) {
+            String unit = first.plusDays(d).toString();
+            items.add(healthyUnit(unit, unit.equals(truncated) ? 4 : 190 + (d * 7) % 21));
+        }
+        LedgerSeeding.putAll(pipeline.dynamo, pipeline.resources.ledgerTable(), items);
+
+        DatasetReport report = pipeline.sweep(Clock.systemUTC()).sweep(contract, first.toString(), "2026-03-01");
+
+        assertEquals(Map.of(truncated, "SUSPECT_VOLUME ROWS_BELOW_EXPECTED"), notOk(report), () -> evidence(report));
+        assertEquals(59, report.counts().get(UnitStatus.OK));
+        assertFalse(report.complete());
+        UnitReport day = unit(report, truncated);
+        assertTrue(day.volume().band().low() > 100, day.volume().detail());
+        String html = lakeText(report.reports().latestHtml());
+        assertFalse(html.toLowerCase(java.util.Locale.ROOT).contains("<script"), "the page runs no script");
+
+        Path work = Files.createTempDirectory("volume-report");
+        Path page = work.resolve("report.html");
+        Files.writeString(page, html);
+        Path png = work.resolve("report.png");
+        Process screenshot = chromium(work, List.of("--screenshot=" + png, "--window-size=1400,1400", page.toUri().toString()),
+                work.resolve("screenshot.log"));
+        assertEquals(0, screenshot.exitValue(), () -> "chromium failed: " + read(work.resolve("screenshot.log")));
+        byte[] image = Files.readAllBytes(png);
+        assertTrue(image.length > 30_000, "a screenshot of a rendered report is not " + image.length + " bytes");
+        Files.copy(png, Path.of("target", "sweep-report-volume.png"), StandardCopyOption.REPLACE_EXISTING);
+        Files.writeString(Path.of("target", "sweep-report-volume.html"), html);
+
+        Path dom = work.resolve("dom.html");
+        assertEquals(0, chromium(work, List.of("--dump-dom", page.toUri().toString()), dom).exitValue());
+        String rendered = read(dom);
+        for (String expected : List.of("INCOMPLETE", "SUSPECT_VOLUME", "Rows per unit against the expected band (1 suspect)",
+                "<svg class=\"volume\"", "<g class=\"mark\" data-unit=\"" + truncated + "\"",
+                truncated + ": 4 rows, expected " + day.volume().band().range())) {
+            assertTrue(rendered.contains(expected), "the rendered page lacks " + expected);
+        }
+        assertEquals(60, rendered.split("<rect class=\"bar", -1).length - 1, "a bar per unit");
+        assertEquals(1, rendered.split("<rect class=\"bar suspect\"", -1).length - 1, "one of them red");
     }
 
     /** Runs headless Chromium on a local page with every network feature off; it must contact no host. */

@@ -268,6 +268,34 @@ class RepairHandlerIT {
         assertEquals("EMPTY_ACCEPTANCE_REVOKED", pipeline.history("progress_events", unit).get(2).action());
     }
 
+    /** events/repair-accept-volume.json through the deployed handler: volume_accepted and its history, no S3 write. */
+    @Test
+    void repair_acceptVolume_recordsTheAcceptanceWithTheReason_conditionedOnTheItemRead_andRevokes() throws Exception {
+        String unit = "2026-03-09";
+        pipeline.deliver(pipeline.eventFor(pipeline.put("progress_events/progress-" + unit + ".jsonl",
+                line("e-" + unit, unit).getBytes(StandardCharsets.UTF_8))));
+        LedgerItem published = pipeline.ledgerItem("progress_events", unit);
+        assertEquals(1, published.published().accepted());
+        pipeline.requests.clear();
+
+        Map<String, Object> result = repair(payload("repair-accept-volume.json"));
+        assertEquals("accepted_volume", units(result).get(0).get("action"), result.toString());
+        LedgerItem accepted = pipeline.ledgerItem("progress_events", unit);
+        assertTrue(accepted.volumeAccepted().reason().startsWith("Half the lessons were cancelled"));
+        assertEquals(published.publishedEtag(), accepted.publishedEtag(), "nothing is republished");
+        List<TransactWriteItemsRequest> writes = pipeline.requests.of(TransactWriteItemsRequest.class);
+        assertEquals(1, writes.size(), "one transaction: the item and its history");
+        assertEquals("revision = :expected_revision", writes.get(0).transactItems().get(0).update().conditionExpression());
+        assertEquals(List.of(), pipeline.requests.of(PutObjectRequest.class), "no S3 write");
+        assertEquals("VOLUME_ACCEPTED", pipeline.history("progress_events", unit).get(1).action());
+
+        Map<String, Object> revoked = repair(Map.of("dataset", "progress_events", "units", List.of(unit), "action",
+                "revoke-accept-volume", "reason", "CHG-2107 rolled back"));
+        assertEquals("revoked", units(revoked).get(0).get("action"));
+        assertEquals(null, pipeline.ledgerItem("progress_events", unit).volumeAccepted());
+        assertEquals("VOLUME_ACCEPTANCE_REVOKED", pipeline.history("progress_events", unit).get(2).action());
+    }
+
     /** A repair of three units whose time left drops to {@code left} when {@code trigger} ends the {@code n}th time. */
     private io.landingledger.core.repair.RepairResult repairRunningOutOfTime(IngestService.Step trigger, int n, Duration left) {
         for (String unit : List.of("2026-03-01", "2026-03-02", "2026-03-03")) {

@@ -49,6 +49,10 @@ public final class FleetSimCommand implements Callable<Integer> {
     @Option(names = "--full-hour", paramLabel = "H", description = "The UTC hour of the daily full reconciliation (default: ${DEFAULT-VALUE}).")
     int fullHour = 3;
 
+    @Option(names = "--volume-datasets", paramLabel = "N",
+            description = "Datasets whose generated histories the volume check judges (default: ${DEFAULT-VALUE}, at most --datasets).")
+    int volumeDatasets = 2_000;
+
     /** The goal of issue 26: the whole fleet's incremental sweep within 5 minutes, no shard over 60 s, under $50 a month. */
     static final double GOAL_WALL_SECONDS = 300;
     static final double GOAL_SHARD_SECONDS = 60;
@@ -69,7 +73,9 @@ public final class FleetSimCommand implements Callable<Integer> {
                 fullHour, hours);
         FleetSimulation.Day day = new FleetSimulation(config).run(template);
         Result result = result(day);
+        VolumeSimulation.Figures volume = VolumeSimulation.run(Math.min(datasets, Math.max(1, volumeDatasets)), units, seed);
         print(System.out, config, day, result, (System.nanoTime() - started) / 1e9);
+        printVolume(System.out, volume, datasets);
         return result.met() ? 0 : 1;
     }
 
@@ -152,6 +158,16 @@ public final class FleetSimCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "goal: incremental wall %.0f s (<= %.0f), slowest incremental shard %.1f s (<= %.0f), $%.2f a month (<= %.0f): %s%n",
                 wall, GOAL_WALL_SECONDS, shard, GOAL_SHARD_SECONDS, r.monthlyDollars(), GOAL_MONTHLY_DOLLARS, r.met() ? "met" : "NOT met");
         out.printf(Locale.ROOT, "(simulated in %.1f s)%n", seconds);
+    }
+
+    /** The volume check's false alarms and catches on generated normal histories, scaled to the fleet. */
+    static void printVolume(PrintStream out, VolumeSimulation.Figures v, int fleetDatasets) {
+        out.printf(Locale.ROOT, "volume check: %,d datasets x %,d days of generated normal histories (flat, weekly with quiet "
+                + "weekends, growing, noisy, small), %.1f%% of units truncated to 2%% of their rows%n", v.datasets(),
+                v.units() / Math.max(1, v.datasets()), VolumeSimulation.TRUNCATED_RATE * 100);
+        out.printf(Locale.ROOT, "  judged %,d units (%,d in warm-up, no band yet); false alarms %,d (%.3f%% of normal units, %.1f a "
+                + "day across %,d datasets); truncated days caught %,d of %,d%n", v.judged(), v.warmUp(), v.falseAlarms(),
+                v.falseAlarmRate() * 100, v.falseAlarmRate() * fleetDatasets, fleetDatasets, v.caught(), v.truncated());
     }
 
     private static void row(PrintStream out, String name, FleetSimulation.SweepFigures[] columns,

@@ -44,4 +44,21 @@ class FleetSimulationTest {
         }
         assertTrue(result.monthlyDollars() > 0);
     }
+
+    @Test
+    void theVolumeCheck_onGeneratedNormalHistories_printsItsFalseAlarms_andCatchesTheTruncatedDays() {
+        VolumeSimulation.Figures figures = VolumeSimulation.run(300, 365, 26);
+        assertEquals(300 * 365, figures.units());
+        assertTrue(figures.judged() > 300 * 300, "warm-up is the first days only: " + figures);
+        assertTrue(figures.truncated() > 30, "a truncated day in a thousand: " + figures);
+        assertTrue(figures.caught() >= figures.truncated() * 0.9, "truncated days caught: " + figures);
+        assertTrue(figures.falseAlarmRate() < 0.003, "false alarms on normal days: " + figures);
+
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        FleetSimCommand.printVolume(new PrintStream(out, true, StandardCharsets.UTF_8), figures, 10_000);
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("false alarms " + figures.falseAlarms()) && text.contains("truncated days caught " + figures.caught()),
+                text);
+        System.out.print(text);
+    }
 }
