@@ -206,8 +206,8 @@ public final class DynamoDbLedger implements Ledger {
      * One UpdateItem (or, with a history entry, one TransactWriteItems with the history put) that SETs the present
      * {@link #TABLE_ATTRIBUTES} and REMOVEs the absent ones, conditioned on {@link #CONDITION_STANDING_PUBLISH}; the
      * revision is not touched. A failed condition on the item is false; on the history key alone,
-     * {@link HistoryKeyTakenException}; a TransactionConflict is a {@link LedgerConflictException} (the caller's
-     * fault path: it tries again).
+     * {@link HistoryKeyTakenException}; anything else, a TransactionConflict included, is a fault the caller lets
+     * propagate (the table writer reads the ledger again and tries once more).
      */
     @Override
     public boolean recordTable(String dataset, String unit, String expectedRunId, String expectedSha256,
@@ -251,9 +251,6 @@ public final class DynamoDbLedger implements Ledger {
                 return true;
             } catch (ConditionalCheckFailedException e) {
                 return false;
-            } catch (TransactionConflictException e) {
-                throw new LedgerConflictException("the ledger item " + dataset + "/" + unit
-                        + " is in another transaction", get(dataset, unit).orElse(null));
             }
         }
         Put put = Put.builder().tableName(historyTable).item(historyAttributes(history))
@@ -275,10 +272,6 @@ public final class DynamoDbLedger implements Ledger {
             }
             if (passed(reasons.get(0)) && "ConditionalCheckFailed".equals(entry)) {
                 throw new HistoryKeyTakenException(history, "the ledger item still stands on the publish");
-            }
-            if ("TransactionConflict".equals(item) || "TransactionConflict".equals(entry)) {
-                throw new LedgerConflictException("the ledger item " + dataset + "/" + unit
-                        + " is in another transaction", get(dataset, unit).orElse(null));
             }
             throw e;
         }
