@@ -505,6 +505,8 @@ public abstract class LedgerContract {
                 .restatements(1)
                 .contentSince("run-0", Instant.parse("2026-03-02T23:30:00.5Z"))
                 .emptyAccepted(new EmptyAcceptance(Instant.parse("2026-03-03T08:00:00.000000002Z"), "run-9", "INC-9 a holiday"))
+                .volumeAccepted(new VolumeAcceptance(Instant.parse("2026-03-03T09:00:00.000000004Z"), "run-10",
+                        "INC-10 a sale day"))
                 .build();
     }
 

@@ -13,6 +13,7 @@ import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.ledger.PublishedRef;
 import io.landingledger.core.ledger.RunKind;
 import io.landingledger.core.ledger.TableState;
+import io.landingledger.core.ledger.VolumeAcceptance;
 import io.landingledger.lambda.LedgerTables;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -346,7 +347,7 @@ public final class DynamoDbLedger implements Ledger {
             "input_etag", "input_sha256", "input_size", "input_sequencer", "input_last_modified", "published_key",
             "published_etag", "accepted", "rejected", "duplicates", "quarantine_key", "run_id", "run_kind",
             "contract_version", "publish_count", "first_published_at", "published_at", "last_attempt", "reason", "revision",
-            "content_sha256", "restatements", "content_run_id", "content_published_at", "empty_accepted");
+            "content_sha256", "restatements", "content_run_id", "content_published_at", "empty_accepted", "volume_accepted");
 
     static Map<String, AttributeValue> ledgerAttributes(LedgerItem item) {
         Map<String, AttributeValue> a = new LinkedHashMap<>();
@@ -397,6 +398,11 @@ public final class DynamoDbLedger implements Ledger {
             a.put("empty_accepted", AttributeValue.fromM(Map.of("at", s(accepted.at().toString()), "run_id", s(accepted.runId()),
                     "reason", s(accepted.reason()))));
         }
+        VolumeAcceptance volume = item.volumeAccepted();
+        if (volume != null) {
+            a.put("volume_accepted", AttributeValue.fromM(Map.of("at", s(volume.at().toString()),
+                    "run_id", s(volume.runId()), "reason", s(volume.reason()))));
+        }
         a.putAll(tableAttributes(item.table())); // what a seeded item holds; write's update never names them
         return a;
     }
@@ -436,6 +442,11 @@ public final class DynamoDbLedger implements Ledger {
             Map<String, AttributeValue> m = a.get("empty_accepted").m();
             accepted = new EmptyAcceptance(instant(m, "at"), text(m, "run_id"), text(m, "reason"));
         }
+        VolumeAcceptance volume = null;
+        if (a.containsKey("volume_accepted")) {
+            Map<String, AttributeValue> m = a.get("volume_accepted").m();
+            volume = new VolumeAcceptance(instant(m, "at"), text(m, "run_id"), text(m, "reason"));
+        }
         long publishCount = number(a, "publish_count");
         // an item written before restatements were counted by content: every publish after the first may have changed
         // the rows, so it reads as restated that often (conservative; its next publish starts counting by content)
@@ -454,6 +465,7 @@ public final class DynamoDbLedger implements Ledger {
                 .restatements(restatements)
                 .contentSince(text(a, "content_run_id"), instant(a, "content_published_at"))
                 .emptyAccepted(accepted)
+                .volumeAccepted(volume)
                 .table(tableState(a))
                 .build();
     }
