@@ -755,8 +755,9 @@ final class ProtocolModel implements Model {
                 continue;
             }
             if (!everRecordedContent.contains(rows.sha256())) {
-                throw new AssertionError("T1: snapshot " + snapshot.id() + " put rows " + rows.sha256() + " in the unit's"
-                        + " partition, which the ledger never recorded (it recorded " + everRecordedContent + ")");
+                throw new AssertionError("T1: snapshot " + snapshot.id() + " put rows " + rows.sha256()
+                        + " in the unit's partition, which the ledger never recorded (it recorded "
+                        + everRecordedContent + ")");
             }
             if (snapshot.summary() != null && !rows.sha256().equals(snapshot.summary().contentSha256())) {
                 throw new AssertionError("T1: snapshot " + snapshot.id() + " says it holds " + snapshot.summary()
@@ -782,10 +783,12 @@ final class ProtocolModel implements Model {
             }
             return;
         }
-        InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).filter(v -> !v.deleteMarker()).orElse(null);
+        InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).filter(v -> !v.deleteMarker())
+                .orElse(null);
         if (object == null || !object.etag().equals(item.publishedEtag())) {
             if (result.outcome() != TableWriteResult.Outcome.SKIPPED) {
-                throw new AssertionError("T2: the writer " + result + " although published/ is not the ledger's publish");
+                throw new AssertionError("T2: the writer " + result
+                        + " although published/ is not the ledger's publish");
             }
             return;
         }

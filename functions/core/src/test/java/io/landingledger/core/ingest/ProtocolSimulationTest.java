@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (producers, lost, duplicated and reordered events, Lambda's retries, crashes and faults at any call, the sweep,
  * repairs and dry runs, a consumer's read, out-of-band deletion, version expiry, a contract change, the table
  * writer (once or twice at once), and the events of the dataset's next unit and of a second dataset racing the
- * unit's). Invariants S1-S6 and T1 after every step, L1-L5, T2, LEDGER_DRIFT and DryRun at quiescence ({@link ProtocolModel}), judged by the model's own reference
+ * unit's). Invariants S1-S6 and T1 after every step, L1-L5, T2, LEDGER_DRIFT and DryRun at quiescence
+ * ({@link ProtocolModel}), judged by the model's own reference
  * ({@code io.landingledger.core.reference}), never by the production validator or order. A violation fails with its
  * seed, its shortest schedule and a readable trace.
  *

@@ -141,8 +141,8 @@ public final class InMemoryLedger implements Ledger {
             throw new HistoryKeyTakenException(entry, "the ledger item is still at revision " + revision);
         }
         // a ledger write never changes the table state: only recordTable does (as DynamoDbLedger leaves table_* alone)
-        LedgerItem stored = item.toBuilder().revision(expectedRevision + 1).table(current == null ? null : current.table())
-                .build();
+        LedgerItem stored = item.toBuilder().revision(expectedRevision + 1)
+                .table(current == null ? null : current.table()).build();
         items.computeIfAbsent(item.dataset(), d -> new TreeMap<>(KeyOrder.UTF8)).put(item.unit(), stored);
         if (entry != null) {
             historyOf(entry.partitionKey()).put(entry.sortKey(), entry);

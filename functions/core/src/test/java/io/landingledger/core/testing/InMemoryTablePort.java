@@ -62,7 +62,8 @@ public final class InMemoryTablePort implements TablePort {
      * One snapshot: its id, the unit it replaced, its summary (null for a commit without a publish's identity) and
      * every partition after it.
      */
-    public record Snapshot(long id, String unit, TableSnapshot summary, boolean addsData, Map<String, Partition> partitions) {
+    public record Snapshot(long id, String unit, TableSnapshot summary, boolean addsData,
+                           Map<String, Partition> partitions) {
     }
 
     private static final class Table {
@@ -188,7 +189,8 @@ public final class InMemoryTablePort implements TablePort {
     }
 
     @Override
-    public synchronized TableSnapshot replaceUnit(DatasetContract contract, TableCommit commit, InputStream publishedRows) {
+    public synchronized TableSnapshot replaceUnit(DatasetContract contract, TableCommit commit,
+                                                  InputStream publishedRows) {
         before(Operation.REPLACE_UNIT);
         Table table = existing(commit.dataset());
         if (contract.version() > table.contract.version()) {

@@ -65,10 +65,10 @@ class NoContentLeakTest {
                 event(SECRET + "-4").raw("attempt_number", "99999999999999999999").line(),              // NUMBER_OVERFLOW
                 event(SECRET + "-5").text("event_time", "2026-03-02T14:02:11 " + SECRET).line(),        // TIMESTAMP_INVALID
                 event(SECRET + "-6").text("event_time", "2026-03-02T14:02:11").text("learner_id", EMAIL).line(), // NO_OFFSET
-                event(SECRET + "-6b").text("event_time", "2026-03-02T14:02:11.1234567Z").text("lesson_id", EMAIL)
-                        .line(),                                                                          // TIMESTAMP_PRECISION
-                event(SECRET + "-6c").raw("score", "1.25").text("lesson_id", EMAIL).line(),              // DECIMAL_SCALE
-                event(SECRET + "-6d").raw("score", "1234.5").text("lesson_id", EMAIL).line(),            // DECIMAL_PRECISION
+                // TIMESTAMP_PRECISION, DECIMAL_SCALE, DECIMAL_PRECISION
+                event(SECRET + "-6b").text("event_time", "2026-03-02T14:02:11.1234567Z").text("lesson_id", EMAIL).line(),
+                event(SECRET + "-6c").raw("score", "1.25").text("lesson_id", EMAIL).line(),
+                event(SECRET + "-6d").raw("score", "1234.5").text("lesson_id", EMAIL).line(),
                 event(SECRET + "-7").raw("extra", "\"" + WORD_SECRET + "\"").line(),                       // UNKNOWN_FIELD
                 event(SECRET + "-8").raw("x " + SECRET, "1").line(),                                     // a key that is not a name: withheld
                 event(SECRET + "-8b").raw(EMAIL, "1").line(),

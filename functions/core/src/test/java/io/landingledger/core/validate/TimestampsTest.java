@@ -112,7 +112,8 @@ class TimestampsTest {
         assertEquals("\"0001-01-01T00:30:00Z\"", canonical("0000-12-31T23:30:00-01:00"), "UTC decides the year");
         assertEquals("TIMESTAMP_INVALID", canonical("9999-12-31T23:30:00-01:00"));
         assertEquals("\"9999-12-31T23:59:59.999999Z\"", canonical("9999-12-31T23:59:59.999999Z"));
-        assertEquals("\"2026-03-02T14:02:11.123456Z\"", canonical("2026-03-02T14:02:11.123456000Z"), "zeros are no digits");
+        assertEquals("\"2026-03-02T14:02:11.123456Z\"", canonical("2026-03-02T14:02:11.123456000Z"),
+                "zeros are no digits");
         assertEquals("TIMESTAMP_PRECISION", canonical("2026-03-02T14:02:11.1234567Z"));
         assertEquals("TIMESTAMP_PRECISION", canonical("2026-03-02T14:02:11.000000001+05:30"));
     }
