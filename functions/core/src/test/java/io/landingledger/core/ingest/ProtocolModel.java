@@ -262,6 +262,9 @@ final class ProtocolModel implements Model {
     final TablePort steppedTable;
     /** Both contract versions, as the writer loads the one a publish recorded. */
     final InMemoryContractStore contracts = new InMemoryContractStore();
+    /** What the stepped table writers decided, over every schedule run (printed by the random run). */
+    static final Map<TableWriteResult.Outcome, java.util.concurrent.atomic.AtomicLong> TABLE_WRITES =
+            new java.util.concurrent.ConcurrentHashMap<>();
     /** Every content hash the ledger recorded for the unit, now or before (T1). */
     private final Set<String> everRecordedContent = new HashSet<>();
 
@@ -364,6 +367,11 @@ final class ProtocolModel implements Model {
         return new TableWriter(ledger, store, LAKE, contracts, tablePort, clock);
     }
 
+    /** The ledger records a publish of the unit (what makes the ledger stream send the table writer a message). */
+    boolean unitPublished() {
+        return dynamo.get(DATASET, UNIT).map(i -> i.status() == LedgerStatus.PUBLISHED).orElse(false);
+    }
+
     /**
      * The table writer, as its queue delivers a message for the unit (docs/design.md section 12): it reads the ledger
      * and the table through stepped ports, so a crash can fall between its commit and its ledger record, and two
@@ -372,6 +380,8 @@ final class ProtocolModel implements Model {
     void tableWriterTask() {
         sim.task("table-writer", () -> {
             TableWriteResult result = tableWriter(store, ledger, steppedTable).write(DATASET, UNIT);
+            TABLE_WRITES.computeIfAbsent(result.outcome(), o -> new java.util.concurrent.atomic.AtomicLong())
+                    .incrementAndGet();
             if (result.reason() != null) {
                 assertNoPlanted("a table writer's reason", result.reason());
             }
