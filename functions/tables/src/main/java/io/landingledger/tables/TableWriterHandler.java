@@ -68,7 +68,7 @@ public final class TableWriterHandler extends TypedHandler<SQSEvent, TableWriter
         TableCatalogConfig catalog = TableCatalogConfig.fromEnvironment(environment, dependencies.config().aws());
         IcebergTablePort tables = new IcebergTablePort(catalog.connect(), catalog.namespace());
         TableWriter writer = new TableWriter(dependencies.ledger(), dependencies.objectStore(),
-                dependencies.contractStore(), tables, Clock.systemUTC());
+                dependencies.config().lakeBucket(), dependencies.contractStore(), tables, Clock.systemUTC());
         return writer::write;
     }
 

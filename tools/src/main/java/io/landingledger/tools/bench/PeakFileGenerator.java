@@ -178,14 +178,16 @@ final class PeakFileGenerator {
             e.fractionDigits = 3;
             e.checkpointAbsent = true;
         } else {
-            // backend: sorted keys, UTC with Z, nanoseconds or whole seconds
+            // backend: sorted keys, UTC with Z, nine fraction digits or whole seconds
             e.keyOrder = 1;
             e.compact = false;
             e.offsetMinutes = ProgressEvent.UTC_Z;
             e.fractionDigits = r.nextBoolean() ? 9 : 0;
             e.checkpointAbsent = false;
         }
-        e.nanos -= e.nanos % pow10(9 - e.fractionDigits);
+        // whole microseconds even when nine digits are written: the table's timestamptz holds microseconds, and the
+        // validator refuses a finer instant (TIMESTAMP_PRECISION)
+        e.nanos -= e.nanos % pow10(9 - Math.min(e.fractionDigits, 6));
         return isLate;
     }
 

@@ -1,5 +1,7 @@
 package io.landingledger.core.contract;
 
+import io.landingledger.core.table.TableSchemaEvolution;
+
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -21,7 +23,8 @@ import java.util.TreeSet;
  * in the state the operation needs (new or retired to add, active to update or retire); the contract's
  * {@code "version"} is the dataset's next version (so the number in the operator's file is the number every publish
  * under it records); and the change does not alter what the dataset's published units are ({@link #breakingChanges}),
- * unless the operator allows it.
+ * unless the operator allows it; and that the dataset's table can follow the change
+ * ({@link TableSchemaEvolution#refusals}), which no operator can allow.
  */
 public final class ContractRegistrar {
     private final ContractStore store;
@@ -178,6 +181,14 @@ public final class ContractRegistrar {
     private List<String> checkBreaking(Optional<DatasetContract> from, DatasetContract to, boolean allowBreaking) {
         if (from.isEmpty()) {
             return List.of();
+        }
+        List<String> table = TableSchemaEvolution.refusals(from.get(), to);
+        if (!table.isEmpty()) {
+            // not the operator's to allow: the table keeps its columns and rows, and could not follow
+            throw new ContractRefusedException("version " + to.version() + " of " + to.dataset()
+                    + " changes columns its Iceberg table cannot follow (" + table.size() + " change"
+                    + (table.size() == 1 ? "" : "s") + "); nothing was written. Register it as a new dataset"
+                    + " (docs/contracts.md, Changing a contract)", table);
         }
         List<String> breaking = breakingChanges(from.get(), to);
         if (!breaking.isEmpty() && !allowBreaking) {

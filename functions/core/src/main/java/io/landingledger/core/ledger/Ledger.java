@@ -39,6 +39,23 @@ public interface Ledger {
      */
     void appendHistory(HistoryEntry history);
 
+    /**
+     * Records what the dataset's table holds for the unit ({@link LedgerItem#table()}, replacing the recorded state
+     * whole) and appends {@code history} (null for none) in one transaction, only if the item still stands on the
+     * publish the state describes: status PUBLISHED, run id {@code expectedRunId} and content hash
+     * {@code expectedSha256}. The condition is on the publish, not on the revision (an unrelated write such as an
+     * attempt's record moves the revision without changing what the table must hold), and the write does not move the
+     * revision: the table state is an annotation of the publish, so recording it never makes a run's conditional
+     * write fail. {@link #write} never changes the recorded table state (a publish of new rows leaves the old state,
+     * which then no longer {@link TableState#holds holds} the standing publish: the table is behind until the writer
+     * runs). The history item is created only if its key is new, as in {@link #write}.
+     *
+     * @return true when recorded; false when the item is absent or stands on another publish (nothing written)
+     * @throws HistoryKeyTakenException when only the history key's condition failed
+     */
+    boolean recordTable(String dataset, String unit, String expectedRunId, String expectedSha256, TableState state,
+                        HistoryEntry history);
+
     /** The unit's history, oldest first. */
     List<HistoryEntry> history(String dataset, String unit);
 

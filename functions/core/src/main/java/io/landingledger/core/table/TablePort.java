@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * A dataset's analytic table (an Apache Iceberg table, one per dataset, partitioned by unit), as the table writer
- * and the command line see it (docs/design.md section 8). The ledger is the truth and the table follows it: the only
+ * and the command line see it (docs/design.md section 12). The ledger is the truth and the table follows it: the only
  * write is {@link #replaceUnit}, one commit that replaces exactly one unit's partition and names the publish it holds
  * in the snapshot's summary. Implemented on Iceberg's REST catalog ({@code functions/tables}) and in memory for the
  * protocol simulation.

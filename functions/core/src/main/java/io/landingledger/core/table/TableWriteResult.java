@@ -9,7 +9,7 @@ package io.landingledger.core.table;
  */
 public record TableWriteResult(Outcome outcome, Long snapshotId, String reason) {
 
-    /** The writer's decisions (docs/design.md section 8). */
+    /** The writer's decisions (docs/design.md section 12). */
     public enum Outcome {
         /** A new snapshot replaced the unit's partition with the ledger's standing publish, and the ledger says so. */
         COMMITTED,

@@ -171,6 +171,15 @@ final class CanonicalRow {
             return ReasonCode.OUT_OF_RANGE;
         }
         BigDecimal canonical = value.signum() == 0 ? BigDecimal.ZERO : value.stripTrailingZeros();
+        if (spec.decimal() && canonical.signum() != 0) {
+            // exact decimal(p, s): the table holds it unrounded or not at all (precision() is linear in the digits)
+            if (canonical.scale() > spec.scale()) {
+                return ReasonCode.DECIMAL_SCALE;
+            }
+            if (canonical.precision() - canonical.scale() > spec.precision() - spec.scale()) {
+                return ReasonCode.DECIMAL_PRECISION;
+            }
+        }
         // Plain digits while they stay readable; otherwise exponent form, which JSON also allows.
         int exponent = canonical.precision() - canonical.scale() - 1;
         String text = exponent >= -7 && exponent < 21 ? canonical.toPlainString() : canonical.toString().replace("E+", "e+").replace("E-", "e-");

@@ -29,12 +29,27 @@ public enum ReasonCode {
     OUT_OF_RANGE,
     /** An integer outside the signed 64-bit range, a number too large to be finite, or a number of more than 1000 digits. */
     NUMBER_OVERFLOW,
+    /**
+     * A number with more digits after the point than its exact decimal field's scale (trailing zeros do not count):
+     * the table would have to round it.
+     */
+    DECIMAL_SCALE,
+    /** A number with more digits before the point than its exact decimal field's precision less its scale. */
+    DECIMAL_PRECISION,
     /** A string shorter than minLength or longer than maxLength. */
     STRING_LENGTH,
     /** A timestamp without an offset (naive local time), or a date where a timestamp is required. */
     TIMESTAMP_NO_OFFSET,
-    /** A timestamp that is not RFC 3339 or names no real instant (month 13, a leap second, year out of range). */
+    /**
+     * A timestamp that is not RFC 3339 or names no real instant (month 13, a leap second), or whose instant falls
+     * outside the years 0001 to 9999 in UTC (the table's {@code timestamptz} range).
+     */
     TIMESTAMP_INVALID,
+    /**
+     * A timestamp finer than a microsecond (a non-zero seventh to ninth fraction digit): the table's
+     * {@code timestamptz} holds microseconds, and would have to truncate it.
+     */
+    TIMESTAMP_PRECISION,
     /** A date that is not {@code YYYY-MM-DD} or not a real calendar day. */
     DATE_INVALID,
     /** The line is longer than {@code maxLineBytes}; it was skipped without being buffered. */

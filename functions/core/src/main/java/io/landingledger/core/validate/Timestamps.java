@@ -5,12 +5,16 @@ package io.landingledger.core.validate;
  * about 1.9 us a line here, docs/performance.md). A timestamp is {@code YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)};
  * {@code t} and {@code z} may be lower case, as RFC 3339 allows. It is published in UTC as
  * {@code YYYY-MM-DDTHH:MM:SS[.fraction]Z}, the text depending only on the instant (see {@link #putFraction}).
- * A leap second ({@code :60}) is rejected: no downstream engine here can hold it.
+ * A leap second ({@code :60}) is rejected: no downstream engine here can hold it. So is an instant outside the years
+ * 0001 to 9999 in UTC, and a fraction finer than a microsecond (a non-zero digit after the sixth): the table's
+ * {@code timestamptz} holds microseconds, and the published row and the table must hold the same instant.
  *
  * <p>An instance remembers the last dates it converted, so it belongs to one validation (not thread-safe).
  */
 final class Timestamps {
     private static final int MAX_FRACTION_DIGITS = 9;
+    /** The table's {@code timestamptz} (Iceberg v2, Parquet INT64 micros) holds six fraction digits. */
+    private static final int MICROSECOND_DIGITS = 6;
 
     // A file's timestamps fall on a few days, so both date conversions are usually one comparison: the last valid
     // local date read (its ten bytes as a long and a short) with its epoch day, and the last UTC day written.
@@ -69,6 +73,11 @@ final class Timestamps {
             if (fractionLength == 0 || fractionLength > MAX_FRACTION_DIGITS) {
                 return ReasonCode.TIMESTAMP_INVALID;
             }
+            for (int i = fractionStart + MICROSECOND_DIGITS; i < pos; i++) {
+                if (c[i] != '0') {
+                    return ReasonCode.TIMESTAMP_PRECISION; // the table's timestamptz would truncate it
+                }
+            }
         }
         if (pos == end) {
             return ReasonCode.TIMESTAMP_NO_OFFSET;
@@ -126,8 +135,8 @@ final class Timestamps {
     /** Makes {@code day} the remembered UTC day and writes its date; false when its year has no four digits. */
     private boolean rememberUtcDate(long day) {
         int[] ymd = civil(day);
-        if (ymd[0] < 0 || ymd[0] > 9999) {
-            return false; // an offset moved 0000-01-01 or 9999-12-31 out of the four-digit years
+        if (ymd[0] < 1 || ymd[0] > 9999) {
+            return false; // outside the table's timestamptz years (an offset may move a day across 0001 or 9999)
         }
         int p = putDigits(utcDate, 0, ymd[0], 4);
         utcDate[p++] = '-';

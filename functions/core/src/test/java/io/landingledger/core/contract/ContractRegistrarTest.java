@@ -122,6 +122,23 @@ class ContractRegistrarTest {
     }
 
     @Test
+    void update_thatTheTableCannotFollow_isRefusedWithTheReason_evenWhenBreakingIsAllowed() throws IOException {
+        registrar.add("t.json", shipped("transactions"), "new", false);
+        byte[] narrowed = transactions(2, "\"precision\": 12, \"scale\": 2", "\"precision\": 12, \"scale\": 3");
+        for (boolean allowBreaking : new boolean[] {false, true}) {
+            ContractRefusedException refused = assertThrows(ContractRefusedException.class,
+                    () -> registrar.update("t.json", narrowed, "INC-5 cents to mills", allowBreaking));
+            assertTrue(refused.getMessage().contains("Iceberg table cannot follow"), refused.getMessage());
+            assertEquals(List.of("field amount decimal(12,2) -> decimal(12,3): a decimal's scale cannot change (the"
+                    + " table's values would change meaning)"), refused.changes());
+        }
+        assertEquals(1, store.history("transactions").size(), "nothing registered");
+
+        byte[] additive = transactions(2, "\"batch_date\":", "\"note\": { \"type\": \"string\" },\n    \"batch_date\":");
+        assertTrue(registrar.update("t.json", additive, "INC-6 a note column", false).written());
+    }
+
+    @Test
     void retire_isARecordedVersion_andAddMakesTheDatasetActiveAgainAfterIt() throws IOException {
         registrar.add("t.json", shipped("transactions"), "new", false);
         clock.advance(java.time.Duration.ofDays(1));

@@ -4,6 +4,7 @@ import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.Ledger;
 import io.landingledger.core.ledger.LedgerConflictException;
 import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.ledger.TableState;
 
 import java.util.List;
 import java.util.Optional;
@@ -34,6 +35,13 @@ final class CountingLedger implements Ledger {
     public void appendHistory(HistoryEntry history) {
         model.countWrite();
         delegate.appendHistory(history);
+    }
+
+    @Override
+    public boolean recordTable(String dataset, String unit, String expectedRunId, String expectedSha256,
+                               TableState state, HistoryEntry history) {
+        model.countWrite();
+        return delegate.recordTable(dataset, unit, expectedRunId, expectedSha256, state, history);
     }
 
     @Override

@@ -17,6 +17,7 @@ import io.landingledger.core.simulation.Scheduler;
 import io.landingledger.core.simulation.SimClock;
 import io.landingledger.core.simulation.SteppedLedger;
 import io.landingledger.core.simulation.SteppedObjectStore;
+import io.landingledger.core.simulation.SteppedTablePort;
 import io.landingledger.core.simulation.TaskEnd;
 import io.landingledger.core.store.ObjectStore;
 import io.landingledger.core.sweep.CompletenessSweep;
@@ -29,7 +30,13 @@ import io.landingledger.core.sweep.SweepMode;
 import io.landingledger.core.sweep.SweepRequest;
 import io.landingledger.core.sweep.UnitReport;
 import io.landingledger.core.sweep.UnitStatus;
+import io.landingledger.core.table.TablePort;
+import io.landingledger.core.table.TableSnapshot;
+import io.landingledger.core.table.TableWriteResult;
+import io.landingledger.core.table.TableWriter;
+import io.landingledger.core.testing.InMemoryContractStore;
 import io.landingledger.core.testing.InMemoryObjectStore;
+import io.landingledger.core.testing.InMemoryTablePort;
 import io.landingledger.core.testing.InspectableS3;
 import io.landingledger.core.validate.Events;
 import io.landingledger.core.validate.ValidationLimits;
@@ -249,6 +256,18 @@ final class ProtocolModel implements Model {
         writesBy.merge(sim.current().name(), 1L, Long::sum);
     }
 
+    /** The dataset's Iceberg table, in memory (the writer's commits land here; T1 and T2 read it directly). */
+    final InMemoryTablePort table = new InMemoryTablePort(clock);
+    /** The table as the writer sees it: every call a yield point. */
+    final TablePort steppedTable;
+    /** Both contract versions, as the writer loads the one a publish recorded. */
+    final InMemoryContractStore contracts = new InMemoryContractStore();
+    /** What the stepped table writers decided, over every schedule run (printed by the random run). */
+    static final Map<TableWriteResult.Outcome, java.util.concurrent.atomic.AtomicLong> TABLE_WRITES =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    /** Every content hash the ledger recorded for the unit, now or before (T1). */
+    private final Set<String> everRecordedContent = new HashSet<>();
+
     ProtocolModel(Scheduler sim, Consumer<ProtocolModel> script) {
         this(sim, ProtocolWorld::inMemory, script);
     }
@@ -266,6 +285,8 @@ final class ProtocolModel implements Model {
         // are counted write by write: the drain at quiescence runs unstepped, so several ledger writes can happen
         // between two checks
         world.observeWrites(() -> storeWrites++, this::ledgerWritten);
+        this.steppedTable = new SteppedTablePort(sim, table);
+        registerContractVersions();
         script.accept(this);
     }
 
@@ -325,6 +346,46 @@ final class ProtocolModel implements Model {
 
     String runId() {
         return "run" + (++runs);
+    }
+
+    /** Versions 1 and 2 of the unit's dataset, as registered: v2 is v1 with no rejected line allowed. */
+    private void registerContractVersions() {
+        try {
+            String v1Json = java.nio.file.Files.readString(io.landingledger.core.testing.TestContracts.DATASETS
+                    .resolve("progress_events.json"));
+            String v2Json = v1Json.replace("\"version\": 1", "\"version\": 2");
+            contracts.create(new io.landingledger.core.contract.ContractEntry(DATASET, 1,
+                    io.landingledger.core.contract.ContractState.ACTIVE, v1Json, "v1", START));
+            contracts.create(new io.landingledger.core.contract.ContractEntry(DATASET, 2,
+                    io.landingledger.core.contract.ContractState.ACTIVE, v2Json, "v2", START));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    TableWriter tableWriter(ObjectStore store, io.landingledger.core.ledger.Ledger ledger, TablePort tablePort) {
+        return new TableWriter(ledger, store, LAKE, contracts, tablePort, clock);
+    }
+
+    /** The ledger records a publish of the unit (what makes the ledger stream send the table writer a message). */
+    boolean unitPublished() {
+        return dynamo.get(DATASET, UNIT).map(i -> i.status() == LedgerStatus.PUBLISHED).orElse(false);
+    }
+
+    /**
+     * The table writer, as its queue delivers a message for the unit (docs/design.md section 12): it reads the ledger
+     * and the table through stepped ports, so a crash can fall between its commit and its ledger record, and two
+     * writers (a duplicate message, the sweep's re-drive) can race each other's commits.
+     */
+    void tableWriterTask() {
+        sim.task("table-writer", () -> {
+            TableWriteResult result = tableWriter(store, ledger, steppedTable).write(DATASET, UNIT);
+            TABLE_WRITES.computeIfAbsent(result.outcome(), o -> new java.util.concurrent.atomic.AtomicLong())
+                    .incrementAndGet();
+            if (result.reason() != null) {
+                assertNoPlanted("a table writer's reason", result.reason());
+            }
+        }).onEnd(this::expectedEnd);
     }
 
     // ---- producers ----
@@ -569,6 +630,7 @@ final class ProtocolModel implements Model {
         }
         checkPublished();
         checkLedger();
+        checkTable();
         // a write is followed by a check before anything else happens: the views belong to it, or to nothing
         promoterView = null;
         promoterSawRunId = null;
@@ -687,6 +749,78 @@ final class ProtocolModel implements Model {
         lastPublishedMeta = meta;
     }
 
+    private int snapshotsChecked;
+
+    /**
+     * T1 (docs/design.md section 2): the table's partition for the unit only ever holds the rows of a publish the
+     * ledger has recorded for it, now or before, and every snapshot's summary names the rows it really holds: checked
+     * by hashing the committed bytes, never by trusting a summary.
+     */
+    private void checkTable() {
+        List<InMemoryTablePort.Snapshot> snapshots = table.snapshots(DATASET);
+        for (; snapshotsChecked < snapshots.size(); snapshotsChecked++) {
+            InMemoryTablePort.Snapshot snapshot = snapshots.get(snapshotsChecked);
+            InMemoryTablePort.Partition rows = snapshot.partitions().get(UNIT);
+            if (!UNIT.equals(snapshot.unit()) || rows == null) {
+                continue;
+            }
+            if (!everRecordedContent.contains(rows.sha256())) {
+                throw new AssertionError("T1: snapshot " + snapshot.id() + " put rows " + rows.sha256()
+                        + " in the unit's partition, which the ledger never recorded (it recorded "
+                        + everRecordedContent + ")");
+            }
+            if (snapshot.summary() != null && !rows.sha256().equals(snapshot.summary().contentSha256())) {
+                throw new AssertionError("T1: snapshot " + snapshot.id() + " says it holds " + snapshot.summary()
+                        .contentSha256() + " (run " + snapshot.summary().runId() + ") but holds " + rows.sha256());
+            }
+        }
+    }
+
+    /**
+     * T2 at quiescence: once the writer has run for the standing publish, the newest snapshot touching the unit
+     * names the ledger's content (and holds it), and the ledger's table state names that snapshot; a second run
+     * writes nothing. A unit whose published object is not the ledger's (drift, which L2 checked the sweep reports)
+     * is left alone by the writer.
+     */
+    private void checkTableInStep() {
+        TableWriter direct = tableWriter(s3, dynamo, table);
+        TableWriteResult result = direct.write(DATASET, UNIT);
+        check();
+        LedgerItem item = dynamo.get(DATASET, UNIT).orElse(null);
+        if (item == null || item.status() != LedgerStatus.PUBLISHED || item.published() == null) {
+            if (result.outcome() != TableWriteResult.Outcome.SKIPPED) {
+                throw new AssertionError("T2: the writer " + result + " for a unit with no standing publish: " + item);
+            }
+            return;
+        }
+        InMemoryObjectStore.Version object = s3.current(LAKE, PUBLISHED_KEY).filter(v -> !v.deleteMarker())
+                .orElse(null);
+        if (object == null || !object.etag().equals(item.publishedEtag())) {
+            if (result.outcome() != TableWriteResult.Outcome.SKIPPED) {
+                throw new AssertionError("T2: the writer " + result
+                        + " although published/ is not the ledger's publish");
+            }
+            return;
+        }
+        String sha = item.published().contentSha256();
+        List<TableSnapshot> snapshots = table.unitSnapshots(DATASET, UNIT);
+        if (snapshots.isEmpty() || !sha.equals(snapshots.getFirst().contentSha256())
+                || !table.partition(DATASET, UNIT).map(p -> p.sha256().equals(sha)).orElse(false)) {
+            throw new AssertionError("T2: after the writer (" + result + ") the newest snapshot touching the unit is "
+                    + (snapshots.isEmpty() ? "none" : snapshots.getFirst()) + ", not the ledger's content " + sha);
+        }
+        if (item.table() == null || !item.table().holds(item.runId(), sha)
+                || item.table().snapshotId() != snapshots.getFirst().snapshotId()) {
+            throw new AssertionError("T2: the ledger's table state " + item.table() + " does not name snapshot "
+                    + snapshots.getFirst().snapshotId() + " for run " + item.runId());
+        }
+        int commits = table.commits(DATASET);
+        TableWriteResult again = direct.write(DATASET, UNIT);
+        if (again.outcome() != TableWriteResult.Outcome.IN_STEP || table.commits(DATASET) != commits) {
+            throw new AssertionError("T2: a second writer run on a unit in step did " + again);
+        }
+    }
+
     /** S2, S3, S4 on the ledger, S6 on the ledger and quarantine: checked whenever the item changed. */
     private void checkLedger() {
         LedgerItem item = dynamo.get(DATASET, UNIT).orElse(null);
@@ -762,6 +896,9 @@ final class ProtocolModel implements Model {
         recorded = item;
         if (item != null && item.runId() != null) {
             everRecordedRun.add(item.runId());
+        }
+        if (item != null && item.published() != null && item.published().contentSha256() != null) {
+            everRecordedContent.add(item.published().contentSha256());
         }
         if (item == null || item.published() == null || (before != null && item.publishCount() == before.publishCount())) {
             return;
@@ -993,6 +1130,7 @@ final class ProtocolModel implements Model {
         if (auditDryRuns) {
             checkDryRunsWriteNothing();
         }
+        checkTableInStep();
     }
 
     /**

@@ -23,9 +23,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * unit and a second dataset's, a crash before or after any port call, an out-of-band deletion of the published object
  * or of the published input's inbox version, preemption-bounded), then seeded random schedules of the whole world
  * (producers, lost, duplicated and reordered events, Lambda's retries, crashes and faults at any call, the sweep,
- * repairs and dry runs, a consumer's read, out-of-band deletion, version expiry, a contract change, and the events of
- * the dataset's next unit and of a second dataset racing the unit's). Invariants S1-S6 after every step, L1-L5,
- * LEDGER_DRIFT and DryRun at quiescence ({@link ProtocolModel}), judged by the model's own reference
+ * repairs and dry runs, a consumer's read, out-of-band deletion, version expiry, a contract change, the table
+ * writer (once or twice at once), and the events of the dataset's next unit and of a second dataset racing the
+ * unit's). Invariants S1-S6 and T1 after every step, L1-L5, T2, LEDGER_DRIFT and DryRun at quiescence
+ * ({@link ProtocolModel}), judged by the model's own reference
  * ({@code io.landingledger.core.reference}), never by the production validator or order. A violation fails with its
  * seed, its shortest schedule and a readable trace.
  *
@@ -134,6 +135,13 @@ class ProtocolSimulationTest {
                 }
             });
         });
+        c.put("the table writer of a publish races a newer publish (T1, T2)", m -> {
+            m.publishNow(m.put(ProtocolModel.KEY, ProtocolModel.file(Rows.A, Encoding.PLAIN)));
+            m.tableWriterTask();
+            m.clock.advanceMillis(1_200);
+            m.put(ProtocolModel.KEY, ProtocolModel.file(Rows.B, Encoding.PLAIN));
+            deliverAll(m);
+        });
         return c;
     }
 
@@ -165,6 +173,14 @@ class ProtocolSimulationTest {
         }
         if (m.sim.chooseBoolean()) {
             m.sim.step("consumer-reads", () -> m.consumerReads("mart"));
+        }
+        // the table writer, as its queue delivers the unit's message once a publish is recorded (the ledger stream's
+        // record): now and then, sometimes twice at once
+        if (m.sim.choose(3) == 0) {
+            m.sim.step("table-message", m::unitPublished, m::tableWriterTask);
+            if (m.sim.chooseBoolean()) {
+                m.sim.step("table-message-again", m::unitPublished, m::tableWriterTask);
+            }
         }
         m.auditDryRuns = m.sim.choose(8) == 0;
         if (m.sim.choose(4) == 0) {
@@ -226,6 +242,8 @@ class ProtocolSimulationTest {
         System.out.printf("protocol simulation, random (seed %d): %,d schedules, %.1f s; %,d step(s) where an older run's If-Match "
                         + "replaced a newer publish of identical bytes (the documented ETag limit; each healed by quiescence)%n", SEED,
                 report.schedules(), (System.nanoTime() - started) / 1e9, ProtocolModel.ETAG_ABA_REPLACEMENTS.get() - abaBefore);
+        System.out.printf("protocol simulation, random: the table writers that finished decided %s%n",
+                new java.util.TreeMap<>(ProtocolModel.TABLE_WRITES));
         report.assertNoViolation();
     }
 }

@@ -25,7 +25,7 @@ interface ProtocolWorld {
     /**
      * Has the world tell the model about every write that took effect, through any port, stepped or not:
      * {@code storeWrite} after every S3 write (put, promote, delete, upload start, part, completion) and every ledger
-     * write or history append, {@code ledgerWritten} after every ledger item write.
+     * write, history append or table record, {@code ledgerWritten} after every ledger item write.
      */
     void observeWrites(Runnable storeWrite, Runnable ledgerWritten);
 
@@ -56,7 +56,8 @@ interface ProtocolWorld {
                     @Override
                     public void after(InMemoryLedger.Call call) {
                         if (call.operation() == InMemoryLedger.Operation.WRITE
-                                || call.operation() == InMemoryLedger.Operation.APPEND_HISTORY) {
+                                || call.operation() == InMemoryLedger.Operation.APPEND_HISTORY
+                                || call.operation() == InMemoryLedger.Operation.RECORD_TABLE) {
                             storeWrite.run();
                         }
                         if (call.operation() == InMemoryLedger.Operation.WRITE) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -392,6 +393,96 @@ public abstract class LedgerContract {
         assertNull(ledger.get(DATASET, UNIT).orElseThrow().publishedEtag());
     }
 
+    // ---- the table writer's record ----
+
+    /** A publish with a content hash, as the table writer describes it. */
+    protected static LedgerItem publishedWithContent(String unit, String runId, String sha) {
+        LedgerItem item = published(unit, "etag-" + runId, runId);
+        PublishedRef p = item.published();
+        return item.toBuilder().published(new PublishedRef(p.key(), p.etag(), p.accepted(), p.rejected(),
+                p.duplicates(), p.quarantineKey(), sha)).build();
+    }
+
+    protected static TableState committed(long snapshotId, String runId, String sha) {
+        return new TableState(snapshotId, runId, sha, Instant.parse("2026-03-03T00:00:00.000000003Z"), null, null);
+    }
+
+    @Test
+    public void recordTable_onTheStandingPublish_recordsTheState_andAppendsHistory_withoutMovingTheRevision()
+            throws Exception {
+        ledger.write(publishedWithContent(UNIT, "run-1", "sha-a"), 0, null);
+        HistoryEntry entry = history(UNIT, "2026-03-03T00:00:00Z", "run-1", "TABLE_COMMITTED");
+
+        assertTrue(ledger.recordTable(DATASET, UNIT, "run-1", "sha-a", committed(42, "run-1", "sha-a"), entry));
+
+        LedgerItem stored = ledger.get(DATASET, UNIT).orElseThrow();
+        assertEquals(committed(42, "run-1", "sha-a"), stored.table());
+        assertTrue(stored.table().holds("run-1", "sha-a"));
+        assertEquals(1, stored.revision(), "the record is the publish's annotation: a run's write still fences on 1");
+        assertEquals(List.of(entry), ledger.history(DATASET, UNIT));
+    }
+
+    @Test
+    public void recordTable_ofAnotherPublish_orOfAnAbsentItem_writesNothing() throws Exception {
+        assertFalse(ledger.recordTable(DATASET, UNIT, "run-1", "sha-a", committed(1, "run-1", "sha-a"), null));
+        assertEquals(Optional.empty(), ledger.get(DATASET, UNIT));
+
+        ledger.write(publishedWithContent(UNIT, "run-2", "sha-b"), 0, null);
+        HistoryEntry entry = history(UNIT, "2026-03-03T00:00:00Z", "run-1", "TABLE_COMMITTED");
+        assertFalse(ledger.recordTable(DATASET, UNIT, "run-1", "sha-b", committed(1, "run-1", "sha-b"), entry),
+                "same rows, another run: not the standing publish");
+        assertFalse(ledger.recordTable(DATASET, UNIT, "run-2", "sha-a", committed(1, "run-2", "sha-a"), null),
+                "the standing run, other rows");
+        assertNull(ledger.get(DATASET, UNIT).orElseThrow().table());
+        assertEquals(List.of(), ledger.history(DATASET, UNIT), "a refused record appends no history");
+
+        ledger.write(refused("2026-03-03", "run-3"), 0, null);
+        assertFalse(ledger.recordTable(DATASET, "2026-03-03", "run-3", null, committed(1, "run-3", null), null),
+                "a refused unit has no publish to describe");
+    }
+
+    @Test
+    public void recordTable_replacesTheStateWhole_aFailureThenASuccessClearsTheError() throws Exception {
+        ledger.write(publishedWithContent(UNIT, "run-1", "sha-a"), 0, null);
+        TableState failed = new TableState(null, null, null, null, "TABLE_COMMIT_FAILED",
+                Instant.parse("2026-03-03T00:00:01Z"));
+        assertTrue(ledger.recordTable(DATASET, UNIT, "run-1", "sha-a", failed, null));
+        assertEquals(failed, ledger.get(DATASET, UNIT).orElseThrow().table());
+        assertFalse(failed.holds("run-1", "sha-a"));
+
+        assertTrue(ledger.recordTable(DATASET, UNIT, "run-1", "sha-a", committed(7, "run-1", "sha-a"), null));
+        assertEquals(committed(7, "run-1", "sha-a"), ledger.get(DATASET, UNIT).orElseThrow().table());
+    }
+
+    @Test
+    public void write_keepsTheRecordedTableState_whateverTheWrittenItemSays() throws Exception {
+        ledger.write(publishedWithContent(UNIT, "run-1", "sha-a"), 0, null);
+        ledger.recordTable(DATASET, UNIT, "run-1", "sha-a", committed(42, "run-1", "sha-a"), null);
+
+        // a run read the item before the record, and publishes new rows: the old state stays, and no longer holds
+        LedgerItem next = publishedWithContent(UNIT, "run-2", "sha-b").toBuilder().table(null).build();
+        ledger.write(next, 1, history(UNIT, "2026-03-03T01:00:00Z", "run-2", "PUBLISHED"));
+
+        LedgerItem stored = ledger.get(DATASET, UNIT).orElseThrow();
+        assertEquals(2, stored.revision());
+        assertEquals(committed(42, "run-1", "sha-a"), stored.table());
+        assertFalse(stored.table().holds(stored.runId(), stored.published().contentSha256()));
+        assertFalse(ledger.recordTable(DATASET, UNIT, "run-1", "sha-a", committed(43, "run-1", "sha-a"), null),
+                "an older publish's record never lands on a newer publish");
+        assertEquals(List.of(stored), ledger.items(DATASET, null, null));
+    }
+
+    @Test
+    public void recordTable_whoseHistoryKeyExists_isRefused_andWritesNothing() throws Exception {
+        HistoryEntry entry = history(UNIT, "2026-03-03T00:00:00Z", "run-1", "TABLE_COMMITTED");
+        ledger.write(publishedWithContent(UNIT, "run-1", "sha-a"), 0, null);
+        ledger.appendHistory(entry.toBuilder().action("REPAIR_SKIPPED").build());
+
+        assertThrows(HistoryKeyTakenException.class,
+                () -> ledger.recordTable(DATASET, UNIT, "run-1", "sha-a", committed(1, "run-1", "sha-a"), entry));
+        assertNull(ledger.get(DATASET, UNIT).orElseThrow().table());
+    }
+
     // ---- sample items ----
 
     /** Every field set, the instants with nanoseconds. */
@@ -431,6 +522,8 @@ public abstract class LedgerContract {
                 .restatements(1)
                 .contentSince("run-0", Instant.parse("2026-03-02T23:30:00.5Z"))
                 .emptyAccepted(new EmptyAcceptance(Instant.parse("2026-03-03T08:00:00.000000002Z"), "run-9", "INC-9 a holiday"))
+                .volumeAccepted(new VolumeAcceptance(Instant.parse("2026-03-03T09:00:00.000000004Z"), "run-10",
+                        "INC-10 a sale day"))
                 .build();
     }
 

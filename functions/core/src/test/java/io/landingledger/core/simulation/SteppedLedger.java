@@ -4,6 +4,7 @@ import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.Ledger;
 import io.landingledger.core.ledger.LedgerConflictException;
 import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.ledger.TableState;
 
 import java.util.List;
 import java.util.Optional;
@@ -44,6 +45,14 @@ public final class SteppedLedger implements Ledger {
             delegate.appendHistory(history);
             return null;
         });
+    }
+
+    @Override
+    public boolean recordTable(String dataset, String unit, String expectedRunId, String expectedSha256,
+                               TableState state, HistoryEntry history) {
+        String detail = scheduler.tracing() ? "snapshot " + state.snapshotId() + " if run " + expectedRunId : null;
+        return scheduler.call("ledger.recordTable", unit, detail, true,
+                () -> delegate.recordTable(dataset, unit, expectedRunId, expectedSha256, state, history));
     }
 
     @Override

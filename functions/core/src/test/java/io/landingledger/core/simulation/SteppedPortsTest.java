@@ -4,6 +4,7 @@ import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.Ledger;
 import io.landingledger.core.ledger.LedgerConflictException;
 import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.ledger.TableState;
 import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.ledger.RunKind;
 import io.landingledger.core.store.ObjectNotFoundException;
@@ -257,6 +258,12 @@ class SteppedPortsTest {
         @Override
         public void appendHistory(HistoryEntry entry) {
             history.add(entry);
+        }
+
+        @Override
+        public boolean recordTable(String dataset, String unit, String expectedRunId, String expectedSha256,
+                                   TableState state, HistoryEntry entry) {
+            throw new UnsupportedOperationException("the stepped ports' test records no table state");
         }
 
         @Override

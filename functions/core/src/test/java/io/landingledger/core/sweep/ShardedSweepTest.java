@@ -13,6 +13,7 @@ import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.Ledger;
 import io.landingledger.core.ledger.LedgerConflictException;
 import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.ledger.TableState;
 import io.landingledger.core.store.ObjectStore;
 import io.landingledger.core.testing.InMemoryLedger;
 import io.landingledger.core.testing.InMemoryObjectStore;
@@ -331,6 +332,12 @@ class ShardedSweepTest {
         @Override
         public void appendHistory(HistoryEntry history) {
             delegate.appendHistory(history);
+        }
+
+        @Override
+        public boolean recordTable(String dataset, String unit, String expectedRunId, String expectedSha256,
+                                   TableState state, HistoryEntry history) {
+            return delegate.recordTable(dataset, unit, expectedRunId, expectedSha256, state, history);
         }
 
         @Override

@@ -5,6 +5,8 @@ import io.landingledger.core.ledger.HistoryKeyTakenException;
 import io.landingledger.core.ledger.Ledger;
 import io.landingledger.core.ledger.LedgerConflictException;
 import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.ledger.LedgerStatus;
+import io.landingledger.core.ledger.TableState;
 import io.landingledger.core.store.KeyOrder;
 
 import java.util.ArrayDeque;
@@ -30,6 +32,9 @@ import java.util.TreeMap;
  *       if either fails nothing at all is written (TransactWriteItems is cancelled): a stale revision throws
  *       {@link LedgerConflictException} carrying the stored item (empty when absent), an existing history key with the
  *       revision as read {@link HistoryKeyTakenException}, as {@code DynamoDbLedger} reads the cancellation reasons.
+ *   <li>{@link #recordTable} replaces the item's table state, conditioned on the standing publish (status, run id,
+ *       content hash), without moving the revision; {@link #write} keeps the stored table state whatever the written
+ *       item says (DynamoDbLedger's update names no {@code table_*} attribute).
  *   <li>History entries are created once: {@link #appendHistory} of an existing key writes nothing; it returns when
  *       the stored entry is this one (a retried put) and throws {@link HistoryKeyTakenException} when it is not.
  *   <li>Faults: {@link #conflictNextWrite()} is DynamoDB's TransactionConflict (another transaction on the item was in
@@ -42,7 +47,7 @@ import java.util.TreeMap;
  */
 public final class InMemoryLedger implements Ledger {
 
-    public enum Operation { GET, WRITE, APPEND_HISTORY, HISTORY, ITEMS }
+    public enum Operation { GET, WRITE, APPEND_HISTORY, RECORD_TABLE, HISTORY, ITEMS }
 
     /** One port call: {@code unit} is null for ITEMS. */
     public record Call(Operation operation, String dataset, String unit) {
@@ -135,7 +140,10 @@ public final class InMemoryLedger implements Ledger {
             // cancelled on the history put's attribute_not_exists alone)
             throw new HistoryKeyTakenException(entry, "the ledger item is still at revision " + revision);
         }
-        items.computeIfAbsent(item.dataset(), d -> new TreeMap<>(KeyOrder.UTF8)).put(item.unit(), item.withRevision(expectedRevision + 1));
+        // a ledger write never changes the table state: only recordTable does (as DynamoDbLedger leaves table_* alone)
+        LedgerItem stored = item.toBuilder().revision(expectedRevision + 1)
+                .table(current == null ? null : current.table()).build();
+        items.computeIfAbsent(item.dataset(), d -> new TreeMap<>(KeyOrder.UTF8)).put(item.unit(), stored);
         if (entry != null) {
             historyOf(entry.partitionKey()).put(entry.sortKey(), entry);
         }
@@ -152,6 +160,30 @@ public final class InMemoryLedger implements Ledger {
             throw new HistoryKeyTakenException(entry, "with other content");
         }
         after(call);
+    }
+
+    @Override
+    public synchronized boolean recordTable(String dataset, String unit, String expectedRunId, String expectedSha256,
+                                            TableState state, HistoryEntry entry) {
+        Call call = new Call(Operation.RECORD_TABLE, dataset, unit);
+        before(call);
+        LedgerItem current = stored(dataset, unit);
+        boolean standing = current != null && current.status() == LedgerStatus.PUBLISHED && current.published() != null
+                && Objects.equals(current.runId(), expectedRunId)
+                && Objects.equals(current.published().contentSha256(), expectedSha256);
+        if (!standing) {
+            after(call);
+            return false;
+        }
+        if (entry != null && historyOf(entry.partitionKey()).containsKey(entry.sortKey())) {
+            throw new HistoryKeyTakenException(entry, "the ledger item still stands on the publish");
+        }
+        items.get(dataset).put(unit, current.toBuilder().table(state).build());
+        if (entry != null) {
+            historyOf(entry.partitionKey()).put(entry.sortKey(), entry);
+        }
+        after(call);
+        return true;
     }
 
     @Override

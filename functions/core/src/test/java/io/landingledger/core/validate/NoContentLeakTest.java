@@ -36,7 +36,12 @@ class NoContentLeakTest {
     private static final String WORD_SECRET = "PLANTED_SECRET_456"; // looks like a field name, in case names are echoed
     private static final List<String> PLANTED = List.of(SECRET, EMAIL, WORD_SECRET, "jane.doe", "PLANTED");
 
-    private static final DatasetContract EVENTS = TestContracts.progressEvents(c -> c.put("maxRejectedLines", 1000));
+    @SuppressWarnings("unchecked")
+    private static final DatasetContract EVENTS = TestContracts.progressEvents(c -> {
+        c.put("maxRejectedLines", 1000);
+        ((java.util.Map<String, Object>) c.get("fields")).put("score",
+                new java.util.LinkedHashMap<>(java.util.Map.of("type", "number", "precision", 4, "scale", 1)));
+    });
 
     private static void assertNothingPlanted(Outcome outcome) {
         String rejects = outcome.rejectsText();
@@ -60,6 +65,10 @@ class NoContentLeakTest {
                 event(SECRET + "-4").raw("attempt_number", "99999999999999999999").line(),              // NUMBER_OVERFLOW
                 event(SECRET + "-5").text("event_time", "2026-03-02T14:02:11 " + SECRET).line(),        // TIMESTAMP_INVALID
                 event(SECRET + "-6").text("event_time", "2026-03-02T14:02:11").text("learner_id", EMAIL).line(), // NO_OFFSET
+                // TIMESTAMP_PRECISION, DECIMAL_SCALE, DECIMAL_PRECISION
+                event(SECRET + "-6b").text("event_time", "2026-03-02T14:02:11.1234567Z").text("lesson_id", EMAIL).line(),
+                event(SECRET + "-6c").raw("score", "1.25").text("lesson_id", EMAIL).line(),
+                event(SECRET + "-6d").raw("score", "1234.5").text("lesson_id", EMAIL).line(),
                 event(SECRET + "-7").raw("extra", "\"" + WORD_SECRET + "\"").line(),                       // UNKNOWN_FIELD
                 event(SECRET + "-8").raw("x " + SECRET, "1").line(),                                     // a key that is not a name: withheld
                 event(SECRET + "-8b").raw(EMAIL, "1").line(),

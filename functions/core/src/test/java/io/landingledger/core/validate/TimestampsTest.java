@@ -48,7 +48,8 @@ class TimestampsTest {
             String given = LOCAL.format(instant.atOffset(offset)) + fraction + suffix;
             long unit = (long) Math.pow(10, 9 - digits);
             Instant truncated = Instant.ofEpochSecond(instant.getEpochSecond(), instant.getNano() / unit * unit);
-            String expected = "\"" + truncated + "\""; // the instant given, as java.time prints it
+            // the instant given, as java.time prints it; finer than a microsecond, refused (the table's timestamptz)
+            String expected = truncated.getNano() % 1000 != 0 ? "TIMESTAMP_PRECISION" : "\"" + truncated + "\"";
             assertEquals(expected, canonical(given), given);
         }
     }
@@ -70,7 +71,9 @@ class TimestampsTest {
             }
             assertEquals(real ? "\"" + text + "\"" : "DATE_INVALID", canonicalDate(text), text);
             // the date part of a timestamp follows the same calendar
-            assertEquals(real ? "\"" + text + "T12:00:00Z\"" : "TIMESTAMP_INVALID", canonical(text + "T12:00:00Z"), text);
+            // (year 0000 is a date, but no timestamptz instant)
+            assertEquals(real && year > 0 ? "\"" + text + "T12:00:00Z\"" : "TIMESTAMP_INVALID",
+                    canonical(text + "T12:00:00Z"), text);
         }
     }
 
@@ -100,6 +103,19 @@ class TimestampsTest {
             String got = reason != null ? reason.name() : new String(out.bytes, 1, out.size - 1, StandardCharsets.US_ASCII);
             assertEquals(canonical(text), got, text);
         }
+    }
+
+    @Test
+    void writeCanonicalTimestamp_outsideTheTablesMicrosecondRange_isRefused() {
+        assertEquals("\"0001-01-01T00:00:00Z\"", canonical("0001-01-01T00:00:00Z"));
+        assertEquals("TIMESTAMP_INVALID", canonical("0000-12-31T23:59:59Z"));
+        assertEquals("\"0001-01-01T00:30:00Z\"", canonical("0000-12-31T23:30:00-01:00"), "UTC decides the year");
+        assertEquals("TIMESTAMP_INVALID", canonical("9999-12-31T23:30:00-01:00"));
+        assertEquals("\"9999-12-31T23:59:59.999999Z\"", canonical("9999-12-31T23:59:59.999999Z"));
+        assertEquals("\"2026-03-02T14:02:11.123456Z\"", canonical("2026-03-02T14:02:11.123456000Z"),
+                "zeros are no digits");
+        assertEquals("TIMESTAMP_PRECISION", canonical("2026-03-02T14:02:11.1234567Z"));
+        assertEquals("TIMESTAMP_PRECISION", canonical("2026-03-02T14:02:11.000000001+05:30"));
     }
 
     private static byte[] utf8(String text) {

@@ -13,6 +13,7 @@ import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.LedgerStatus;
 import io.landingledger.core.ledger.PublishedRef;
 import io.landingledger.core.ledger.RunKind;
+import io.landingledger.core.ledger.TableState;
 import io.landingledger.lambda.LedgerTables;
 
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -202,6 +203,81 @@ public final class DynamoDbLedger implements Ledger {
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD).build();
     }
 
+    /**
+     * One UpdateItem (or, with a history entry, one TransactWriteItems with the history put) that SETs the present
+     * {@link #TABLE_ATTRIBUTES} and REMOVEs the absent ones, conditioned on {@link #CONDITION_STANDING_PUBLISH}; the
+     * revision is not touched. A failed condition on the item is false; on the history key alone,
+     * {@link HistoryKeyTakenException}; anything else, a TransactionConflict included, is a fault the caller lets
+     * propagate (the table writer reads the ledger again and tries once more).
+     */
+    @Override
+    public boolean recordTable(String dataset, String unit, String expectedRunId, String expectedSha256,
+                               TableState state, HistoryEntry history) {
+        Map<String, AttributeValue> attributes = tableAttributes(state);
+        Map<String, String> names = new LinkedHashMap<>();
+        Map<String, AttributeValue> values = new LinkedHashMap<>();
+        List<String> sets = new ArrayList<>();
+        List<String> removes = new ArrayList<>();
+        int i = 0;
+        for (String name : TABLE_ATTRIBUTES) {
+            String placeholder = "#t" + i;
+            names.put(placeholder, name);
+            AttributeValue value = attributes.get(name);
+            if (value != null) {
+                values.put(":t" + i, value);
+                sets.add(placeholder + " = :t" + i);
+            } else {
+                removes.add(placeholder);
+            }
+            i++;
+        }
+        names.put("#status", "status");
+        names.put("#run_id", "run_id");
+        names.put("#content_sha256", "content_sha256");
+        values.put(":published", s(LedgerStatus.PUBLISHED.name()));
+        values.put(":run_id", s(expectedRunId == null ? "" : expectedRunId));
+        values.put(":content_sha256", s(expectedSha256 == null ? "" : expectedSha256));
+        String expression = (sets.isEmpty() ? "" : "SET " + String.join(", ", sets))
+                + (removes.isEmpty() ? "" : " REMOVE " + String.join(", ", removes));
+        Update update = Update.builder().tableName(ledgerTable)
+                .key(Map.of("dataset", s(dataset), "unit", s(unit)))
+                .updateExpression(expression.strip()).conditionExpression(CONDITION_STANDING_PUBLISH)
+                .expressionAttributeNames(names).expressionAttributeValues(values).build();
+        if (history == null) {
+            try {
+                dynamo.updateItem(UpdateItemRequest.builder().tableName(update.tableName()).key(update.key())
+                        .updateExpression(update.updateExpression()).conditionExpression(update.conditionExpression())
+                        .expressionAttributeNames(update.expressionAttributeNames())
+                        .expressionAttributeValues(update.expressionAttributeValues()).build());
+                return true;
+            } catch (ConditionalCheckFailedException e) {
+                return false;
+            }
+        }
+        Put put = Put.builder().tableName(historyTable).item(historyAttributes(history))
+                .conditionExpression(CONDITION_NEW_HISTORY).build();
+        try {
+            dynamo.transactWriteItems(r -> r.transactItems(
+                    TransactWriteItem.builder().update(update).build(),
+                    TransactWriteItem.builder().put(put).build()));
+            return true;
+        } catch (TransactionCanceledException e) {
+            List<CancellationReason> reasons = e.cancellationReasons();
+            if (reasons == null || reasons.size() != 2) {
+                throw e;
+            }
+            String item = reasons.get(0).code();
+            String entry = reasons.get(1).code();
+            if ("ConditionalCheckFailed".equals(item)) {
+                return false;
+            }
+            if (passed(reasons.get(0)) && "ConditionalCheckFailed".equals(entry)) {
+                throw new HistoryKeyTakenException(history, "the ledger item still stands on the publish");
+            }
+            throw e;
+        }
+    }
+
     @Override
     public List<HistoryEntry> history(String dataset, String unit) {
         List<HistoryEntry> entries = new ArrayList<>();
@@ -229,13 +305,49 @@ public final class DynamoDbLedger implements Ledger {
 
     // ---- mapping ----
 
+    /** The item stands on the publish a table state describes (the attribute names are placeholders). */
+    static final String CONDITION_STANDING_PUBLISH =
+            "#status = :published AND #run_id = :run_id AND #content_sha256 = :content_sha256";
+
+    /**
+     * The table writer's attributes, written only by {@link #recordTable}: {@link #write}'s update names none of them,
+     * so every ledger write keeps them as they are.
+     */
+    static final List<String> TABLE_ATTRIBUTES = List.of("table_snapshot_id", "table_run_id",
+            "table_content_sha256", "table_committed_at", "table_last_error", "table_failed_at");
+
+    static Map<String, AttributeValue> tableAttributes(TableState state) {
+        Map<String, AttributeValue> a = new LinkedHashMap<>();
+        if (state == null) {
+            return a;
+        }
+        if (state.snapshotId() != null) {
+            a.put("table_snapshot_id", n(state.snapshotId()));
+        }
+        putIfPresent(a, "table_run_id", state.runId());
+        putIfPresent(a, "table_content_sha256", state.contentSha256());
+        putIfPresent(a, "table_committed_at", str(state.committedAt()));
+        putIfPresent(a, "table_last_error", state.lastError());
+        putIfPresent(a, "table_failed_at", str(state.failedAt()));
+        return a;
+    }
+
+    private static TableState tableState(Map<String, AttributeValue> a) {
+        if (TABLE_ATTRIBUTES.stream().noneMatch(a::containsKey)) {
+            return null;
+        }
+        AttributeValue snapshot = a.get("table_snapshot_id");
+        return new TableState(snapshot == null || snapshot.n() == null ? null : Long.valueOf(snapshot.n()),
+                text(a, "table_run_id"), text(a, "table_content_sha256"), instant(a, "table_committed_at"),
+                text(a, "table_last_error"), instant(a, "table_failed_at"));
+    }
+
     /** Every non-key attribute of a ledger item, in the order the update expression lists them. */
     static final List<String> LEDGER_ATTRIBUTES = List.of("status", "input_bucket", "input_key", "input_version_id",
             "input_etag", "input_sha256", "input_size", "input_sequencer", "input_last_modified", "published_key",
             "published_etag", "accepted", "rejected", "duplicates", "quarantine_key", "run_id", "run_kind",
             "contract_version", "publish_count", "first_published_at", "published_at", "last_attempt", "reason", "revision",
-            "content_sha256", "restatements", "content_run_id", "content_published_at", "empty_accepted",
-            "volume_accepted");
+            "content_sha256", "restatements", "content_run_id", "content_published_at", "empty_accepted", "volume_accepted");
 
     static Map<String, AttributeValue> ledgerAttributes(LedgerItem item) {
         Map<String, AttributeValue> a = new LinkedHashMap<>();
@@ -288,9 +400,10 @@ public final class DynamoDbLedger implements Ledger {
         }
         VolumeAcceptance volume = item.volumeAccepted();
         if (volume != null) {
-            a.put("volume_accepted", AttributeValue.fromM(Map.of("at", s(volume.at().toString()), "run_id", s(volume.runId()),
-                    "reason", s(volume.reason()))));
+            a.put("volume_accepted", AttributeValue.fromM(Map.of("at", s(volume.at().toString()),
+                    "run_id", s(volume.runId()), "reason", s(volume.reason()))));
         }
+        a.putAll(tableAttributes(item.table())); // what a seeded item holds; write's update never names them
         return a;
     }
 
@@ -353,6 +466,7 @@ public final class DynamoDbLedger implements Ledger {
                 .contentSince(text(a, "content_run_id"), instant(a, "content_published_at"))
                 .emptyAccepted(accepted)
                 .volumeAccepted(volume)
+                .table(tableState(a))
                 .build();
     }
 

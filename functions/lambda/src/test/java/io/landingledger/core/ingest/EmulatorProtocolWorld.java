@@ -4,6 +4,7 @@ import io.landingledger.core.ledger.HistoryEntry;
 import io.landingledger.core.ledger.Ledger;
 import io.landingledger.core.ledger.LedgerConflictException;
 import io.landingledger.core.ledger.LedgerItem;
+import io.landingledger.core.ledger.TableState;
 import io.landingledger.core.simulation.SimClock;
 import io.landingledger.core.store.ConcurrentUpdateException;
 import io.landingledger.core.store.ObjectNotFoundException;
@@ -375,6 +376,14 @@ final class EmulatorProtocolWorld implements ProtocolWorld {
         public void appendHistory(HistoryEntry history) {
             delegate.appendHistory(history);
             storeWrite.run();
+        }
+
+        @Override
+        public boolean recordTable(String dataset, String unit, String expectedRunId, String expectedSha256,
+                                   TableState state, HistoryEntry history) {
+            boolean recorded = delegate.recordTable(dataset, unit, expectedRunId, expectedSha256, state, history);
+            storeWrite.run();
+            return recorded;
         }
 
         @Override

@@ -9,6 +9,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -36,5 +37,14 @@ class DynamoDbLedgerMappingTest {
     void theContentAttributes_areNamedInTheUpdate_soAWriteRemovesWhatIsGone() {
         assertTrue(DynamoDbLedger.LEDGER_ATTRIBUTES.containsAll(java.util.List.of("content_sha256", "restatements", "content_run_id",
                 "content_published_at", "empty_accepted", "volume_accepted")));
+    }
+
+    @Test
+    void theTableAttributes_areNeverNamedByAWrite_soEveryWriteKeepsThem_andAnItemWithoutThemHasNoTableState() {
+        for (String table : DynamoDbLedger.TABLE_ATTRIBUTES) {
+            assertFalse(DynamoDbLedger.LEDGER_ATTRIBUTES.contains(table), table);
+        }
+        assertFalse(String.join(" ", DynamoDbLedger.LEDGER_ATTRIBUTES).contains("table_"));
+        assertNull(DynamoDbLedger.toItem(legacyItem(1)).table());
     }
 }

@@ -254,6 +254,12 @@ final class Fleet {
         }
 
         @Override
+        public boolean recordTable(String dataset, String unit, String expectedRunId, String expectedSha256,
+                                   io.landingledger.core.ledger.TableState state, HistoryEntry history) {
+            throw new UnsupportedOperationException("the sweep never writes the ledger");
+        }
+
+        @Override
         public List<HistoryEntry> history(String dataset, String unit) {
             return List.of();
         }
