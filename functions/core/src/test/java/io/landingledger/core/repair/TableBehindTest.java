@@ -10,7 +10,6 @@ import io.landingledger.core.ingest.LakeLayout;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.json.JsonCodec;
 import io.landingledger.core.ledger.HistoryEntry;
-import io.landingledger.core.ledger.LedgerConflictException;
 import io.landingledger.core.ledger.LedgerItem;
 import io.landingledger.core.ledger.RunKind;
 import io.landingledger.core.ledger.TableState;
@@ -119,13 +118,11 @@ class TableBehindTest {
     private void writerRecords(TableState state) {
         clock.advance(Duration.ofSeconds(1)); // a history item's key is its time and run
         LedgerItem item = item();
-        try {
-            ledger.write(item.toBuilder().table(state).build(), item.revision(), HistoryEntry.builder().dataset(contract.dataset())
-                .unit(UNIT).at(clock.instant()).runId(item.runId()).runKind(RunKind.INGEST).action("TABLE_COMMITTED")
-                    .published(item.published()).contractVersion(item.contractVersion()).build());
-        } catch (LedgerConflictException e) {
-            throw new AssertionError(e);
-        }
+        HistoryEntry history = HistoryEntry.builder().dataset(contract.dataset()).unit(UNIT).at(clock.instant())
+                .runId(item.runId()).runKind(RunKind.INGEST).action("TABLE_COMMITTED").published(item.published())
+                .contractVersion(item.contractVersion()).build();
+        assertTrue(ledger.recordTable(contract.dataset(), UNIT, item.runId(), item.published().contentSha256(), state,
+                history), "the item stands on the publish the writer describes");
     }
 
     private TableState committed() {
