@@ -79,6 +79,42 @@ public record LocalTableBucket(String name, String arn, JdbcCatalog catalog) imp
         catalog.createNamespace(Namespace.of(namespace));
     }
 
+    /**
+     * Copies every file of every table (metadata, manifest lists, manifests, data: what each table's location holds,
+     * current and earlier snapshots alike) to {@code directory}/NAMESPACE/TABLE/..., the object keys' layout under the
+     * bucket: a reader of the copy maps {@code s3://NAME/} to {@code directory}. Returns how many files.
+     */
+    public int export(Path directory) {
+        int files = 0;
+        Path root = directory.toAbsolutePath().normalize();
+        String prefix = "s3://" + name + "/";
+        for (Namespace namespace : catalog.listNamespaces()) {
+            for (org.apache.iceberg.catalog.TableIdentifier id : catalog.listTables(namespace)) {
+                org.apache.iceberg.Table table = catalog.loadTable(id);
+                if (!(table.io() instanceof org.apache.iceberg.io.SupportsPrefixOperations listing)) {
+                    throw new IllegalStateException("the table's FileIO cannot list its location: " + table.io().getClass());
+                }
+                for (org.apache.iceberg.io.FileInfo file : listing.listPrefix(table.location())) {
+                    if (!file.location().startsWith(prefix)) {
+                        continue;
+                    }
+                    Path target = root.resolve(file.location().substring(prefix.length())).normalize();
+                    if (!target.startsWith(root)) {
+                        continue; // never outside the export directory, whatever a key says
+                    }
+                    try (java.io.InputStream in = table.io().newInputFile(file.location()).newStream()) {
+                        Files.createDirectories(target.getParent());
+                        Files.copy(in, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("exporting " + file.location(), e);
+                    }
+                    files++;
+                }
+            }
+        }
+        return files;
+    }
+
     @Override
     public void close() {
         catalog.close();
