@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -20,7 +21,7 @@ public final class IamState {
     private final Map<String, Map<String, Object>> managedPolicies = new ConcurrentHashMap<>();
     private final Map<String, Map<String, Object>> bucketPolicies = new ConcurrentHashMap<>();
     private final Map<String, Map<String, Object>> tableBucketPolicies = new ConcurrentHashMap<>();
-    private final java.util.Set<String> tableBuckets = ConcurrentHashMap.newKeySet();
+    private final Set<String> tableBuckets = ConcurrentHashMap.newKeySet();
 
     void role(Role role) {
         roles.put(role.name(), role);

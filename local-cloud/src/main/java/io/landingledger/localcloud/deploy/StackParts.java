@@ -6,6 +6,7 @@ import io.landingledger.localcloud.tables.TableBucketsEndpoint;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -39,7 +40,7 @@ final class StackParts {
     final URI endpoint;
     /** The table buckets' Iceberg REST endpoint, where their catalogs keep their records, and how they reach S3. */
     final TableBucketsEndpoint tables;
-    final java.nio.file.Path tablesDirectory;
+    final Path tablesDirectory;
     final LocalTableBucket.Storage tableStorage;
     private final Function<String, StackConnection> functionConnections;
     private final Map<String, DeployedResource> resources = new LinkedHashMap<>();
@@ -50,7 +51,7 @@ final class StackParts {
 
     StackParts(String stackName, String stackId, String region, String account, LocalLambda lambda, IamState iam, StackAccess access,
                S3Client adminS3, URI motoEndpoint, URI endpoint, Function<String, StackConnection> functionConnections,
-               TableBucketsEndpoint tables, java.nio.file.Path tablesDirectory, LocalTableBucket.Storage tableStorage) {
+               TableBucketsEndpoint tables, Path tablesDirectory, LocalTableBucket.Storage tableStorage) {
         this.stackName = stackName;
         this.stackId = stackId;
         this.region = region;

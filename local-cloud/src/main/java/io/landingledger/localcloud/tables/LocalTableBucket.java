@@ -1,15 +1,21 @@
 package io.landingledger.localcloud.tables;
 
 import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -89,12 +95,12 @@ public record LocalTableBucket(String name, String arn, JdbcCatalog catalog) imp
         Path root = directory.toAbsolutePath().normalize();
         String prefix = "s3://" + name + "/";
         for (Namespace namespace : catalog.listNamespaces()) {
-            for (org.apache.iceberg.catalog.TableIdentifier id : catalog.listTables(namespace)) {
-                org.apache.iceberg.Table table = catalog.loadTable(id);
-                if (!(table.io() instanceof org.apache.iceberg.io.SupportsPrefixOperations listing)) {
+            for (TableIdentifier id : catalog.listTables(namespace)) {
+                Table table = catalog.loadTable(id);
+                if (!(table.io() instanceof SupportsPrefixOperations listing)) {
                     throw new IllegalStateException("the table's FileIO cannot list its location: " + table.io().getClass());
                 }
-                for (org.apache.iceberg.io.FileInfo file : listing.listPrefix(table.location())) {
+                for (FileInfo file : listing.listPrefix(table.location())) {
                     if (!file.location().startsWith(prefix)) {
                         continue;
                     }
@@ -102,9 +108,9 @@ public record LocalTableBucket(String name, String arn, JdbcCatalog catalog) imp
                     if (!target.startsWith(root)) {
                         continue; // never outside the export directory, whatever a key says
                     }
-                    try (java.io.InputStream in = table.io().newInputFile(file.location()).newStream()) {
+                    try (InputStream in = table.io().newInputFile(file.location()).newStream()) {
                         Files.createDirectories(target.getParent());
-                        Files.copy(in, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                        Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
                     } catch (IOException e) {
                         throw new UncheckedIOException("exporting " + file.location(), e);
                     }

@@ -1,5 +1,7 @@
 package io.landingledger.localcloud.tables;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.rest.responses.ConfigResponse;
@@ -93,7 +95,7 @@ public final class TableBucketsEndpoint implements AutoCloseable {
                 .build();
         try {
             return new IcebergRestRouter.Response(200, IcebergRestRouter.mapper().writeValueAsBytes(config));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
     }

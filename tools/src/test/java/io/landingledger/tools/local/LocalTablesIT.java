@@ -42,6 +42,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -172,11 +173,13 @@ class LocalTablesIT {
     }
 
     @Test
-    void aPublishedUnit_isQueuedForTheTableWriter_throughTheLedgerStream() throws Exception {
+    void aPublishedUnit_isQueuedForTheTableWriter_throughTheLedgerStream_andARefusedOneIsNot() throws Exception {
         String inbox = stack.physicalId("InboxBucket");
         try (S3Client producer = DependencyFactory.s3Client(LandingRuntime.aws(stack.operatorConnection()))) {
-            Path example = REPOSITORY.resolve("examples/inbox/progress_events/progress-2026-03-01.jsonl");
-            producer.putObject(r -> r.bucket(inbox).key("progress_events/progress-2026-03-01.jsonl"), RequestBody.fromFile(example));
+            for (String file : List.of("progress-2026-03-01.jsonl", "progress-2026-03-07.jsonl")) { // 03-07: KEY_CONFLICT
+                Path example = REPOSITORY.resolve("examples/inbox/progress_events/" + file);
+                producer.putObject(r -> r.bucket(inbox).key("progress_events/" + file), RequestBody.fromFile(example));
+            }
         }
         stack.awaitIdle(Duration.ofMinutes(3));
         Set<String> queued = new TreeSet<>();
@@ -184,8 +187,11 @@ class LocalTablesIT {
             Map<String, Object> map = JSON.std.mapFrom(answer);
             ((List<?>) map.get("queued")).forEach(unit -> queued.add(String.valueOf(unit)));
             assertEquals(List.of(), map.get("batchItemFailures"), answer);
+            // the mapping's FilterCriteria passed PUBLISHED units only: the handler had nothing to skip
+            assertEquals(0, ((Number) map.get("skipped")).intValue(), answer);
         }
         assertTrue(queued.contains("progress_events/2026-03-01"), "queued: " + queued + "; undeliverable: " + stack.undeliverable());
+        assertFalse(queued.contains("progress_events/2026-03-07"), "a refused unit is never queued: " + queued);
     }
 
     @Test
