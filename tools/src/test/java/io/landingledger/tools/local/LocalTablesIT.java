@@ -67,6 +67,7 @@ class LocalTablesIT {
     static void deploy() throws Exception {
         work = Files.createTempDirectory("local-tables");
         stack = LocalDeployment.start(LocalDeployment.Options.of(REPOSITORY, work), new LandingRuntime());
+        System.out.println("[local-tables] stack up in " + stack.startupTime().toMillis() + " ms: " + stack.startupPhases());
         stack.lambda().addListener((function, payload, result, attempt, async) -> {
             if (function.logicalId().equals("TableEnqueueFunction") && !result.failed()) {
                 enqueued.add(result.payloadText());
@@ -141,8 +142,11 @@ class LocalTablesIT {
         try (RESTCatalog writer = catalog(stack.functionConnection("TableWriterFunction"))) {
             Table table = writer.createTable(id, SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("unit").build(),
                     Map.of("format-version", "2"));
+            long begin = System.nanoTime();
             table.newOverwrite().overwriteByRowFilter(Expressions.equal("unit", "2026-10-01"))
                     .addFile(dataFile(table, "2026-10-01", "run-1")).set("landing.run-id", "run-1").commit();
+            System.out.println("[local-tables] a first commit through the gateway (manifests, metadata, the catalog's swap): "
+                    + (System.nanoTime() - begin) / 1_000_000 + " ms");
             snapshot = table.currentSnapshot().snapshotId();
         }
         try (RESTCatalog reader = catalog(stack.managedPolicyConnection("ReaderPolicy"))) {
