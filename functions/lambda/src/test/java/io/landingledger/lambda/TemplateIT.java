@@ -191,7 +191,9 @@ public class TemplateIT {
         for (String function : model.functions()) {
             assertEquals("java21", model.property(function, "Runtime"), function + ": Runtime (java17 can no longer be created)");
             assertEquals(List.of("arm64"), model.property(function, "Architectures"), function + ": Architectures");
-            assertEquals("PublishedVersions", model.string(map(model.property(function, "SnapStart")).get("ApplyOn")),
+            // the table writer runs behind a queue with no SnapStart: a snapshot would freeze its catalog client
+            String snapStart = function.equals(tableWriter()) ? "None" : "PublishedVersions";
+            assertEquals(snapStart, model.string(map(model.property(function, "SnapStart")).get("ApplyOn")),
                     function + ": SnapStart by default (SnapStartApplyOn None only where the Region has none)");
             assertNotNull(model.property(function, "AutoPublishAlias"), function + ": SnapStart needs a published version (AutoPublishAlias)");
         }
