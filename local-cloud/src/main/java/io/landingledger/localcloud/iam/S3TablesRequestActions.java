@@ -22,6 +22,8 @@ import java.util.Map;
  *   <li>a table: load s3tables:GetTableMetadataLocation, exists s3tables:GetTable, commit
  *       s3tables:UpdateTableMetadataLocation, drop s3tables:DeleteTable, a metrics report s3tables:GetTable, on the
  *       table.</li>
+ *   <li>S3 Tables' own API, {@code PUT|GET /tables/{bucket ARN}/{namespace}/{name}/maintenance}:
+ *       s3tables:PutTableMaintenanceConfiguration, GetTableMaintenanceConfiguration, on the table.</li>
  *   <li>the storage: reading an object (GetObject, HeadObject, ListParts) s3tables:GetTableData, writing one
  *       (PutObject and its multipart forms, AbortMultipartUpload) s3tables:PutTableData, on the table whose location
  *       holds the key; deleting or listing is unmapped (S3 Tables removes unreferenced files itself).</li>
@@ -33,6 +35,8 @@ import java.util.Map;
  */
 public final class S3TablesRequestActions {
     private static final String BASE = "/iceberg/v1/";
+    /** S3 Tables' own API: {@code /tables/{bucket ARN}/{namespace}/{name}/maintenance} (the bucket ARN encoded). */
+    private static final String MAINTENANCE_BASE = "/tables/";
 
     private final String region;
     private final String account;
@@ -49,6 +53,9 @@ public final class S3TablesRequestActions {
 
     /** A request to the REST endpoint: its method, raw path and decoded query. */
     public RequestMapping map(String method, String rawPath, Map<String, String> query) {
+        if (rawPath.startsWith(MAINTENANCE_BASE)) {
+            return maintenance(method, rawPath);
+        }
         if (!rawPath.startsWith(BASE)) {
             return RequestMapping.unmapped(method + " " + rawPath, "the S3 Tables Iceberg REST endpoint is " + BASE + "...");
         }
@@ -104,6 +111,22 @@ public final class S3TablesRequestActions {
             return RequestMapping.unmapped(method + " " + rawPath, "not a route of the S3 Tables Iceberg REST endpoint");
         }
         return RequestMapping.of(action, AuthorizationRequest.of("s3tables:" + action, resource));
+    }
+
+    /** PutTableMaintenanceConfiguration and GetTableMaintenanceConfiguration, on the table; nothing else of that API. */
+    private RequestMapping maintenance(String method, String rawPath) {
+        String[] p = rawPath.substring(MAINTENANCE_BASE.length()).split("/", -1);
+        if (p.length != 4 || !p[3].equals("maintenance") || !decode(p[0]).startsWith("arn:aws:s3tables:")) {
+            return RequestMapping.unmapped(method + " " + rawPath, "not an S3 Tables operation the local stack serves");
+        }
+        String table = tableArn(decode(p[0]), decode(p[1]), decode(p[2]));
+        return switch (method) {
+            case "PUT" -> RequestMapping.of("PutTableMaintenanceConfiguration",
+                    AuthorizationRequest.of("s3tables:PutTableMaintenanceConfiguration", table));
+            case "GET" -> RequestMapping.of("GetTableMaintenanceConfiguration",
+                    AuthorizationRequest.of("s3tables:GetTableMaintenanceConfiguration", table));
+            default -> RequestMapping.unmapped(method + " " + rawPath, "not an S3 Tables operation the local stack serves");
+        };
     }
 
     /**

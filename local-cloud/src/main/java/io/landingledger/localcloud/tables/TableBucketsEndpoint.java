@@ -2,10 +2,12 @@ package io.landingledger.localcloud.tables;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.rest.responses.ConfigResponse;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.ArrayList;
@@ -26,6 +28,11 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class TableBucketsEndpoint implements AutoCloseable {
     /** The path every route starts with. */
     public static final String BASE = "/iceberg/v1/";
+    /** S3 Tables' own API for a table's maintenance: {@code /tables/{bucket ARN}/{namespace}/{name}/maintenance}. */
+    private static final String MAINTENANCE_BASE = "/tables/";
+
+    /** Each table's maintenance configurations as last put (by table ARN, then type): recorded, never run here. */
+    private final Map<String, Map<String, Object>> maintenance = new ConcurrentHashMap<>();
 
     private final Map<String, Served> buckets = new ConcurrentHashMap<>();
     private final URI storageEndpoint;
@@ -64,6 +71,9 @@ public final class TableBucketsEndpoint implements AutoCloseable {
      * @param query   the decoded query parameters
      */
     public IcebergRestRouter.Response handle(String method, String rawPath, Map<String, String> query, byte[] body) {
+        if (rawPath.startsWith(MAINTENANCE_BASE)) {
+            return maintenance(method, rawPath, body);
+        }
         if (!rawPath.startsWith(BASE)) {
             return IcebergRestRouter.error(404, new NotFoundException("the Iceberg REST endpoint is %s...", BASE));
         }
@@ -77,6 +87,43 @@ public final class TableBucketsEndpoint implements AutoCloseable {
                     IcebergRestRouter.decode(segments.get(0))));
         }
         return served.router().handle(method, segments.subList(1, segments.size()), body);
+    }
+
+    /**
+     * PutTableMaintenanceConfiguration ({@code {"type", "value"}}) is recorded and answered 204; Get answers what was
+     * put. Maintenance itself is not run on the local stack (docs/emulators.md).
+     */
+    @SuppressWarnings("unchecked")
+    private IcebergRestRouter.Response maintenance(String method, String rawPath, byte[] body) {
+        String[] p = rawPath.substring(MAINTENANCE_BASE.length()).split("/", -1);
+        if (p.length != 4 || !p[3].equals("maintenance")) {
+            return IcebergRestRouter.error(404, new NotFoundException("not an S3 Tables operation the local stack serves"));
+        }
+        LocalTableBucket bucket = byArn(IcebergRestRouter.decode(p[0]));
+        String namespace = IcebergRestRouter.decode(p[1]);
+        String name = IcebergRestRouter.decode(p[2]);
+        if (bucket == null || !bucket.catalog().tableExists(TableIdentifier.of(namespace, name))) {
+            return IcebergRestRouter.error(404, new NotFoundException("no table %s.%s in %s", namespace, name,
+                    IcebergRestRouter.decode(p[0])));
+        }
+        String table = bucket.arn() + "/table/" + namespace + "/" + name;
+        try {
+            if (method.equals("PUT")) {
+                Map<String, Object> request = IcebergRestRouter.mapper().readValue(body, Map.class);
+                if (!(request.get("type") instanceof String type) || !(request.get("value") instanceof Map<?, ?> value)) {
+                    return IcebergRestRouter.error(400, new BadRequestException("a maintenance configuration has a type and a value"));
+                }
+                maintenance.computeIfAbsent(table, t -> new ConcurrentHashMap<>()).put(type, value);
+                return new IcebergRestRouter.Response(204, null);
+            }
+            if (method.equals("GET")) {
+                Map<String, Object> answer = Map.of("tableARN", table, "configuration", maintenance.getOrDefault(table, Map.of()));
+                return new IcebergRestRouter.Response(200, IcebergRestRouter.mapper().writeValueAsBytes(answer));
+            }
+        } catch (IOException e) {
+            return IcebergRestRouter.error(400, new BadRequestException("malformed request body: %s", e.getMessage()));
+        }
+        return IcebergRestRouter.error(404, new NotFoundException("not an S3 Tables operation the local stack serves"));
     }
 
     private IcebergRestRouter.Response config(String warehouse) {

@@ -73,4 +73,15 @@ class S3TablesRequestActionsTest {
                 AuthorizationRequest.of("s3:DeleteObject", "arn:aws:s3:::lake-tables/landing_local/orders/data/a.parquet")));
         assertFalse(actions.storage(delete, "lake-tables").mapped());
     }
+
+    @Test
+    void aTablesMaintenanceIsPutAndGetOnTheTable() {
+        String path = "/tables/" + java.net.URLEncoder.encode(BUCKET, java.nio.charset.StandardCharsets.UTF_8)
+                + "/landing_local/orders/maintenance";
+        AuthorizationRequest put = only(actions.map("PUT", path, Map.of()));
+        assertEquals("s3tables:PutTableMaintenanceConfiguration", put.action());
+        assertEquals(BUCKET + "/table/landing_local/orders", put.resource());
+        assertEquals("s3tables:GetTableMaintenanceConfiguration", only(actions.map("GET", path, Map.of())).action());
+        assertFalse(actions.map("DELETE", path, Map.of()).mapped());
+    }
 }

@@ -175,4 +175,22 @@ class TableBucketsEndpointTest {
         assertTrue(json.contains("\"s3.endpoint\":\"http://127.0.0.1:1\""), json);
         assertEquals(400, endpoint.handle("GET", "/iceberg/v1/config", Map.of(), new byte[0]).status());
     }
+
+    @Test
+    void aTablesMaintenanceConfigurationIsRecordedAndReadBack() throws IOException {
+        try (RESTCatalog writer = client(ARN)) {
+            writer.createTable(ORDERS, SCHEMA, SPEC);
+        }
+        String path = "/tables/" + java.net.URLEncoder.encode(ARN, StandardCharsets.UTF_8) + "/landing_local/orders/maintenance";
+        byte[] put = ("{\"type\":\"icebergSnapshotManagement\",\"value\":{\"status\":\"enabled\",\"settings\":"
+                + "{\"icebergSnapshotManagement\":{\"minSnapshotsToKeep\":100,\"maxSnapshotAgeHours\":2160}}}}")
+                .getBytes(StandardCharsets.UTF_8);
+        assertEquals(204, endpoint.handle("PUT", path, Map.of(), put).status());
+        IcebergRestRouter.Response read = endpoint.handle("GET", path, Map.of(), new byte[0]);
+        String json = new String(read.json(), StandardCharsets.UTF_8);
+        assertEquals(200, read.status(), json);
+        assertTrue(json.contains("\"maxSnapshotAgeHours\":2160") && json.contains(ARN + "/table/landing_local/orders"), json);
+        assertEquals(404, endpoint.handle("PUT", path.replace("orders", "nothing"), Map.of(), put).status());
+        assertEquals(400, endpoint.handle("PUT", path, Map.of(), "{}".getBytes(StandardCharsets.UTF_8)).status());
+    }
 }
