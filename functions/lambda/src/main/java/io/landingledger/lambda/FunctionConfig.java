@@ -33,6 +33,8 @@ import software.amazon.awssdk.regions.Region;
  *       for its service</td></tr>
  *   <tr><td>{@value #LANDING_LAMBDA_ENDPOINT}</td><td>no</td><td>the locally deployed stack (its gateway), for the
  *       sweep's re-drives; {@value #LANDING_AWS_ENDPOINT} also sets it</td></tr>
+ *   <tr><td>{@value #LANDING_TABLE_CATALOG_URI}</td><td>no</td><td>the locally deployed stack: its Iceberg REST
+ *       endpoint ({@code <gateway>/iceberg}), over the template's TABLE_CATALOG_URI (the table writer)</td></tr>
  *   <tr><td>{@value #LANDING_AWS_ACCESS_KEY_ID}, {@value #LANDING_AWS_SECRET_ACCESS_KEY}</td><td>no</td><td>you,
  *       only with an endpoint override; default {@code test}/{@code test}, which emulators accept</td></tr>
  *   <tr><td>{@value #KEY_INDEX_MEMORY_MB}</td><td>no</td><td>you, for a peak day: heap (MiB) the duplicate-key index
@@ -97,6 +99,8 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
     public static final String LANDING_S3_ENDPOINT = "LANDING_S3_ENDPOINT";
     public static final String LANDING_DYNAMODB_ENDPOINT = "LANDING_DYNAMODB_ENDPOINT";
     public static final String LANDING_LAMBDA_ENDPOINT = "LANDING_LAMBDA_ENDPOINT";
+    /** The table catalog's endpoint on the locally deployed stack, over TABLE_CATALOG_URI (S3 Tables' on AWS). */
+    public static final String LANDING_TABLE_CATALOG_URI = "LANDING_TABLE_CATALOG_URI";
     /** "false": metrics carry no dataset dimension (a large fleet; DatasetMetrics). Default "true". */
     public static final String METRICS_PER_DATASET = "METRICS_PER_DATASET";
     public static final String LANDING_AWS_ACCESS_KEY_ID = "LANDING_AWS_ACCESS_KEY_ID";

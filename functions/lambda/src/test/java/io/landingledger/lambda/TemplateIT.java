@@ -23,6 +23,7 @@ import io.landingledger.core.sweep.UnitStatus;
 import io.landingledger.lambda.handlers.CompletenessSweepHandler;
 import io.landingledger.lambda.handlers.ConsumerReceiptHandler;
 import io.landingledger.lambda.handlers.RepairHandler;
+import io.landingledger.lambda.handlers.TableEnqueueHandler;
 import io.landingledger.lambda.adapters.S3ContractStore;
 import io.landingledger.lambda.handlers.ValidateObjectHandler;
 import io.landingledger.lambda.testing.TemplateModel;
@@ -73,6 +74,12 @@ public class TemplateIT {
     private static final Path ROOT = Path.of("..", "..");
     private static final Path TEMPLATE = ROOT.resolve("infra/template.yaml");
     private static final Path JAR = Path.of("target", "landing-functions.jar");
+    /**
+     * The table writer's own artifact (functions/tables, docs/design.md section 8): Iceberg and Parquet stay out of the
+     * shared jar. It is packaged after this module's tests run, so its classes are checked in its own module.
+     */
+    private static final Path TABLES_JAR = ROOT.resolve("functions/tables/target/landing-tables.jar");
+    private static final String TABLE_WRITER = "io.landingledger.tables.TableWriterHandler";
 
     /** Actions that change who may read or write a bucket; no function may hold any of them. */
     private static final List<String> BUCKET_GUARD_ACTIONS = List.of("s3:PutBucketPolicy", "s3:DeleteBucketPolicy",
@@ -120,6 +127,9 @@ public class TemplateIT {
                 String handler = (String) model.property(function, "Handler");
                 assertNotNull(handler, function + " has no Handler");
                 String[] parts = handler.split("::", 2);
+                if (parts[0].equals(TABLE_WRITER)) {
+                    continue; // in the table writer's jar (codeUri_isTheSharedJarForEveryFunctionButTheTableWriter)
+                }
                 Class<?> type;
                 try {
                     type = Class.forName(parts[0], false, jar); // not initialized: no environment is read
@@ -144,16 +154,20 @@ public class TemplateIT {
                 RepairHandler.class.getName(), ConsumerReceiptHandler.class.getName(),
                 // the sharded sweep (issue 26): planner, worker, change recorder
                 "io.landingledger.lambda.handlers.SweepPlannerHandler", "io.landingledger.lambda.handlers.SweepShardHandler",
-                "io.landingledger.lambda.handlers.SweepChangeHandler")), handlers);
+                "io.landingledger.lambda.handlers.SweepChangeHandler",
+                // the analyst's tables (issue 31): the ledger stream's enqueue, and the writer in its own artifact
+                "io.landingledger.lambda.handlers.TableEnqueueHandler", TABLE_WRITER)), handlers);
     }
 
     @Test
-    void codeUri_isTheSharedJarForEveryFunction() throws IOException {
+    void codeUri_isTheSharedJarForEveryFunctionButTheTableWriter() throws IOException {
         for (String function : model.functions()) {
             Object codeUri = model.property(function, "CodeUri");
             assertTrue(codeUri instanceof String, function + ": CodeUri must be the local jar, not " + codeUri);
             Path artifact = TEMPLATE.getParent().resolve((String) codeUri).normalize();
-            assertEquals(JAR.toAbsolutePath().normalize(), artifact.toAbsolutePath().normalize(), function + ": CodeUri");
+            boolean writer = ((String) model.property(function, "Handler")).startsWith(TABLE_WRITER + "::");
+            Path expected = writer ? TABLES_JAR : JAR;
+            assertEquals(expected.toAbsolutePath().normalize(), artifact.toAbsolutePath().normalize(), function + ": CodeUri");
         }
     }
 
@@ -177,7 +191,9 @@ public class TemplateIT {
         for (String function : model.functions()) {
             assertEquals("java21", model.property(function, "Runtime"), function + ": Runtime (java17 can no longer be created)");
             assertEquals(List.of("arm64"), model.property(function, "Architectures"), function + ": Architectures");
-            assertEquals("PublishedVersions", model.string(map(model.property(function, "SnapStart")).get("ApplyOn")),
+            // the table writer runs behind a queue with no SnapStart: a snapshot would freeze its catalog client
+            String snapStart = function.equals(tableWriter()) ? "None" : "PublishedVersions";
+            assertEquals(snapStart, model.string(map(model.property(function, "SnapStart")).get("ApplyOn")),
                     function + ": SnapStart by default (SnapStartApplyOn None only where the Region has none)");
             assertNotNull(model.property(function, "AutoPublishAlias"), function + ": SnapStart needs a published version (AutoPublishAlias)");
         }
@@ -307,8 +323,9 @@ public class TemplateIT {
         String contract = lake.object(S3ContractStore.key("registered_later", 3));
         Map<String, List<Statement>> roles = model.roles();
         for (String function : model.functions()) {
-            if (function.equals("SweepChangeFunction")) {
-                // the change recorder routes nothing: a key's first segment names the dataset whose marker it writes
+            if (function.equals("SweepChangeFunction") || function.equals("TableEnqueueFunction")) {
+                // the change recorder routes nothing: a key's first segment names the dataset whose marker it writes;
+                // the table enqueue passes names from the ledger's stream on
                 assertFalse(allows(roles.get(function), "s3:GetObject", contract), function + " reads contracts it never uses");
                 continue;
             }
@@ -990,5 +1007,78 @@ public class TemplateIT {
             Map<String, Object> body = map(readJson(model.string(model.properties(dashboard).get("DashboardBody"))));
             assertFalse(list(body.get("widgets")).isEmpty(), dashboard + " has no widgets");
         }
+    }
+
+    // ---- the analyst's tables (issue 31) ------------------------------------------------------------------------
+
+    /**
+     * Only the table writer commits: the table bucket's policy denies every table write to any principal but the
+     * writer's role, the writer's role holds those writes, no other role (nor the reader policy) holds one, and the
+     * readers' policy reads the tables.
+     */
+    @Test
+    void tableBucket_onlyTheTableWriterCommitsAndReadersRead() {
+        String bucket = model.string(Map.of("Fn::GetAtt", List.of("LakeTableBucket", "TableBucketARN")));
+        String table = bucket + "/table/" + model.string(model.properties("LakeTableNamespace").get("Namespace")) + "/transactions";
+        String writer = tableWriter();
+        List<String> commits = List.of("s3tables:UpdateTableMetadataLocation", "s3tables:PutTableData");
+        List<Statement> policy = TemplateModel.values(TemplateModel.map(model.properties("LakeTableBucketPolicy").get("ResourcePolicy"))
+                .get("Statement")).stream().map(st -> model.statement(TemplateModel.map(st))).toList();
+        List<Statement> denies = policy.stream().filter(st -> st.effect().equals("Deny")).toList();
+        assertEquals(1, denies.size(), "one deny: " + policy);
+        Statement deny = denies.get(0);
+        assertEquals("*", deny.principal());
+        for (String action : List.of("s3tables:UpdateTableMetadataLocation", "s3tables:PutTableData", "s3tables:CreateTable")) {
+            assertTrue(deny.actions().contains(action), "the table bucket's policy does not deny " + action);
+        }
+        assertTrue(deny.resources().contains(bucket + "/table/*") && deny.resources().contains(bucket), deny.resources().toString());
+        String writerRole = "arn:aws:iam::" + ACCOUNT + ":role/" + TemplateModel.referenced(
+                Map.of("Ref", TemplateModel.values(TemplateModel.map(model.transformedProperties(writer).get("Role")).get("Fn::GetAtt"))
+                        .get(0)), "Role");
+        Object exempt = TemplateModel.map(deny.condition().get("ArnNotEquals")).get("aws:PrincipalArn");
+        assertEquals(writerRole, model.string(exempt), "the deny exempts the writer's role only");
+        Map<String, List<Statement>> roles = model.roles();
+        for (String action : commits) {
+            assertTrue(allows(roles.get(writer), action, table), "the table writer cannot " + action);
+            roles.forEach((role, statements) -> assertTrue(role.equals(writer) || !allows(statements, action, table),
+                    role + " may " + action));
+            assertFalse(allows(model.managedPolicy("ReaderPolicy"), action, table), "readers may " + action);
+        }
+        for (String action : List.of("s3tables:GetTableMetadataLocation", "s3tables:GetTableData")) {
+            assertTrue(allows(model.managedPolicy("ReaderPolicy"), action, table), "readers cannot " + action);
+        }
+    }
+
+    /**
+     * One committer per table: the commit queue is FIFO, its sender names each message's deduplication id, a message is
+     * hidden longer than six writer timeouts (Lambda's advice for an SQS source), repeated failures go to a dead-letter
+     * queue that is alarmed; the enqueue reads the ledger stream's PUBLISHED units only and reports partial failures.
+     */
+    @Test
+    void tableCommitQueue_isFifoPerDatasetAndOutlastsTheWriter() {
+        Map<String, Object> queue = model.properties("TableCommitQueue");
+        assertEquals(Boolean.TRUE, queue.get("FifoQueue"));
+        assertEquals(Boolean.FALSE, queue.get("ContentBasedDeduplication"), "the sender names the deduplication id (TableMessage)");
+        int writerTimeout = Integer.parseInt(model.string(model.property(tableWriter(), "Timeout")));
+        assertTrue(Integer.parseInt(model.string(queue.get("VisibilityTimeout"))) >= 6 * writerTimeout, "visibility vs writer timeout");
+        String deadLetters = TemplateModel.referenced(Map.of("Ref", TemplateModel.values(TemplateModel.map(TemplateModel.map(
+                queue.get("RedrivePolicy")).get("deadLetterTargetArn")).get("Fn::GetAtt")).get(0)), "deadLetterTargetArn");
+        assertTrue(model.resourcesOfType("AWS::CloudWatch::Alarm").stream().anyMatch(alarm -> String.valueOf(
+                model.properties(alarm).get("Dimensions")).contains(deadLetters)), deadLetters + " has no alarm");
+        Map<String, Object> events = TemplateModel.map(model.property(model.function(TableEnqueueHandler.class), "Events"));
+        Map<String, Object> stream = TemplateModel.map(TemplateModel.map(events.values().iterator().next()).get("Properties"));
+        assertEquals(List.of("ReportBatchItemFailures"), stream.get("FunctionResponseTypes"));
+        assertTrue(stream.get("FilterCriteria").toString().contains("\"status\": {\"S\": [\"PUBLISHED\"]}"), stream.toString());
+        Map<String, Object> writerEvents = TemplateModel.map(model.property(tableWriter(), "Events"));
+        Map<String, Object> commits = TemplateModel.map(TemplateModel.map(writerEvents.values().iterator().next()).get("Properties"));
+        assertEquals(List.of("ReportBatchItemFailures"), commits.get("FunctionResponseTypes"));
+    }
+
+    /** The table writer's function (its handler is in the table writer's jar, not on this classpath). */
+    private static String tableWriter() {
+        List<String> writers = model.functions().stream()
+                .filter(f -> ((String) model.property(f, "Handler")).startsWith(TABLE_WRITER + "::")).toList();
+        assertEquals(1, writers.size(), "functions with handler " + TABLE_WRITER);
+        return writers.get(0);
     }
 }

@@ -222,7 +222,8 @@ public final class AwsGateway implements AutoCloseable {
         String denied = policy.authorize(principal, request);
         if (denied != null) {
             denials.accept(principal, head.method() + " s3 " + denied);
-            write(out, s3Error(403, "AccessDenied", denied), head.method().equals("HEAD"));
+            // the body is read and dropped first: a client still writing it sees the 403, not a connection closed
+            answerInstead(head, in, out, s3Error(403, "AccessDenied", denied), deleteBody != null);
             return;
         }
         String[] bucketKey = bucketAndKey(path);

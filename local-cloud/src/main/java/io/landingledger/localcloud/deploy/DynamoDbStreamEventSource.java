@@ -21,14 +21,19 @@ final class DynamoDbStreamEventSource {
     private final String function;
     private final int batchSize;
     private final int maximumRetryAttempts;
+    private final List<Map<String, Object>> filters;
+    private final boolean reportItemFailures;
     private final StackParts stack;
     private final MotoApi moto;
     /** Shard id to its next iterator. */
     private final Map<String, String> iterators = new LinkedHashMap<>();
 
     DynamoDbStreamEventSource(String logicalId, String streamArn, String function, int batchSize, int maximumRetryAttempts,
-                              boolean latest, StackParts stack, MotoApi moto) {
+                              List<Map<String, Object>> filters, boolean reportItemFailures, boolean latest, StackParts stack,
+                              MotoApi moto) {
         this.logicalId = logicalId;
+        this.filters = List.copyOf(filters);
+        this.reportItemFailures = reportItemFailures;
         this.streamArn = streamArn;
         this.function = function;
         this.batchSize = batchSize;
@@ -68,21 +73,17 @@ final class DynamoDbStreamEventSource {
                         shard.setValue(next == null ? null : String.valueOf(next));
                         break;
                     }
-                    ran = true;
                     List<Object> event = new ArrayList<>();
                     for (Object r : records) {
                         Map<String, Object> record = new LinkedHashMap<>((Map<String, Object>) r);
                         record.put("eventSourceARN", streamArn);
-                        event.add(record);
+                        if (filters.isEmpty() || filters.stream().anyMatch(f -> EventPatterns.matches(f, record))) {
+                            event.add(record);
+                        }
                     }
-                    String payload = JSON.std.asString(Map.of("Records", event));
-                    boolean delivered = false;
-                    for (int attempt = 0; attempt <= maximumRetryAttempts && !delivered; attempt++) {
-                        delivered = !stack.lambda.invoke(function, null, payload).failed();
-                    }
-                    if (!delivered) {
-                        stack.undeliverable(logicalId + ": a batch of " + records.size() + " stream records failed "
-                                + (maximumRetryAttempts + 1) + " times and was skipped");
+                    if (!event.isEmpty()) {
+                        ran = true;
+                        deliver(event);
                     }
                     shard.setValue(next == null ? null : String.valueOf(next));
                 }
@@ -91,5 +92,50 @@ final class DynamoDbStreamEventSource {
             stack.undeliverable(logicalId + " (" + streamArn + " -> " + function + "): " + e.getMessage());
         }
         return ran;
+    }
+
+    /** One batch: invoked until it succeeds (from its first failed record on, when the function reports one) or retries run out. */
+    @SuppressWarnings("unchecked")
+    private void deliver(List<Object> batch) throws IOException {
+        List<Object> pending = batch;
+        for (int attempt = 0; attempt <= maximumRetryAttempts; attempt++) {
+            InvokeResult result = stack.lambda.invoke(function, null, JSON.std.asString(Map.of("Records", pending)));
+            if (result.failed()) {
+                continue;
+            }
+            String failed = reportItemFailures ? firstFailure(result) : null;
+            if (failed == null) {
+                return;
+            }
+            int from = 0;
+            while (from < pending.size() && !failed.equals(sequenceNumber((Map<String, Object>) pending.get(from)))) {
+                from++;
+            }
+            if (from == pending.size()) {
+                // Lambda treats an identifier that is not in the batch as the whole batch failing
+                continue;
+            }
+            pending = pending.subList(from, pending.size());
+        }
+        stack.undeliverable(logicalId + ": a batch of " + pending.size() + " stream records failed "
+                + (maximumRetryAttempts + 1) + " times and was skipped");
+    }
+
+    private static String sequenceNumber(Map<String, Object> record) {
+        return record.get("dynamodb") instanceof Map<?, ?> stream ? String.valueOf(stream.get("SequenceNumber")) : null;
+    }
+
+    /** The first record the answer names as failed ({@code batchItemFailures[].itemIdentifier}), or null. */
+    private static String firstFailure(InvokeResult result) {
+        try {
+            Object answer = JSON.std.anyFrom(result.payloadText());
+            if (answer instanceof Map<?, ?> map && map.get("batchItemFailures") instanceof List<?> failures && !failures.isEmpty()
+                    && failures.get(0) instanceof Map<?, ?> first) {
+                return String.valueOf(first.get("itemIdentifier"));
+            }
+        } catch (IOException e) {
+            // not a partial-batch answer: the whole batch succeeded
+        }
+        return null;
     }
 }

@@ -4,11 +4,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The deployment's IAM, as the template created it: each role's trust policy, inline policies and attached managed
- * policies, the managed policies themselves, and each bucket's policy. The stack's {@link AccessPolicy} reads it.
+ * policies, the managed policies themselves, each bucket's policy and each table bucket's. The stack's {@link AccessPolicy} reads it.
  */
 public final class IamState {
     /** A role: its ARN, trust policy, inline policies by name, and the ARNs of the managed policies attached. */
@@ -19,6 +20,8 @@ public final class IamState {
     private final Map<String, Role> roles = new ConcurrentHashMap<>();
     private final Map<String, Map<String, Object>> managedPolicies = new ConcurrentHashMap<>();
     private final Map<String, Map<String, Object>> bucketPolicies = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, Object>> tableBucketPolicies = new ConcurrentHashMap<>();
+    private final Set<String> tableBuckets = ConcurrentHashMap.newKeySet();
 
     void role(Role role) {
         roles.put(role.name(), role);
@@ -30,6 +33,24 @@ public final class IamState {
 
     void bucketPolicy(String bucket, Map<String, Object> document) {
         bucketPolicies.put(bucket, document);
+    }
+
+    /** A table bucket (by name): its storage is an S3 bucket of the same name, authorized as S3 Tables does. */
+    void tableBucket(String name) {
+        tableBuckets.add(name);
+    }
+
+    void tableBucketPolicy(String tableBucketArn, Map<String, Object> document) {
+        tableBucketPolicies.put(tableBucketArn, document);
+    }
+
+    public boolean isTableBucket(String name) {
+        return tableBuckets.contains(name);
+    }
+
+    /** The resource policy of the table bucket whose ARN is {@code tableBucketArn}, or null. */
+    public Map<String, Object> tableBucketPolicy(String tableBucketArn) {
+        return tableBucketPolicies.get(tableBucketArn);
     }
 
     public Role role(String name) {

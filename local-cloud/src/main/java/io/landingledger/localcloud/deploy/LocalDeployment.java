@@ -3,6 +3,9 @@ package io.landingledger.localcloud.deploy;
 import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.localcloud.aws.EmbeddedAws;
+import io.landingledger.localcloud.tables.IcebergRestRouter;
+import io.landingledger.localcloud.tables.LocalTableBucket;
+import io.landingledger.localcloud.tables.TableBucketsEndpoint;
 import io.landingledger.localcloud.template.Template;
 import io.landingledger.localcloud.template.TemplateException;
 import io.landingledger.localcloud.template.TransformedTemplate;
@@ -74,6 +77,7 @@ public final class LocalDeployment implements AutoCloseable {
     private final FunctionRuntime runtime;
     private final IamState iam = new IamState();
     private final StackParts parts;
+    private final TableBucketsEndpoint tables;
     private final LocalEvents events;
     private final List<String> denied = new CopyOnWriteArrayList<>();
     private final Map<String, AwsBasicCredentials> sessions = new ConcurrentHashMap<>();
@@ -93,14 +97,21 @@ public final class LocalDeployment implements AutoCloseable {
         this.lambda = new LocalLambda(options.workDirectory().resolve("logs"), this::runtimeVariables, runtime);
         StackAccess access = new StackAccess(iam, lambda, ACCOUNT, region);
         S3Client adminS3 = s3Client(new StackConnection(Region.of(region), emulators.s3Endpoint(), operatorCredentials()));
+        this.tables = new TableBucketsEndpoint(gateway.endpoint());
         this.parts = new StackParts(stackName, stackId, region, ACCOUNT, lambda, iam, access, adminS3, emulators.dynamoDbEndpoint(),
-                gateway.endpoint(), this::functionConnection);
+                gateway.endpoint(), this::functionConnection, tables, options.workDirectory().resolve("tables"),
+                new LocalTableBucket.Storage(emulators.s3Endpoint(), region, EmbeddedAws.ACCESS_KEY, EmbeddedAws.SECRET_KEY));
         this.events = parts.events;
         if (options.enforce()) {
             gateway.policy(access);
         }
         gateway.localService("lambda", new LambdaApi(lambda));
         gateway.localService("cloudformation", new CloudFormationApi(parts));
+        gateway.localService("s3tables", (principal, head, body) -> {
+            IcebergRestRouter.Response answer = tables.handle(head.method(), head.rawPath(), head.query(), body);
+            return new AwsGateway.Answer(answer.status(), answer.json() == null ? Map.of() : Map.of("Content-Type", "application/json"),
+                    answer.json() == null ? new byte[0] : answer.json());
+        });
         gateway.localService("events", (principal, head, body) -> AwsGateway.Answer.json(200,
                 JSON.std.asString(events.putEvents(JSON.std.mapFrom(new String(body, java.nio.charset.StandardCharsets.UTF_8)), parts))));
         lambda.destinations(this::sendFailure);
@@ -338,6 +349,28 @@ public final class LocalDeployment implements AutoCloseable {
         return lambda;
     }
 
+    /**
+     * The table buckets' Iceberg REST endpoint: {@code <endpoint()>/iceberg}, SigV4 signing name s3tables, each table
+     * bucket's ARN its warehouse (docs/local.md says how a reader connects).
+     */
+    public URI icebergEndpoint() {
+        return URI.create(gateway.endpoint() + "/iceberg");
+    }
+
+    /** The table bucket created for {@code logicalId} (an AWS::S3Tables::TableBucket): its catalog, for tests and the export. */
+    public LocalTableBucket tableBucket(String logicalId) {
+        LocalTableBucket bucket = tables.byArn(physicalId(logicalId)); // Ref of a table bucket is its ARN
+        if (bucket == null) {
+            throw new DeployException(logicalId + " is not a table bucket of this stack");
+        }
+        return bucket;
+    }
+
+    /** Every table bucket of the stack. */
+    public List<LocalTableBucket> tableBuckets() {
+        return tables.all();
+    }
+
     public Duration startupTime() {
         return startup;
     }
@@ -452,6 +485,7 @@ public final class LocalDeployment implements AutoCloseable {
         try {
             lambda.close();
             gateway.close();
+            tables.close();
             parts.adminS3.close();
             if (ownsEmulators) {
                 emulators.close();

@@ -142,8 +142,10 @@ final class LocalEvents {
         if (source.contains(":dynamodb:") && source.contains("/stream/")) {
             int retries = properties.containsKey("MaximumRetryAttempts")
                     ? Integer.parseInt(String.valueOf(properties.get("MaximumRetryAttempts")).replace(".0", "")) : 2;
+            boolean partial = properties.get("FunctionResponseTypes") instanceof List<?> types && types.contains("ReportBatchItemFailures");
             DynamoDbStreamEventSource stream = new DynamoDbStreamEventSource(id, source, function, batchSize, retries,
-                    "LATEST".equals(String.valueOf(properties.get("StartingPosition"))), stack, new MotoApi(stack.motoEndpoint, stack.region));
+                    filterPatterns(properties), partial, "LATEST".equals(String.valueOf(properties.get("StartingPosition"))), stack,
+                    new MotoApi(stack.motoEndpoint, stack.region));
             stack.lambda.whenIdle(stream::drain);
             String uuid = java.util.UUID.randomUUID().toString();
             return new DeployedResource(id, "AWS::Lambda::EventSourceMapping", uuid, Map.of("Id", uuid), properties, true);
@@ -160,6 +162,23 @@ final class LocalEvents {
         }
         String uuid = java.util.UUID.randomUUID().toString();
         return new DeployedResource(id, "AWS::Lambda::EventSourceMapping", uuid, Map.of("Id", uuid), properties, true);
+    }
+
+    /** FilterCriteria.Filters[].Pattern, each a JSON event pattern (Lambda's filter syntax is EventBridge's). */
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> filterPatterns(Map<String, Object> properties) {
+        List<Map<String, Object>> patterns = new ArrayList<>();
+        if (properties.get("FilterCriteria") instanceof Map<?, ?> criteria && criteria.get("Filters") instanceof List<?> filters) {
+            for (Object filter : filters) {
+                String pattern = String.valueOf(((Map<String, Object>) filter).get("Pattern"));
+                try {
+                    patterns.add(JSON.std.mapFrom(pattern));
+                } catch (IOException e) {
+                    throw new DeployException("FilterCriteria pattern is not a JSON object: " + e.getMessage());
+                }
+            }
+        }
+        return patterns;
     }
 
     private static String busName(String nameOrArn) {

@@ -14,6 +14,7 @@ import io.landingledger.localcloud.iam.PolicyEvaluator;
 import io.landingledger.localcloud.iam.RequestMapping;
 import io.landingledger.localcloud.iam.S3Request;
 import io.landingledger.localcloud.iam.S3RequestActions;
+import io.landingledger.localcloud.iam.S3TablesRequestActions;
 import io.landingledger.localcloud.iam.SqsRequestActions;
 
 import java.io.IOException;
@@ -46,6 +47,7 @@ final class StackAccess implements AccessPolicy {
     private final SqsRequestActions sqs;
     private final CloudFormationRequestActions cloudFormation;
     private final EventBridgeRequestActions events;
+    private final S3TablesRequestActions tables;
     private final Map<String, PolicyDocument> parsed = new ConcurrentHashMap<>();
 
     StackAccess(IamState iam, LocalLambda functions, String account, String region) {
@@ -56,6 +58,7 @@ final class StackAccess implements AccessPolicy {
         this.sqs = new SqsRequestActions(region, account);
         this.cloudFormation = new CloudFormationRequestActions(region, account);
         this.events = new EventBridgeRequestActions(region, account);
+        this.tables = new S3TablesRequestActions(region, account);
     }
 
     @Override
@@ -67,6 +70,13 @@ final class StackAccess implements AccessPolicy {
 
     @Override
     public String listBucketDenied(Principal principal, String bucket) {
+        if (iam.isTableBucket(bucket)) {
+            // a table's reader or writer asks whether a file exists: S3 Tables answers it to whoever may read table data
+            AuthorizationRequest read = AuthorizationRequest.of("s3tables:GetTableData", tables.bucketArn(bucket) + "/table/*");
+            Decision decision = evaluator.evaluate(caller(principal), read, identityPolicies(principal),
+                    resourcePolicy(read.resource()));
+            return decision.allowed() ? null : decision.message();
+        }
         AuthorizationRequest list = AuthorizationRequest.of("s3:ListBucket", "arn:aws:s3:::" + bucket);
         Decision decision = evaluator.evaluate(caller(principal), list, identityPolicies(principal), resourcePolicy(list.resource()));
         return decision.allowed() ? null : decision.message();
@@ -115,8 +125,17 @@ final class StackAccess implements AccessPolicy {
         return documents;
     }
 
-    /** The resource-based policy that governs {@code arn}: a bucket's, for the bucket and its objects. */
+    /**
+     * The resource-based policy that governs {@code arn}: a bucket's, for the bucket and its objects; a table bucket's,
+     * for the table bucket and its tables.
+     */
     private PolicyDocument resourcePolicy(String arn) {
+        if (arn != null && arn.startsWith("arn:aws:s3tables:")) {
+            int table = arn.indexOf("/table/");
+            String bucketArn = table < 0 ? arn : arn.substring(0, table);
+            Map<String, Object> policy = iam.tableBucketPolicy(bucketArn);
+            return policy == null ? null : document("table-bucket:" + bucketArn, policy);
+        }
         if (arn == null || !arn.startsWith("arn:aws:s3:::")) {
             return null;
         }
@@ -143,7 +162,9 @@ final class StackAccess implements AccessPolicy {
             case "s3":
                 // evaluated as if over TLS: see the class comment
                 S3Request s3 = S3Request.of(request.method(), request.rawPath(), query, multi(request.headers()), true);
-                return S3RequestActions.map(request.body() == null ? s3 : s3.withBody(request.body()));
+                RequestMapping mapped = S3RequestActions.map(request.body() == null ? s3 : s3.withBody(request.body()));
+                String bucket = AwsGateway.bucketAndKey(HttpHead.decode(request.rawPath()))[0];
+                return iam.isTableBucket(bucket) ? tables.storage(mapped, bucket) : mapped;
             case "dynamodb":
                 return dynamoDb.map(request.headers().get("x-amz-target"), request.body());
             case "sqs": {
@@ -159,6 +180,8 @@ final class StackAccess implements AccessPolicy {
                 return cloudFormation.map(CloudFormationApi.form(new String(request.body(), StandardCharsets.UTF_8)));
             case "events":
                 return events.map(request.headers().get("x-amz-target"), request.body());
+            case "s3tables":
+                return tables.map(request.method(), request.rawPath(), request.query());
             default:
                 return RequestMapping.unmapped(request.service(), "the local stack does not serve " + request.service());
         }

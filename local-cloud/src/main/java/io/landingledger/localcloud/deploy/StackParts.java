@@ -1,8 +1,12 @@
 package io.landingledger.localcloud.deploy;
 
+import io.landingledger.localcloud.tables.LocalTableBucket;
+import io.landingledger.localcloud.tables.TableBucketsEndpoint;
+
 import software.amazon.awssdk.services.s3.S3Client;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -34,6 +38,10 @@ final class StackParts {
     final S3Client adminS3;
     final URI motoEndpoint;
     final URI endpoint;
+    /** The table buckets' Iceberg REST endpoint, where their catalogs keep their records, and how they reach S3. */
+    final TableBucketsEndpoint tables;
+    final Path tablesDirectory;
+    final LocalTableBucket.Storage tableStorage;
     private final Function<String, StackConnection> functionConnections;
     private final Map<String, DeployedResource> resources = new LinkedHashMap<>();
     private final Map<String, String> skipped = new LinkedHashMap<>();
@@ -42,7 +50,8 @@ final class StackParts {
     private final List<String> undeliverable = new CopyOnWriteArrayList<>();
 
     StackParts(String stackName, String stackId, String region, String account, LocalLambda lambda, IamState iam, StackAccess access,
-               S3Client adminS3, URI motoEndpoint, URI endpoint, Function<String, StackConnection> functionConnections) {
+               S3Client adminS3, URI motoEndpoint, URI endpoint, Function<String, StackConnection> functionConnections,
+               TableBucketsEndpoint tables, Path tablesDirectory, LocalTableBucket.Storage tableStorage) {
         this.stackName = stackName;
         this.stackId = stackId;
         this.region = region;
@@ -54,6 +63,9 @@ final class StackParts {
         this.motoEndpoint = motoEndpoint;
         this.endpoint = endpoint;
         this.functionConnections = functionConnections;
+        this.tables = tables;
+        this.tablesDirectory = tablesDirectory;
+        this.tableStorage = tableStorage;
     }
 
     // ---- what the deployer records ---------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ package io.landingledger.localcloud.deploy;
 
 import com.fasterxml.jackson.jr.ob.JSON;
 
+import io.landingledger.localcloud.tables.LocalTableBucket;
 import io.landingledger.localcloud.template.Resources;
 import io.landingledger.localcloud.template.StackScope;
 import io.landingledger.localcloud.template.Template;
@@ -163,6 +164,9 @@ final class TemplateDeployer {
             case "AWS::Scheduler::Schedule" -> stack.events.schedule(id, properties, stack);
             case "AWS::Events::EventBus" -> stack.events.eventBus(id, properties, stack);
             case "AWS::Events::Rule" -> stack.events.rule(id, properties, stack);
+            case "AWS::S3Tables::TableBucket" -> tableBucket(id, properties);
+            case "AWS::S3Tables::Namespace" -> tableNamespace(id, properties);
+            case "AWS::S3Tables::TableBucketPolicy" -> tableBucketPolicy(id, properties);
             default -> {
                 if (!RECORDED_ONLY.contains(type)) {
                     throw new DeployException("the local deploy cannot model " + type + " and does not know whether it matters here;"
@@ -269,6 +273,64 @@ final class TemplateDeployer {
         }
         stack.iam.bucketPolicy(bucket, (Map<String, Object>) properties.get("PolicyDocument"));
         return new DeployedResource(id, "AWS::S3::BucketPolicy", generatedName(id), Map.of(), properties, true);
+    }
+
+    // ---- S3 Tables -------------------------------------------------------------------------------------------------
+
+    /**
+     * A table bucket: an S3 bucket of the same name holds its files, and an Iceberg catalog whose warehouse is that
+     * bucket is served at the stack's Iceberg REST endpoint. Ref and TableBucketARN are its ARN, as on AWS.
+     * Encryption and unreferenced-file removal are recorded, not run (docs/emulators.md).
+     */
+    private DeployedResource tableBucket(String id, Map<String, Object> properties) {
+        String name = firstString(properties, "TableBucketName");
+        if (name == null) {
+            throw new DeployException("TableBucketName is required");
+        }
+        // S3 Tables: 3-63 characters, lower-case letters, digits and hyphens, starting and ending with a letter or digit
+        if (!name.matches("[a-z0-9][a-z0-9-]{1,61}[a-z0-9]")) {
+            throw new DeployException("TableBucketName " + name + " is not a valid table bucket name (3-63 lower-case letters,"
+                    + " digits, hyphens)");
+        }
+        for (String unmodelled : List.of("ReplicationConfiguration", "StorageClassConfiguration", "MetricsConfiguration")) {
+            if (properties.containsKey(unmodelled)) {
+                throw new DeployException(unmodelled + " is not modelled by the local deploy");
+            }
+        }
+        s3.createBucket(r -> r.bucket(name));
+        stack.iam.tableBucket(name);
+        String arn = arn("s3tables", "bucket/" + name);
+        stack.tables.add(LocalTableBucket.open(name, arn, stack.tablesDirectory, stack.tableStorage));
+        return new DeployedResource(id, "AWS::S3Tables::TableBucket", arn, Map.of("TableBucketARN", arn), properties, true);
+    }
+
+    private DeployedResource tableNamespace(String id, Map<String, Object> properties) {
+        String bucketArn = String.valueOf(properties.get("TableBucketARN"));
+        LocalTableBucket bucket = stack.tables.byArn(bucketArn);
+        if (bucket == null) {
+            throw new DeployException("TableBucketARN " + bucketArn + " is not a table bucket of this stack");
+        }
+        String namespace = firstString(properties, "Namespace");
+        // S3 Tables: 1-255 characters, lower-case letters, digits and underscores, starting and ending with a letter or digit
+        if (namespace == null || !namespace.matches("[a-z0-9]([a-z0-9_]{0,253}[a-z0-9])?")) {
+            throw new DeployException("Namespace " + namespace + " is not a valid namespace name (lower-case letters, digits, "
+                    + "underscores)");
+        }
+        bucket.createNamespace(namespace);
+        return new DeployedResource(id, "AWS::S3Tables::Namespace", bucketArn + "|" + namespace, Map.of(), properties, true);
+    }
+
+    @SuppressWarnings("unchecked")
+    private DeployedResource tableBucketPolicy(String id, Map<String, Object> properties) {
+        String bucketArn = String.valueOf(properties.get("TableBucketARN"));
+        if (stack.tables.byArn(bucketArn) == null) {
+            throw new DeployException("TableBucketARN " + bucketArn + " is not a table bucket of this stack");
+        }
+        if (!(properties.get("ResourcePolicy") instanceof Map<?, ?> policy)) {
+            throw new DeployException("ResourcePolicy is required (a policy document)");
+        }
+        stack.iam.tableBucketPolicy(bucketArn, (Map<String, Object>) policy);
+        return new DeployedResource(id, "AWS::S3Tables::TableBucketPolicy", bucketArn, Map.of(), properties, true);
     }
 
     // ---- DynamoDB and SQS (moto) -----------------------------------------------------------------------------------

@@ -23,6 +23,8 @@ public final class DeclaredNames implements Resources {
             case "AWS::SQS::Queue" -> "https://sqs." + stack.region() + ".amazonaws.com/" + stack.account() + "/" + name(logicalId, stack);
             case "AWS::SNS::Topic" -> arn(stack, "sns", name(logicalId, stack));
             case "AWS::IAM::ManagedPolicy" -> "arn:aws:iam::" + stack.account() + ":policy/" + name(logicalId, stack);
+            // a table bucket's Ref is its ARN
+            case "AWS::S3Tables::TableBucket" -> arn(stack, "s3tables", "bucket/" + name(logicalId, stack));
             default -> name(logicalId, stack);
         };
     }
@@ -50,6 +52,7 @@ public final class DeclaredNames implements Resources {
             case "QueueName", "Name", "TopicName" -> name;
             case "QueueUrl" -> type.equals("AWS::SQS::Queue") ? ref(logicalId, stack) : null;
             case "TopicArn" -> type.equals("AWS::SNS::Topic") ? arn : null;
+            case "TableBucketARN" -> type.equals("AWS::S3Tables::TableBucket") ? arn(stack, "s3tables", "bucket/" + name) : null;
             default -> null;
         };
         if (value == null) {
@@ -71,6 +74,7 @@ public final class DeclaredNames implements Resources {
             case "AWS::IAM::Role" -> properties.get("RoleName");
             case "AWS::IAM::ManagedPolicy" -> properties.get("ManagedPolicyName");
             case "AWS::SNS::Topic" -> properties.get("TopicName");
+            case "AWS::S3Tables::TableBucket" -> properties.get("TableBucketName");
             case "AWS::CloudWatch::Alarm" -> properties.get("AlarmName");
             case "AWS::CloudWatch::Dashboard" -> properties.get("DashboardName");
             case "AWS::Glue::Database" -> properties.get("DatabaseInput") instanceof Map<?, ?> input ? input.get("Name") : null;

@@ -252,6 +252,10 @@ final class DeployedPipeline implements Pipeline {
     @Override
     public void export(Path directory) throws IOException {
         LakeExport.write(operator, lake, unitsSeen.keySet(), directory);
+        // the tables' files under tables/<table bucket>/<namespace>/<table>/, as each table's location holds them
+        for (var tables : stack.tableBuckets()) {
+            tables.export(directory.resolve("tables").resolve(tables.name()));
+        }
     }
 
     @Override

@@ -29,7 +29,9 @@ import java.util.Map;
 public final class LandingRuntime implements FunctionRuntime {
     @Override
     public Map<String, String> variables(FunctionSpec function, StackConnection session) {
+        // the table catalog is the stack's Iceberg REST endpoint (LocalDeployment.icebergEndpoint), signed as s3tables
         return Map.of(FunctionConfig.LANDING_AWS_ENDPOINT, session.endpoint().toString(),
+                FunctionConfig.LANDING_TABLE_CATALOG_URI, session.endpoint() + "/iceberg",
                 FunctionConfig.LANDING_AWS_ACCESS_KEY_ID, session.credentials().accessKeyId(),
                 FunctionConfig.LANDING_AWS_SECRET_ACCESS_KEY, session.credentials().secretAccessKey());
     }

@@ -248,7 +248,8 @@ public final class LocalCommand implements Callable<Integer> {
             }
             out.println(complete ? "Complete: no unit fails completeness." : "Not complete: the units above that are not OK need a look.");
             htmlReports.forEach((dataset, path) -> out.println("HTML report (" + dataset + "): " + path));
-            out.println("Exported published/, _quarantine/, _reports/, _status/, ledger.json and ledger-history.json to " + export);
+            out.println("Exported published/, _quarantine/, _reports/, _status/, ledger.json, ledger-history.json and the "
+                    + "tables' files (tables/<table bucket>/<namespace>/<table>/) to " + export);
         }
     }
 

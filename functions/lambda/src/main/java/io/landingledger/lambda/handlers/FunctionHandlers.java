@@ -22,7 +22,8 @@ public final class FunctionHandlers {
             SweepPlannerHandler.class.getName(), SweepPlannerHandler::new,
             SweepShardHandler.class.getName(), SweepShardHandler::new,
             SweepChangeHandler.class.getName(), SweepChangeHandler::new,
-            ConsumerReceiptHandler.class.getName(), ConsumerReceiptHandler::new);
+            ConsumerReceiptHandler.class.getName(), ConsumerReceiptHandler::new,
+            TableEnqueueHandler.class.getName(), TableEnqueueHandler::new);
 
     private FunctionHandlers() {
     }

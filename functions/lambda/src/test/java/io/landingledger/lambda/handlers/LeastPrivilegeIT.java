@@ -33,6 +33,7 @@ import io.landingledger.lambda.adapters.MultipartStreamingUpload;
 import io.landingledger.lambda.adapters.S3ContractStore;
 import io.landingledger.lambda.adapters.S3ObjectStore;
 import io.landingledger.lambda.adapters.SqsShardQueue;
+import io.landingledger.lambda.adapters.SqsTableQueue;
 import io.landingledger.lambda.testing.ProgressEventLines;
 import io.landingledger.lambda.testing.AwsEmulators;
 import io.landingledger.lambda.testing.PipelineFixture;
@@ -99,6 +100,9 @@ class LeastPrivilegeIT {
     /** The shard queue of a sweep test (moto), and its name, which stands for the template's SweepShardQueue. */
     private String shardQueueUrl;
     private String shardQueueName;
+    /** The table commit queue of the enqueue test (a FIFO queue in moto), standing for the template's TableCommitQueue. */
+    private String tableQueueUrl;
+    private String tableQueueName;
 
     @BeforeAll
     static void transformTemplate() throws Exception {
@@ -415,6 +419,40 @@ class LeastPrivilegeIT {
         assertLeastPrivilege("SweepChangeFunction", changes);
     }
 
+    @Test
+    void tableEnqueueFunction_everyCallIsAllowedAndEveryGrantIsUsed() throws Exception {
+        Wiring enqueue = wiring("table-enqueue");
+        try (SqsClient queues = tableQueue()) {
+            TableEnqueueHandler handler = new TableEnqueueHandler(new SqsTableQueue(enqueue.sqsClient(), tableQueueUrl));
+            // the Ledger stream's batch as the mapping's filter passes it: units that stand PUBLISHED
+            Map<String, Object> stream = Map.of("Records", List.of(Map.of("eventName", "MODIFY", "dynamodb", Map.of(
+                    "SequenceNumber", "100", "NewImage", Map.of("dataset", Map.of("S", DATASET), "unit",
+                            Map.of("S", "2026-03-01"), "status", Map.of("S", "PUBLISHED"), "run_id", Map.of("S", "run-1"),
+                            "content_sha256", Map.of("S", "c0ffee"))))));
+            assertEquals(List.of(DATASET + "/2026-03-01"), Invocations.invoke(handler, stream, null).get("queued"));
+            List<Message> sent = queues.receiveMessage(r -> r.queueUrl(tableQueueUrl)
+                    .messageSystemAttributeNamesWithStrings("MessageGroupId")).messages();
+            assertEquals(1, sent.size());
+            assertEquals(DATASET, sent.get(0).attributesAsStrings().get("MessageGroupId"), "one message group per dataset");
+        }
+        assertLeastPrivilege("TableEnqueueFunction", enqueue);
+    }
+
+    /** A fresh FIFO queue in moto standing for the template's TableCommitQueue (content-based deduplication off). */
+    private SqsClient tableQueue() {
+        TestResources resources = producer.resources;
+        SqsClient queues = SqsClient.builder()
+                .region(resources.config().aws().region())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsConnection.EMULATOR_CREDENTIALS))
+                .endpointOverride(resources.config().aws().dynamoDbEndpoint().orElseThrow())
+                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .build();
+        tableQueueName = "least-privilege-table-commits-" + UUID.randomUUID().toString().substring(0, 8) + ".fifo";
+        tableQueueUrl = queues.createQueue(r -> r.queueName(tableQueueName).attributesWithStrings(Map.of(
+                "FifoQueue", "true", "ContentBasedDeduplication", "false"))).queueUrl();
+        return queues;
+    }
+
     /** Each function of the template and the test here that runs its code paths and checks its role. */
     private static final Map<String, String> FUNCTION_TESTS = Map.of(
             "ValidatorFunction", "validatorFunction_everyCallIsAllowedAndEveryGrantIsUsed",
@@ -423,7 +461,18 @@ class LeastPrivilegeIT {
             "ConsumerReceiptFunction", "consumerReceiptFunction_everyCallIsAllowedAndEveryGrantIsUsed",
             "SweepPlannerFunction", "sweepPlannerFunction_everyCallIsAllowedAndEveryGrantIsUsed",
             "SweepShardFunction", "sweepShardFunction_everyCallIsAllowedAndEveryGrantIsUsed",
-            "SweepChangeFunction", "sweepChangeFunction_everyCallIsAllowedAndEveryGrantIsUsed");
+            "SweepChangeFunction", "sweepChangeFunction_everyCallIsAllowedAndEveryGrantIsUsed",
+            "TableEnqueueFunction", "tableEnqueueFunction_everyCallIsAllowedAndEveryGrantIsUsed");
+
+    /**
+     * A function the template declares whose handler is not in the repository yet (its module is being written): its
+     * role cannot be run against code that does not exist. The entry expires by itself: once the handler's source file
+     * exists, {@link #everyRoleOfTheTemplate_isProvenHere} fails until a test proves the role. The table writer's code
+     * paths run in functions/tables (Iceberg's REST calls to S3 Tables are not SDK calls: its s3tables grants are
+     * proven by the local stack's gateway, which authorizes each REST route as its s3tables action).
+     */
+    private static final Map<String, String> CODE_AWAITED = Map.of(
+            "TableWriterFunction", "functions/tables/src/main/java/io/landingledger/tables/TableWriterHandler.java");
 
     /**
      * No role of the template is left unproven: a function's role by its function's test above (a new function
@@ -438,6 +487,18 @@ class LeastPrivilegeIT {
         Map<String, String> functionOfRole = new java.util.TreeMap<>();
         for (String functionId : template.functions()) {
             String test = FUNCTION_TESTS.get(functionId);
+            String awaited = CODE_AWAITED.get(functionId);
+            if (test == null && awaited != null) {
+                if (java.nio.file.Files.exists(PipelineFixture.REPOSITORY.resolve(awaited))) {
+                    findings.add(functionId + "'s handler " + awaited + " exists now: prove its role with a test that "
+                            + "runs its code paths (and take it out of CODE_AWAITED)");
+                } else {
+                    report.append("  ").append(template.function(functionId).role()).append(": ").append(functionId)
+                            .append("'s role, NOT PROVEN: its handler (").append(awaited).append(") is not written yet\n");
+                }
+                functionOfRole.put(template.function(functionId).role(), functionId);
+                continue;
+            }
             if (test == null) {
                 findings.add(functionId
                         + " has no test here that runs its code paths against its role (add one to FUNCTION_TESTS)");
@@ -452,6 +513,9 @@ class LeastPrivilegeIT {
                 .forEach(f -> findings.add("FUNCTION_TESTS names " + f + ", which is not a function of the template"));
         for (String roleId : template.roles().stream().sorted().toList()) {
             String functionId = functionOfRole.get(roleId);
+            if (functionId != null && CODE_AWAITED.containsKey(functionId)) {
+                continue;
+            }
             if (functionId != null) {
                 report.append("  ").append(roleId).append(": ").append(functionId).append("'s role, LeastPrivilegeIT.")
                         .append(FUNCTION_TESTS.get(functionId)).append('\n');
@@ -579,6 +643,10 @@ class LeastPrivilegeIT {
             String queueUrl = template.function("SweepPlannerFunction").environment()
                     .get(SweepPlannerHandler.SHARD_QUEUE);
             names.put(shardQueueName, queueUrl.substring(queueUrl.lastIndexOf('/') + 1));
+        }
+        if (tableQueueName != null) {
+            String queueUrl = template.function("TableEnqueueFunction").environment().get(SqsTableQueue.QUEUE_URL);
+            names.put(tableQueueName, queueUrl.substring(queueUrl.lastIndexOf('/') + 1));
         }
         return name -> names.get(name) == null ? "{not in " + functionId + "'s environment: " + name + "}" : names.get(name);
     }
