@@ -1,6 +1,7 @@
 package io.landingledger.tables;
 
 import io.landingledger.lambda.AwsConnection;
+import io.landingledger.lambda.FunctionConfig;
 
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.rest.RESTCatalog;
@@ -32,7 +33,8 @@ import java.util.TreeMap;
  *   <tr><td>{@value #TABLE_CATALOG_SIGNING_NAME}</td><td>no</td><td>the SigV4 service name; default
  *       {@value #S3_TABLES_SIGNING_NAME} ({@code glue} for Glue's Iceberg endpoint)</td></tr>
  * </table>
- * The region, an S3 endpoint override and its keys come from the function's {@link AwsConnection}
+ * {@code LANDING_TABLE_CATALOG_URI}, when set, takes the place of {@value #TABLE_CATALOG_URI} (the local stack's
+ * catalog). The region, an S3 endpoint override and its keys come from the function's {@link AwsConnection}
  * ({@code AWS_REGION}, {@code LANDING_S3_ENDPOINT}, {@code LANDING_AWS_ENDPOINT}, {@code LANDING_AWS_ACCESS_KEY_ID}).
  *
  * @param uri         the REST catalog's URI
@@ -68,7 +70,9 @@ public record TableCatalogConfig(URI uri, String warehouse, Namespace namespace,
      * @throws IllegalStateException naming the first variable that is missing or malformed
      */
     public static TableCatalogConfig fromEnvironment(Map<String, String> environment, AwsConnection aws) {
-        String uri = required(environment, TABLE_CATALOG_URI);
+        // the locally deployed stack serves its catalog on its own endpoint, as LANDING_S3_ENDPOINT overrides S3's
+        String uri = optional(environment, FunctionConfig.LANDING_TABLE_CATALOG_URI)
+                .orElseGet(() -> required(environment, TABLE_CATALOG_URI));
         URI parsed;
         try {
             parsed = new URI(uri);
