@@ -25,9 +25,14 @@ public final class EventBridgeDecisionEvents {
         this.bus = Objects.requireNonNull(bus, "bus");
     }
 
+    /** The entry's Detail, as put: a schema test reads what the bus receives from here. */
+    public static String detailJson(InputDecision decision, Instant at) {
+        return JsonCodec.writeString(InputDecisionEvent.detail(decision, at));
+    }
+
     /** Puts {@code decision}'s event, decided at {@code at}. */
     public void put(InputDecision decision, Instant at) {
-        String detail = JsonCodec.writeString(InputDecisionEvent.detail(decision, at));
+        String detail = detailJson(decision, at);
         PutEventsResponse answer = events.putEvents(r -> r.entries(e -> e.eventBusName(bus)
                 .source(InputDecisionEvent.SOURCE).detailType(InputDecisionEvent.DETAIL_TYPE).detail(detail)));
         if (answer.failedEntryCount() != null && answer.failedEntryCount() > 0) {
