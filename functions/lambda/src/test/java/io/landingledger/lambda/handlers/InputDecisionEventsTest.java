@@ -14,7 +14,7 @@ import io.landingledger.core.testing.ManualClock;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.lambda.OutcomeReporter;
 import io.landingledger.lambda.adapters.EventBridgeDecisionEvents;
-import io.landingledger.lambda.testing.EventSchemas;
+import io.landingledger.core.testing.EventSchemas;
 import io.landingledger.lambda.testing.Invocations;
 
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.landingledger.lambda.testing;
+package io.landingledger.core.testing;
 
 import com.networknt.schema.Error;
 import com.networknt.schema.InputFormat;
