@@ -236,7 +236,7 @@ public final class DependencyFactory implements AutoCloseable {
     /** Operator repair, on the same ingest path as the validator. */
     public RepairService repairService() {
         return new RepairService(contracts, ledger, objectStore, ingestService, config.inboxBucket(), config.lakeBucket(),
-                Clock.systemUTC(), RepairService.DEFAULT_SAFETY_MARGIN);
+                Clock.systemUTC(), RepairService.DEFAULT_SAFETY_MARGIN, decisionNotices());
     }
 
     /**

@@ -20,7 +20,8 @@ import java.util.Objects;
  * whatever happens here, and a Lambda retry would run it again for nothing. What could not be told is logged (the
  * decision, the key, the error's class and message: never content) and counted per dataset:
  * {@code DecisionEventsFailed}, {@code DecisionTagsFailed}, {@code DecisionTagsNoRoom} (the producer's own tags leave
- * no room for ours: S3's 10). The event goes first: it reaches a producer even when the tagging fails.
+ * no room for ours: S3's 10), emitted only when one of them is not 0: a custom metric costs per dataset and month, and
+ * a healthy fleet has none of these. The event goes first: it reaches a producer even when the tagging fails.
  */
 public final class ProducerNotices implements DecisionNotices {
     private static final Logger LOG = LogManager.getLogger(ProducerNotices.class);
@@ -57,6 +58,9 @@ public final class ProducerNotices implements DecisionNotices {
         } catch (RuntimeException e) {
             tagFailed = true;
             warn("decision tags not written", decision, e);
+        }
+        if (!eventFailed && !tagFailed && !noRoom) {
+            return;
         }
         Map<String, Metric> counts = new LinkedHashMap<>();
         counts.put("DecisionEventsFailed", Metric.count(eventFailed ? 1 : 0));

@@ -6,7 +6,9 @@ import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.UnitCalendar;
 import io.landingledger.core.ingest.Deadline;
 import io.landingledger.core.ingest.IngestAction;
+import io.landingledger.core.ingest.DecisionNotices;
 import io.landingledger.core.ingest.IngestOutcome;
+import io.landingledger.core.ingest.InputDecision;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.InputRef;
 import io.landingledger.core.ingest.LakeLayout;
@@ -43,7 +45,8 @@ import java.util.function.Supplier;
  * {@code run_kind=REPAIR} (invariant 8). A dry run reads and plans but writes nothing. Forward mode (and any
  * {@code dependsOnPrevious} dataset) expands to every expected unit from the first named one to the latest, in order,
  * and stops at the first failure. The run watches its remaining time and stops between units before the deadline,
- * returning the units it did not reach.
+ * returning the units it did not reach. Each unit's ingest outcome is also told to the input's producer through
+ * {@link DecisionNotices} (docs/producers.md), as the validator tells its own.
  */
 public final class RepairService {
     /** Stop starting units when less than this is left: one unit's ingest must finish before the function's timeout. */
@@ -60,9 +63,18 @@ public final class RepairService {
     private final String lakeBucket;
     private final Clock clock;
     private final Duration safetyMargin;
+    private final DecisionNotices notices;
 
+    /** Nobody hears the decisions: tests, the command line's in-process repair. */
     public RepairService(ContractRegistry contracts, Ledger ledger, ObjectStore store, IngestService ingest, String inboxBucket,
                          String lakeBucket, Clock clock, Duration safetyMargin) {
+        this(contracts, ledger, store, ingest, inboxBucket, lakeBucket, clock, safetyMargin, DecisionNotices.NONE);
+    }
+
+    /** As the repair function is wired: each unit's decision about its input is told through {@code notices}. */
+    public RepairService(ContractRegistry contracts, Ledger ledger, ObjectStore store, IngestService ingest, String inboxBucket,
+                         String lakeBucket, Clock clock, Duration safetyMargin, DecisionNotices notices) {
+        this.notices = notices;
         this.contracts = contracts;
         this.router = new UnitRouter(contracts);
         this.ledger = ledger;
@@ -202,6 +214,8 @@ public final class RepairService {
         String runId = runIds.get();
         IngestOutcome outcome = ingest.ingest(IngestService.Request.repair(contract, unit, ref, runId, request.force(), request.reason(),
                 deadline));
+        // the producer hears it: a refused file a forced repair now publishes must not keep its "refused" tag
+        InputDecision.of(outcome, ref.bucket() != null ? ref.bucket() : inboxBucket).ifPresent(notices::decided);
         if (outcome.action() == IngestAction.SKIPPED && before != null) {
             // nothing changed: the audit trail still says an operator looked, and why (docs/design.md section 4)
             Instant now = clock.instant();

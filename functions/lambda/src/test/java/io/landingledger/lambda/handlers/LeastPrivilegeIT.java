@@ -826,7 +826,7 @@ class LeastPrivilegeIT {
 
         RepairHandler repairHandler() {
             RepairService service = new RepairService(contracts, ledger, store, ingest, resources.inboxBucket(), resources.lakeBucket(),
-                    Clock.systemUTC(), Duration.ZERO);
+                    Clock.systemUTC(), Duration.ZERO, notices());
             return new RepairHandler(service, () -> UUID.randomUUID().toString());
         }
 
