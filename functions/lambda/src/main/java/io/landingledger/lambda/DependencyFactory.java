@@ -5,6 +5,7 @@ import io.landingledger.core.contract.ContractCache;
 import io.landingledger.core.contract.ContractRegistrar;
 import io.landingledger.core.contract.ContractRegistry;
 import io.landingledger.core.contract.ContractStore;
+import io.landingledger.core.ingest.DecisionNotices;
 import io.landingledger.core.ingest.IngestPath;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.UnitRouter;
@@ -13,9 +14,11 @@ import io.landingledger.core.sweep.CompletenessSweep;
 import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.lambda.adapters.DynamoDbConsumerReceipts;
 import io.landingledger.lambda.adapters.DynamoDbLedger;
+import io.landingledger.lambda.adapters.EventBridgeDecisionEvents;
 import io.landingledger.lambda.adapters.LambdaIngestPath;
 import io.landingledger.lambda.adapters.MultipartStreamingUpload;
 import io.landingledger.lambda.adapters.S3ContractStore;
+import io.landingledger.lambda.adapters.S3DecisionTags;
 import io.landingledger.lambda.adapters.S3ObjectStore;
 
 import org.apache.logging.log4j.LogManager;
@@ -36,6 +39,7 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.LambdaClientBuilder;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
@@ -68,6 +72,8 @@ public final class DependencyFactory implements AutoCloseable {
     private final IngestService ingestService;
     private final OutcomeReporter reporter;
     private final ConsumerReceipts consumers;
+    /** The validator's EventBridge client, made with its notices (closed with the factory). */
+    private EventBridgeClient eventBridge;
     /** Where the function's metrics documents go: its standard output, which Lambda sends to its log group. */
     private final PrintStream stdout;
 
@@ -203,10 +209,34 @@ public final class DependencyFactory implements AutoCloseable {
         return reporter;
     }
 
+    /**
+     * Where the validator tells producers its decisions (docs/producers.md): InputDecision events on the ledger bus
+     * ({@value FunctionConfig#LEDGER_EVENT_BUS}) and tags on the input's version; nobody when no bus is configured.
+     */
+    public synchronized DecisionNotices decisionNotices() {
+        return config.ledgerEventBus()
+                .<DecisionNotices>map(bus -> new ProducerNotices(new EventBridgeDecisionEvents(eventBridgeClient(), bus),
+                        new S3DecisionTags(s3), DatasetMetrics.to(stdout, config.perDatasetMetrics()), Clock.systemUTC()))
+                .orElse(DecisionNotices.NONE);
+    }
+
+    /** An EventBridge client: the function's region and credentials, SDK retries; the local stack's one endpoint. */
+    private EventBridgeClient eventBridgeClient() {
+        if (eventBridge != null) {
+            return eventBridge;
+        }
+        var builder = EventBridgeClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder())
+                .region(config.aws().region()).credentialsProvider(DefaultCredentialsProvider.builder().build());
+        config.aws().lambdaEndpoint().ifPresent(endpoint -> builder.endpointOverride(endpoint)
+                .credentialsProvider(StaticCredentialsProvider.create(config.aws().endpointCredentials().orElseThrow())));
+        eventBridge = builder.build();
+        return eventBridge;
+    }
+
     /** Operator repair, on the same ingest path as the validator. */
     public RepairService repairService() {
         return new RepairService(contracts, ledger, objectStore, ingestService, config.inboxBucket(), config.lakeBucket(),
-                Clock.systemUTC(), RepairService.DEFAULT_SAFETY_MARGIN);
+                Clock.systemUTC(), RepairService.DEFAULT_SAFETY_MARGIN, decisionNotices());
     }
 
     /**
@@ -259,6 +289,11 @@ public final class DependencyFactory implements AutoCloseable {
         partUploads.shutdownNow();
         s3.close();
         dynamoDb.close();
+        synchronized (this) {
+            if (eventBridge != null) {
+                eventBridge.close();
+            }
+        }
     }
 
     /**

@@ -76,11 +76,13 @@ import software.amazon.awssdk.regions.Region;
  * @param perDatasetMetrics  metrics carry the dataset's dimension ({@value #METRICS_PER_DATASET}, default true)
  * @param contractCache      how many contracts a function keeps and for how long ({@value #CONTRACT_CACHE_ENTRIES},
  *                           {@value #CONTRACT_CACHE_TTL_SECONDS})
+ * @param ledgerEventBus     the bus each decision about an input goes to as an InputDecision event
+ *                           ({@value #LEDGER_EVENT_BUS}, the validator's); empty: no event, no tag
  */
 public record FunctionConfig(String inboxBucket, String lakeBucket, String ledgerTable, String ledgerHistoryTable,
                              AwsConnection aws, ValidationLimits validationLimits, Optional<String> validatorFunction,
                              RangedRead.Settings reads, Optional<String> consumersTable, ContractCache.Settings contractCache,
-                             boolean perDatasetMetrics) {
+                             boolean perDatasetMetrics, Optional<String> ledgerEventBus) {
 
     public static final String INBOX_BUCKET = "INBOX_BUCKET";
     public static final String LAKE_BUCKET = "LAKE_BUCKET";
@@ -95,6 +97,11 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
     public static final String VALIDATOR_FUNCTION = "VALIDATOR_FUNCTION";
     /** The Consumers table ({@link ConsumersTable}): the sweep reads its receipts, the receipt function writes them. */
     public static final String CONSUMERS_TABLE = "CONSUMERS_TABLE";
+    /**
+     * The ledger bus (its name): the validator puts an InputDecision event there for every decision about an input and
+     * tags the input's version with it (docs/producers.md); set by infra/template.yaml for the validator only.
+     */
+    public static final String LEDGER_EVENT_BUS = "LEDGER_EVENT_BUS";
     public static final String LANDING_AWS_ENDPOINT = "LANDING_AWS_ENDPOINT";
     public static final String LANDING_S3_ENDPOINT = "LANDING_S3_ENDPOINT";
     public static final String LANDING_DYNAMODB_ENDPOINT = "LANDING_DYNAMODB_ENDPOINT";
@@ -132,6 +139,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         Objects.requireNonNull(reads, "reads");
         Objects.requireNonNull(consumersTable, "consumersTable");
         Objects.requireNonNull(contractCache, "contractCache");
+        Objects.requireNonNull(ledgerEventBus, "ledgerEventBus");
     }
 
     /**
@@ -182,7 +190,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
                 new RangedRead.Settings(ranges, rangeBytes), optional(environment, CONSUMERS_TABLE),
                 new ContractCache.Settings(wholeNumber(environment, CONTRACT_CACHE_ENTRIES, 1, 100_000).orElse(ContractCache.DEFAULT_MAX_ENTRIES),
                         wholeNumber(environment, CONTRACT_CACHE_TTL_SECONDS, 0, 3600).map(Duration::ofSeconds).orElse(ContractCache.DEFAULT_TTL)),
-                perDatasetMetrics(environment));
+                perDatasetMetrics(environment), optional(environment, LEDGER_EVENT_BUS));
     }
 
     private static boolean perDatasetMetrics(Map<String, String> environment) {
@@ -259,6 +267,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
             environment.put(S3_READ_RANGE_MB, Long.toString(reads.rangeBytes() >> 20));
         }
         consumersTable.ifPresent(table -> environment.put(CONSUMERS_TABLE, table));
+        ledgerEventBus.ifPresent(bus -> environment.put(LEDGER_EVENT_BUS, bus));
         if (!perDatasetMetrics) {
             environment.put(METRICS_PER_DATASET, "false");
         }
@@ -279,7 +288,8 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         return new Builder().inboxBucket(inboxBucket).lakeBucket(lakeBucket).ledgerTable(ledgerTable)
                 .ledgerHistoryTable(ledgerHistoryTable).aws(aws).validationLimits(validationLimits)
                 .validatorFunction(validatorFunction.orElse(null)).reads(reads)
-                .consumersTable(consumersTable.orElse(null)).contractCache(contractCache).perDatasetMetrics(perDatasetMetrics);
+                .consumersTable(consumersTable.orElse(null)).contractCache(contractCache).perDatasetMetrics(perDatasetMetrics)
+                .ledgerEventBus(ledgerEventBus.orElse(null));
     }
 
     private static String required(Map<String, String> environment, String name, String source) {
@@ -329,6 +339,13 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         private String consumersTable;
         private ContractCache.Settings contractCache = ContractCache.Settings.DEFAULT;
         private boolean perDatasetMetrics = true;
+        private String ledgerEventBus;
+
+        /** The bus the validator puts InputDecision events on ({@value FunctionConfig#LEDGER_EVENT_BUS}). */
+        public Builder ledgerEventBus(String value) {
+            this.ledgerEventBus = value;
+            return this;
+        }
 
         public Builder perDatasetMetrics(boolean value) {
             this.perDatasetMetrics = value;
@@ -393,7 +410,8 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
 
         public FunctionConfig build() {
             return new FunctionConfig(inboxBucket, lakeBucket, ledgerTable, ledgerHistoryTable, aws, validationLimits,
-                    nonBlank(validatorFunction), reads, nonBlank(consumersTable), contractCache, perDatasetMetrics);
+                    nonBlank(validatorFunction), reads, nonBlank(consumersTable), contractCache, perDatasetMetrics,
+                    nonBlank(ledgerEventBus));
         }
 
         private static Optional<String> nonBlank(String value) {

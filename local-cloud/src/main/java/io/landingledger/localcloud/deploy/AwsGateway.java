@@ -71,6 +71,9 @@ public final class AwsGateway implements AutoCloseable {
     private volatile Fault fault = (principal, request) -> null;
     private volatile java.util.function.BiConsumer<Principal, String> denials = (principal, message) -> { };
     private volatile ObjectCreatedListener objectCreated = (principal, bucket, key, version, event) -> { };
+    private final ObjectTagging tagging = new ObjectTagging(this::storedVersion);
+    /** The gateway's own reads of the S3 emulator (which versions it holds), made when first needed. */
+    private volatile software.amazon.awssdk.services.s3.S3Client backendS3;
 
     private AwsGateway(ServerSocket server, URI s3, URI moto) {
         this.server = server;
@@ -87,6 +90,37 @@ public final class AwsGateway implements AutoCloseable {
         acceptor.setDaemon(true);
         acceptor.start();
         return gateway;
+    }
+
+    /**
+     * The version id of {@code bucketKey}'s version {@code versionId} (null: its current version) when the S3 emulator
+     * holds it, else null: one HeadObject with the emulator's own credentials.
+     */
+    private String storedVersion(String[] bucketKey, String versionId) {
+        if (backendS3 == null) {
+            synchronized (this) {
+                if (backendS3 == null) {
+                    backendS3 = software.amazon.awssdk.services.s3.S3Client.builder()
+                            .endpointOverride(s3).forcePathStyle(true)
+                            .region(software.amazon.awssdk.regions.Region.US_EAST_1)
+                            .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                                    software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(
+                                            io.landingledger.localcloud.aws.EmbeddedAws.ACCESS_KEY,
+                                            io.landingledger.localcloud.aws.EmbeddedAws.SECRET_KEY)))
+                            .httpClientBuilder(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.builder())
+                            .build();
+                }
+            }
+        }
+        try {
+            var head = backendS3.headObject(r -> r.bucket(bucketKey[0]).key(bucketKey[1]).versionId(versionId));
+            return head.versionId() != null ? head.versionId() : versionId == null ? "null" : versionId;
+        } catch (software.amazon.awssdk.services.s3.model.S3Exception e) {
+            if (e.statusCode() == 404 || e.statusCode() == 400) {
+                return null;
+            }
+            throw e;
+        }
     }
 
     public URI endpoint() {
@@ -235,6 +269,18 @@ public final class AwsGateway implements AutoCloseable {
         Answer injected = fault.inject(principal, request);
         if (injected != null) {
             answerInstead(head, in, out, injected, deleteBody != null);
+            return;
+        }
+        if (bucketKey[1] != null && !bucketKey[1].isEmpty() && head.query().containsKey("tagging")) {
+            // S3Proxy answers every ?tagging 501: the gateway keeps object tags as S3 does (ObjectTagging)
+            String expect = head.header("Expect");
+            if (expect != null && expect.trim().equalsIgnoreCase("100-continue")) {
+                out.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                out.flush();
+            }
+            byte[] body = head.readBody(in, MAX_API_BODY);
+            write(out, tagging.answer(head.method(), bucketKey[0], bucketKey[1], head.query().get("versionId"), body),
+                    head.method().equals("HEAD"));
             return;
         }
         try (Socket backend = new Socket(s3.getHost(), s3.getPort())) {

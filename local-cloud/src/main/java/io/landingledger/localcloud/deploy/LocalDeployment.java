@@ -112,8 +112,20 @@ public final class LocalDeployment implements AutoCloseable {
             return new AwsGateway.Answer(answer.status(), answer.json() == null ? Map.of() : Map.of("Content-Type", "application/json"),
                     answer.json() == null ? new byte[0] : answer.json());
         });
-        gateway.localService("events", (principal, head, body) -> AwsGateway.Answer.json(200,
-                JSON.std.asString(events.putEvents(JSON.std.mapFrom(new String(body, java.nio.charset.StandardCharsets.UTF_8)), parts))));
+        gateway.localService("events", (principal, head, body) -> {
+            Map<String, Object> request = JSON.std.mapFrom(new String(body, java.nio.charset.StandardCharsets.UTF_8));
+            String target = String.valueOf(head.header("X-Amz-Target"));
+            try {
+                return AwsGateway.Answer.json(200, JSON.std.asString(switch (target) {
+                    case "AWSEvents.PutRule" -> events.putRule(request, parts);
+                    case "AWSEvents.PutTargets" -> events.putTargets(request, parts);
+                    default -> events.putEvents(request, parts);
+                }));
+            } catch (IllegalArgumentException e) {
+                return AwsGateway.error("events", 400, target.endsWith("PutTargets") ? "ResourceNotFoundException"
+                        : "ValidationException", e.getMessage());
+            }
+        });
         lambda.destinations(this::sendFailure);
         Path trail = options.workDirectory().resolve("logs/access-denied.log");
         java.nio.file.Files.createDirectories(trail.getParent());

@@ -17,7 +17,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * local run (or a test) asks, not on its clock: with its role, which must trust scheduler.amazonaws.com for this
  * account and schedule group and allow invoking the target, and its declared input, as an asynchronous invocation. A
  * PutEvents entry goes to every rule of its bus whose pattern matches, each target invoked asynchronously where a
- * Lambda permission lets events.amazonaws.com invoke it from that rule.
+ * Lambda permission lets events.amazonaws.com invoke it from that rule, or, for an SQS queue, sent to the queue where
+ * the queue's policy lets events.amazonaws.com send from that rule (sqs:SendMessage, aws:SourceArn the rule's ARN), as
+ * AWS requires of an SQS target. Rules come from the template or from PutRule and PutTargets (a producer's or an
+ * operator's client: the gateway authorizes events:PutRule and events:PutTargets on the rule's ARN first).
  */
 final class LocalEvents {
     /** One AWS::Scheduler::Schedule. */
@@ -32,6 +35,7 @@ final class LocalEvents {
     private final Map<String, Schedule> schedules = new ConcurrentHashMap<>();
     private final Map<String, String> groups = new ConcurrentHashMap<>();
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
+    private final io.landingledger.localcloud.iam.PolicyEvaluator evaluator = new io.landingledger.localcloud.iam.PolicyEvaluator();
 
     DeployedResource scheduleGroup(String id, Map<String, Object> properties, StackParts stack) {
         String name = String.valueOf(properties.getOrDefault("Name", id));
@@ -116,13 +120,13 @@ final class LocalEvents {
                 throw new DeployException("EventPattern is not JSON: " + e.getMessage());
             }
         }
-        List<Map<String, Object>> targets = new ArrayList<>();
+        List<Map<String, Object>> targets = new CopyOnWriteArrayList<>();
         if (properties.get("Targets") instanceof List<?> list) {
             for (Object t : list) {
                 Map<String, Object> target = (Map<String, Object>) t;
-                if (!stack.lambda.exists(String.valueOf(target.get("Arn")))) {
-                    throw new DeployException("Targets " + target.get("Id") + ": " + target.get("Arn") + " is not a function of this stack "
-                            + "(the local deploy models Lambda targets)");
+                String problem = targetProblem(String.valueOf(target.get("Arn")), stack);
+                if (problem != null) {
+                    throw new DeployException("Targets " + target.get("Id") + ": " + problem);
                 }
                 targets.add(target);
             }
@@ -181,6 +185,106 @@ final class LocalEvents {
         return patterns;
     }
 
+    /** Why {@code arn} cannot be a target here, or null: a function of this stack or an SQS queue moto holds. */
+    private static String targetProblem(String arn, StackParts stack) {
+        if (arn.startsWith("arn:aws:sqs:")) {
+            return queueUrl(arn, stack) == null ? arn + " is not a queue of this account" : null;
+        }
+        return stack.lambda.exists(arn) ? null
+                : arn + " is not a function of this stack (the local deploy models Lambda and SQS targets)";
+    }
+
+    /** The URL of the queue {@code arn} names (its name is the ARN's last part), or null when moto holds none. */
+    private static String queueUrl(String arn, StackParts stack) {
+        String known = stack.queueUrl(arn);
+        if (known != null) {
+            return known;
+        }
+        try {
+            Object url = new MotoApi(stack.motoEndpoint, stack.region).call("sqs", "AmazonSQS.GetQueueUrl",
+                    Map.of("QueueName", arn.substring(arn.lastIndexOf(':') + 1))).get("QueueUrl");
+            return url == null ? null : String.valueOf(url);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * PutRule: a rule (Name, EventBusName, EventPattern, State) on a bus, made or replaced with its targets kept.
+     * Returns PutRule's answer.
+     */
+    @SuppressWarnings("unchecked")
+    Map<String, Object> putRule(Map<String, Object> request, StackParts stack) {
+        String name = String.valueOf(request.get("Name"));
+        String bus = busName(String.valueOf(request.getOrDefault("EventBusName", "default")));
+        String arn = "arn:aws:events:" + stack.region + ":" + stack.account + ":rule/" + (bus.equals("default") ? "" : bus + "/") + name;
+        Map<String, Object> pattern;
+        try {
+            pattern = JSON.std.mapFrom(String.valueOf(request.get("EventPattern")));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("EventPattern is not valid JSON");
+        }
+        List<Map<String, Object>> targets = new ArrayList<>();
+        for (Rule rule : rules) {
+            if (rule.arn().equals(arn)) {
+                targets.addAll(rule.targets());
+                rules.remove(rule);
+            }
+        }
+        if (!"DISABLED".equals(String.valueOf(request.get("State")))) {
+            rules.add(new Rule(name, name, bus, arn, pattern, new CopyOnWriteArrayList<>(targets)));
+        }
+        return Map.of("RuleArn", arn);
+    }
+
+    /** PutTargets: each target (Id, Arn) to the rule; a target that cannot be one here is a failed entry. */
+    @SuppressWarnings("unchecked")
+    Map<String, Object> putTargets(Map<String, Object> request, StackParts stack) {
+        String name = String.valueOf(request.get("Rule"));
+        String bus = busName(String.valueOf(request.getOrDefault("EventBusName", "default")));
+        Rule rule = rules.stream().filter(r -> r.name().equals(name) && r.bus().equals(bus)).findFirst().orElse(null);
+        if (rule == null) {
+            throw new IllegalArgumentException("Rule " + name + " does not exist on EventBus " + bus + ".");
+        }
+        List<Map<String, Object>> failed = new ArrayList<>();
+        for (Object t : (List<Object>) request.getOrDefault("Targets", List.of())) {
+            Map<String, Object> target = (Map<String, Object>) t;
+            String problem = targetProblem(String.valueOf(target.get("Arn")), stack);
+            if (problem != null) {
+                failed.add(Map.of("TargetId", String.valueOf(target.get("Id")), "ErrorCode", "ValidationException", "ErrorMessage", problem));
+                continue;
+            }
+            rule.targets().removeIf(existing -> String.valueOf(existing.get("Id")).equals(String.valueOf(target.get("Id"))));
+            rule.targets().add(target);
+        }
+        return Map.of("FailedEntryCount", failed.size(), "FailedEntries", failed);
+    }
+
+    /**
+     * Sends {@code event} to the queue {@code arn} when its policy lets events.amazonaws.com send from {@code rule}
+     * (as AWS: without such a policy EventBridge's delivery fails, and the event is not in the queue).
+     */
+    private void sendToQueue(Rule rule, String arn, Map<String, Object> event, StackParts stack) throws IOException {
+        String url = queueUrl(arn, stack);
+        MotoApi moto = new MotoApi(stack.motoEndpoint, stack.region);
+        Object attributes = url == null ? null : moto.call("sqs", "AmazonSQS.GetQueueAttributes",
+                Map.of("QueueUrl", url, "AttributeNames", List.of("Policy"))).get("Attributes");
+        Object policy = attributes instanceof Map<?, ?> map ? map.get("Policy") : null;
+        if (policy == null) {
+            stack.undeliverable(rule.logicalId() + " -> " + arn + ": the queue has no policy letting events.amazonaws.com send");
+            return;
+        }
+        var decision = evaluator.evaluate(io.landingledger.localcloud.iam.Caller.service("events.amazonaws.com"),
+                io.landingledger.localcloud.iam.AuthorizationRequest.of("sqs:SendMessage", arn)
+                        .with("aws:SourceArn", rule.arn()).with("aws:SourceAccount", stack.account),
+                List.of(), io.landingledger.localcloud.iam.PolicyDocument.parse(arn + " policy", String.valueOf(policy)));
+        if (!decision.allowed()) {
+            stack.undeliverable(rule.logicalId() + " -> " + arn + ": " + decision.message());
+            return;
+        }
+        moto.call("sqs", "AmazonSQS.SendMessage", Map.of("QueueUrl", url, "MessageBody", JSON.std.asString(event)));
+    }
+
     private static String busName(String nameOrArn) {
         return nameOrArn.startsWith("arn:") ? nameOrArn.substring(nameOrArn.lastIndexOf('/') + 1) : nameOrArn;
     }
@@ -193,6 +297,14 @@ final class LocalEvents {
             }
             for (Map<String, Object> target : rule.targets()) {
                 String function = String.valueOf(target.get("Arn"));
+                if (function.startsWith("arn:aws:sqs:")) {
+                    try {
+                        sendToQueue(rule, function, event, stack);
+                    } catch (IOException | RuntimeException e) {
+                        stack.undeliverable(rule.logicalId() + " -> " + function + ": " + e.getMessage());
+                    }
+                    continue;
+                }
                 if (!stack.permissions.allows(function, "events.amazonaws.com", rule.arn(), stack.account)) {
                     stack.undeliverable(rule.logicalId() + " -> " + function + ": no Lambda permission for events.amazonaws.com from " + rule.arn());
                     continue;

@@ -38,7 +38,8 @@ import java.util.TreeMap;
 final class TemplateDeployer {
     /** Types recorded but not run locally: their effect exists only on AWS (docs/emulators.md). */
     static final Set<String> RECORDED_ONLY = Set.of("AWS::CloudWatch::Alarm", "AWS::CloudWatch::Dashboard", "AWS::SNS::Topic",
-            "AWS::SNS::Subscription", "AWS::Glue::Database", "AWS::Glue::Table", "AWS::Athena::WorkGroup", "AWS::Pipes::Pipe");
+            "AWS::SNS::Subscription", "AWS::Glue::Database", "AWS::Glue::Table", "AWS::Athena::WorkGroup", "AWS::Pipes::Pipe",
+            "AWS::Events::EventBusPolicy");
 
     private final StackParts stack;
     private final Template template;

@@ -113,6 +113,17 @@ class OtherServiceRequestActionsTest {
         assertEquals(List.of("events:PutEvents " + bus + "landing-ledger-dev-ledger", "events:PutEvents " + bus + "default",
                 "events:PutEvents " + bus + "other"), mapping.requests().stream().map(r -> r.action() + " " + r.resource()).toList());
         assertFalse(events.map("AWSEvents.PutRule", "{}".getBytes(StandardCharsets.UTF_8)).mapped());
+        // a rule's ARN names its bus (rule/<bus>/<name>), the default bus's none (rule/<name>)
+        String rule = "arn:aws:events:us-east-1:123456789012:rule/";
+        assertEquals(List.of("events:PutRule " + rule + "landing-ledger-dev-ledger/producer-a"), events.map("AWSEvents.PutRule",
+                "{\"Name\": \"producer-a\", \"EventBusName\": \"landing-ledger-dev-ledger\"}".getBytes(StandardCharsets.UTF_8))
+                .requests().stream().map(r -> r.action() + " " + r.resource()).toList());
+        assertEquals(List.of("events:PutTargets " + rule + "landing-ledger-dev-ledger/producer-a"), events.map("AWSEvents.PutTargets",
+                ("{\"Rule\": \"producer-a\", \"EventBusName\": \"" + bus + "landing-ledger-dev-ledger\"}").getBytes(StandardCharsets.UTF_8))
+                .requests().stream().map(r -> r.action() + " " + r.resource()).toList());
+        assertEquals(List.of("events:PutRule " + rule + "mine"), events.map("AWSEvents.PutRule",
+                "{\"Name\": \"mine\"}".getBytes(StandardCharsets.UTF_8)).requests().stream().map(r -> r.action() + " " + r.resource()).toList());
+        assertFalse(events.map("AWSEvents.DeleteRule", "{\"Name\": \"mine\"}".getBytes(StandardCharsets.UTF_8)).mapped());
         assertFalse(events.map("AWSEvents.PutEvents", "not json".getBytes(StandardCharsets.UTF_8)).mapped());
         assertFalse(events.map("AWSEvents.PutEvents", "{}".getBytes(StandardCharsets.UTF_8)).mapped());
         assertFalse(events.map(null, null).mapped());

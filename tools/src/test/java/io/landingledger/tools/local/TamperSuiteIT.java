@@ -45,13 +45,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Issue 30's tamper suite, on the stack as deployed (infra/template.yaml on the emulators, every role and bucket
  * policy enforced): every principal the template defines (the account's operator, a role holding only
- * ContractAdminPolicy, one holding only ReaderPolicy, and each function's role) tries every write it could attempt
- * against {@code published/}, {@code _contracts/}, the ledger and the history table. Each (principal, write, target)
- * prints one line, {@code [tamper] PRINCIPAL WRITE TARGET -> OUTCOME}, and must be refused (AccessDenied, or S3's own
- * refusal of the request) unless it is one of {@link #EXCEPTIONS}: the writes a principal's job needs, each named,
- * with what detects or bounds its misuse (SECURITY.md, "Tamper suite"). An allowed write not listed fails the suite,
- * and so does a listed one that is now refused (the list and SECURITY.md must then shrink). No write to
- * {@code _contracts/} other than a create is allowed to anyone (finding 3).
+ * ContractAdminPolicy, one holding only ReaderPolicy, one holding only ProducerPolicy, and each function's role) tries
+ * every write it could attempt against {@code published/}, {@code _contracts/}, the ledger and the history table.
+ * Each (principal, write, target) prints one line, {@code [tamper] PRINCIPAL WRITE TARGET -> OUTCOME}, and must be
+ * refused (AccessDenied, or S3's own refusal of the request) unless it is one of {@link #EXCEPTIONS}: the writes a
+ * principal's job needs, each named with what detects or bounds its misuse (SECURITY.md, "Tamper suite"). An allowed
+ * write not listed fails the suite, and so does a listed one that is now refused (the list and SECURITY.md must then
+ * shrink). No write to {@code _contracts/} other than a create is allowed to anyone (finding 3).
  */
 class TamperSuiteIT {
     static final Path REPOSITORY = Path.of("").toAbsolutePath().getParent();
@@ -62,7 +62,7 @@ class TamperSuiteIT {
     static final List<String> FUNCTIONS = List.of("ValidatorFunction", "CompletenessSweepFunction",
             "SweepPlannerFunction", "SweepShardFunction", "SweepChangeFunction", "RepairFunction",
             "ConsumerReceiptFunction");
-    static final List<String> POLICIES = List.of("ContractAdminPolicy", "ReaderPolicy");
+    static final List<String> POLICIES = List.of("ContractAdminPolicy", "ReaderPolicy", "ProducerPolicy");
     static final List<String> S3_WRITES = List.of("put", "put-bogus-if-none-match", "put-if-match", "copy-onto",
             "delete", "delete-objects");
 

@@ -7,14 +7,17 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.landingledger.core.json.JsonCodec;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The result of one run, as logged (one line per outcome) and returned by the handlers. Names, hashes, counts and
  * codes only. Build one with {@link #builder(IngestAction, String, String)}.
  */
 @JsonPropertyOrder({"action", "dataset", "unit", "key", "version", "sha256", "bytes", "accepted", "rejected", "duplicates",
-        "published_key", "published_etag", "refusal", "detail", "run_id", "run_kind", "duration_ms"})
+        "published_key", "published_etag", "refusal", "detail", "reject_reasons", "run_id", "run_kind", "contract_version",
+        "duration_ms"})
 public record IngestOutcome(IngestAction action, String dataset, String unit,
                             @JsonProperty("key") @JsonInclude(JsonInclude.Include.ALWAYS) String inputKey,
                             @JsonProperty("version") @JsonInclude(JsonInclude.Include.ALWAYS) String inputVersionId,
@@ -23,9 +26,13 @@ public record IngestOutcome(IngestAction action, String dataset, String unit,
                             @JsonProperty("refusal") String refusalCode, String detail,
                             @JsonProperty("run_id") @JsonInclude(JsonInclude.Include.ALWAYS) String runId,
                             @JsonProperty("run_kind") @JsonInclude(JsonInclude.Include.ALWAYS) String runKind,
-                            @JsonProperty("duration_ms") Duration duration) {
+                            @JsonProperty("duration_ms") Duration duration,
+                            @JsonProperty("contract_version") Integer contractVersion,
+                            @JsonProperty("reject_reasons") @JsonInclude(JsonInclude.Include.NON_EMPTY)
+                            Map<String, Long> rejectReasons) {
     public IngestOutcome {
         duration = duration == null ? Duration.ZERO : duration;
+        rejectReasons = rejectReasons == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(rejectReasons));
     }
 
 
@@ -75,6 +82,8 @@ public record IngestOutcome(IngestAction action, String dataset, String unit,
         private String runId;
         private String runKind;
         private Duration duration = Duration.ZERO;
+        private Integer contractVersion;
+        private Map<String, Long> rejectReasons = Map.of();
 
         private Builder(IngestAction action, String dataset, String unit) {
             this.action = action;
@@ -135,9 +144,25 @@ public record IngestOutcome(IngestAction action, String dataset, String unit,
             return this;
         }
 
+        /** The version of the dataset's contract the run read the input against. */
+        public Builder contractVersion(int value) {
+            this.contractVersion = value;
+            return this;
+        }
+
+        /**
+         * Rejected lines by reason code (MISSING_FIELD: 2), when this run read the input and rejected lines: codes and
+         * counts, never a line's content.
+         */
+        public Builder rejectReasons(Map<String, Long> value) {
+            this.rejectReasons = value == null ? Map.of() : value;
+            return this;
+        }
+
         public IngestOutcome build() {
             return new IngestOutcome(action, dataset, unit, inputKey, inputVersionId, sha256, bytes, accepted, rejected,
-                    duplicates, publishedKey, publishedEtag, refusalCode, detail, runId, runKind, duration);
+                    duplicates, publishedKey, publishedEtag, refusalCode, detail, runId, runKind, duration, contractVersion,
+                    rejectReasons);
         }
     }
 }

@@ -29,7 +29,9 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * The publish protocol (docs/design.md section 2): one inbox object becomes exactly one published unit, or a
@@ -237,7 +239,9 @@ public final class IngestService implements IngestPath {
             String sha = result != null ? result.sha256() : item != null && item.input() != null ? item.input().sha256() : null;
             long bytes = result != null ? result.storedBytes() : input.size();
             return switch (effect) {
-                case PUBLISHED -> outcome(IngestAction.PUBLISHED, sha, bytes, item.published(), null, null);
+                // this run read the input: its rejected lines' reason codes go with the outcome (to the producer)
+                case PUBLISHED -> outcome(IngestAction.PUBLISHED, sha, bytes, item.published(), null, null,
+                        result == null ? Map.of() : rejectReasons(result));
                 case FINISHED -> outcome(IngestAction.FINISHED, sha, bytes, item.published(), null,
                         "an earlier run (" + item.runId() + ") promoted this input; this run recorded it");
                 case UNCHANGED -> outcome(IngestAction.UNCHANGED, sha, bytes, item.published(), null,
@@ -251,6 +255,7 @@ public final class IngestService implements IngestPath {
                             .counts(result.accepted(), result.rejected(), result.duplicates())
                             .refusal(refusal.code().name())
                             .detail(refusal.detail())
+                            .rejectReasons(rejectReasons(result))
                             .build();
                 }
                 case NONE -> outcome(IngestAction.SKIPPED, sha, bytes, item == null ? null : item.published(),
@@ -626,7 +631,13 @@ public final class IngestService implements IngestPath {
         }
 
         private IngestOutcome outcome(IngestAction action, String sha256, long bytes, PublishedRef published, String code, String detail) {
-            IngestOutcome.Builder outcome = report(action).sha256(sha256).bytes(bytes).refusal(code).detail(detail);
+            return outcome(action, sha256, bytes, published, code, detail, Map.of());
+        }
+
+        private IngestOutcome outcome(IngestAction action, String sha256, long bytes, PublishedRef published, String code, String detail,
+                                      Map<String, Long> rejectReasons) {
+            IngestOutcome.Builder outcome = report(action).sha256(sha256).bytes(bytes).refusal(code).detail(detail)
+                    .rejectReasons(rejectReasons);
             if (published != null) {
                 outcome.counts(published.accepted(), published.rejected(), published.duplicates())
                         .published(published.key(), published.etag());
@@ -637,10 +648,18 @@ public final class IngestService implements IngestPath {
         /** What every outcome of this run names: the unit, the input it was asked for, the run, the time so far. */
         private IngestOutcome.Builder report(IngestAction action) {
             return IngestOutcome.builder(action, dataset, unit)
+                    .contractVersion(contract.version())
                     .input(input.key(), input.versionId())
                     .run(request.runId(), request.runKind().name())
                     .duration(Duration.between(started, clock.instant()));
         }
+    }
+
+    /** Rejected lines by reason code, as the validation counted them. */
+    private static Map<String, Long> rejectReasons(ValidationResult result) {
+        Map<String, Long> reasons = new TreeMap<>();
+        result.reasons().forEach((code, count) -> reasons.put(code.name(), count));
+        return reasons;
     }
 
     /** A read of the candidate: the validation, the identity of the version read, and its rejected lines. */

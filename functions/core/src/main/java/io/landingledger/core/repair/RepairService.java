@@ -6,7 +6,9 @@ import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.UnitCalendar;
 import io.landingledger.core.ingest.Deadline;
 import io.landingledger.core.ingest.IngestAction;
+import io.landingledger.core.ingest.DecisionNotices;
 import io.landingledger.core.ingest.IngestOutcome;
+import io.landingledger.core.ingest.InputDecision;
 import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.InputRef;
 import io.landingledger.core.ingest.LakeLayout;
@@ -47,7 +49,8 @@ import java.util.function.Supplier;
  * {@code run_kind=REPAIR} (invariant 8). A dry run reads and plans but writes nothing. Forward mode (and any
  * {@code dependsOnPrevious} dataset) expands to every expected unit from the first named one to the latest, in order,
  * and stops at the first failure. The run watches its remaining time and stops between units before the deadline,
- * returning the units it did not reach.
+ * returning the units it did not reach. Each unit's ingest outcome is also told to the input's producer through
+ * {@link DecisionNotices} (docs/producers.md), as the validator tells its own.
  */
 public final class RepairService {
     /** Stop starting units when less than this is left: one unit's ingest must finish before the function's timeout. */
@@ -67,14 +70,24 @@ public final class RepairService {
     private final Clock clock;
     private final Duration safetyMargin;
     private final TableQueue tableQueue;
+    private final DecisionNotices notices;
 
+    /** Nobody hears the decisions: tests, the command line's in-process repair. */
     public RepairService(ContractRegistry contracts, Ledger ledger, ObjectStore store, IngestService ingest, String inboxBucket,
                          String lakeBucket, Clock clock, Duration safetyMargin) {
-        this(contracts, ledger, store, ingest, inboxBucket, lakeBucket, clock, safetyMargin, null);
+        this(contracts, ledger, store, ingest, inboxBucket, lakeBucket, clock, safetyMargin, DecisionNotices.NONE);
+    }
+
+    /** As the repair function is wired: each unit's decision about its input is told through {@code notices}. */
+    public RepairService(ContractRegistry contracts, Ledger ledger, ObjectStore store, IngestService ingest, String inboxBucket,
+                         String lakeBucket, Clock clock, Duration safetyMargin, DecisionNotices notices) {
+        this(contracts, ledger, store, ingest, inboxBucket, lakeBucket, clock, safetyMargin, notices, null);
     }
 
     private RepairService(ContractRegistry contracts, Ledger ledger, ObjectStore store, IngestService ingest, String inboxBucket,
-                          String lakeBucket, Clock clock, Duration safetyMargin, TableQueue tableQueue) {
+                          String lakeBucket, Clock clock, Duration safetyMargin, DecisionNotices notices,
+                          TableQueue tableQueue) {
+        this.notices = notices;
         this.tableQueue = tableQueue;
         this.contracts = contracts;
         this.router = new UnitRouter(contracts);
@@ -93,7 +106,8 @@ public final class RepairService {
      * writer, which closes it by recording its snapshot on the ledger.
      */
     public RepairService withTableQueue(TableQueue queue) {
-        return new RepairService(contracts, ledger, store, ingest, inboxBucket, lakeBucket, clock, safetyMargin, queue);
+        return new RepairService(contracts, ledger, store, ingest, inboxBucket, lakeBucket, clock, safetyMargin, notices,
+                queue);
     }
 
     /**
@@ -235,6 +249,8 @@ public final class RepairService {
         String runId = runIds.get();
         IngestOutcome outcome = ingest.ingest(IngestService.Request.repair(contract, unit, ref, runId, request.force(), request.reason(),
                 deadline));
+        // the producer hears it: a refused file a forced repair now publishes must not keep its "refused" tag
+        InputDecision.of(outcome, ref.bucket() != null ? ref.bucket() : inboxBucket).ifPresent(notices::decided);
         LedgerItem standing = ledger.get(contract.dataset(), unit).orElse(null);
         if (tableQueue != null && UnitClassifier.tableReason(standing) != null
                 && (outcome.action() == IngestAction.SKIPPED || outcome.action() == IngestAction.UNCHANGED)) {

@@ -7,8 +7,10 @@ import com.amazonaws.services.lambda.runtime.events.models.s3.S3EventNotificatio
 
 import io.landingledger.core.ingest.BatchFailures;
 import io.landingledger.core.ingest.Deadline;
+import io.landingledger.core.ingest.DecisionNotices;
 import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.ingest.IngestService;
+import io.landingledger.core.ingest.InputDecision;
 import io.landingledger.core.ingest.InputRef;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.lambda.DependencyFactory;
@@ -37,6 +39,7 @@ public final class ValidateObjectHandler extends TypedHandler<S3Event, ValidateO
     private final IngestService ingest;
     private final OutcomeReporter reporter;
     private final Supplier<String> runIds;
+    private final DecisionNotices notices;
 
     /** Used by the Lambda runtime: clients, contracts and the service are built once, at init. */
     public ValidateObjectHandler() {
@@ -52,16 +55,24 @@ public final class ValidateObjectHandler extends TypedHandler<S3Event, ValidateO
     }
 
     private ValidateObjectHandler(DependencyFactory dependencies) {
-        this(dependencies.router(), dependencies.ingestService(), dependencies.reporter(), () -> UUID.randomUUID().toString());
+        this(dependencies.router(), dependencies.ingestService(), dependencies.reporter(), () -> UUID.randomUUID().toString(),
+                dependencies.decisionNotices());
     }
 
-    /** For tests and the local run. */
+    /** For tests and the local run: nobody hears the decisions but the reporter. */
     public ValidateObjectHandler(UnitRouter router, IngestService ingest, OutcomeReporter reporter, Supplier<String> runIds) {
+        this(router, ingest, reporter, runIds, DecisionNotices.NONE);
+    }
+
+    /** As the function is wired: each decision about an input is also told to its producer through {@code notices}. */
+    public ValidateObjectHandler(UnitRouter router, IngestService ingest, OutcomeReporter reporter, Supplier<String> runIds,
+                                 DecisionNotices notices) {
         super(S3Event.class);
         this.router = router;
         this.ingest = ingest;
         this.reporter = reporter;
         this.runIds = runIds;
+        this.notices = notices;
     }
 
     /** The answer: one entry per record of the event, in order ({@link RecordResult#response()}). */
@@ -119,6 +130,7 @@ public final class ValidateObjectHandler extends TypedHandler<S3Event, ValidateO
             try {
                 IngestOutcome outcome = ingest.ingest(IngestService.Request.event(routed.contract(), routed.unit(), input, runId, deadline));
                 results.add(report(new RecordResult.Ingested(outcome)));
+                InputDecision.of(outcome, bucket).ifPresent(notices::decided);
             } catch (RuntimeException e) {
                 results.add(report(new RecordResult.Failed(bucket, key, versionId, runId, e)));
                 failures.add(e);
@@ -128,8 +140,12 @@ public final class ValidateObjectHandler extends TypedHandler<S3Event, ValidateO
         return new Response(results);
     }
 
+    /** Reports the result; an unroutable record is also a decision its producer hears. */
     private Map<String, Object> report(RecordResult result) {
         reporter.report(result);
+        if (result instanceof RecordResult.Unroutable u) {
+            notices.decided(InputDecision.unroutable(u.bucket(), u.key(), u.versionId(), u.reason()));
+        }
         return result.response();
     }
 

@@ -5,6 +5,7 @@ import io.landingledger.lambda.handlers.RecordedCalls.Call;
 
 import io.landingledger.localcloud.iam.AuthorizationRequest;
 import io.landingledger.localcloud.iam.DynamoDbRequestActions;
+import io.landingledger.localcloud.iam.EventBridgeRequestActions;
 import io.landingledger.localcloud.iam.LambdaRequestActions;
 import io.landingledger.localcloud.iam.RequestMapping;
 import io.landingledger.localcloud.iam.S3Request;
@@ -92,6 +93,7 @@ final class LeastPrivilege {
     private static final DynamoDbRequestActions DYNAMODB = new DynamoDbRequestActions(IamModel.REGION, IamModel.ACCOUNT);
     private static final LambdaRequestActions LAMBDA = new LambdaRequestActions(IamModel.REGION, IamModel.ACCOUNT);
     private static final SqsRequestActions SQS = new SqsRequestActions(IamModel.REGION, IamModel.ACCOUNT);
+    private static final EventBridgeRequestActions EVENTS = new EventBridgeRequestActions(IamModel.REGION, IamModel.ACCOUNT);
 
     /** Condition keys this check evaluates. */
     private static final Set<String> EVALUATED_KEYS = Set.of("s3:prefix");
@@ -118,6 +120,7 @@ final class LeastPrivilege {
             case "dynamodb" -> DYNAMODB.map(http.header("x-amz-target"), http.body());
             case "lambda" -> LAMBDA.map(http.method(), http.rawPath(), http.query());
             case "sqs" -> SQS.mapJson(http.header("x-amz-target"), http.body());
+            case "eventbridge" -> EVENTS.map(http.header("x-amz-target"), http.body());
             default -> RequestMapping.unmapped(call.operation(), "no mapper for " + http.service());
         };
         if (!mapping.mapped()) {

@@ -104,13 +104,42 @@ class LeastPrivilegeIT {
     private String tableQueueUrl;
     private String tableQueueName;
 
+    /**
+     * S3Proxy in front of which the local cloud's gateway answers object tagging (S3Proxy answers it 501): the
+     * validator's tagging of decided inputs goes here, every other S3 call to S3Proxy itself.
+     */
+    private static io.landingledger.localcloud.deploy.AwsGateway taggingGateway;
+
     @BeforeAll
     static void transformTemplate() throws Exception {
         template = IamModel.transformed(PipelineFixture.REPOSITORY);
     }
 
+    @org.junit.jupiter.api.AfterAll
+    static void stopGateway() {
+        if (taggingGateway != null) {
+            taggingGateway.close();
+        }
+    }
+
     LeastPrivilegeIT(PipelineFixture producer) throws IOException {
         this.producer = producer;
+        // the ledger bus the validator tells producers on (moto's EventBridge), named as the template names it
+        String bus = template.function("ValidatorFunction").environment().get(FunctionConfig.LEDGER_EVENT_BUS);
+        try (software.amazon.awssdk.services.eventbridge.EventBridgeClient events = eventBridge(producer.resources, null)) {
+            if (events.listEventBuses(r -> r.namePrefix(bus)).eventBuses().isEmpty()) {
+                events.createEventBus(r -> r.name(bus));
+            }
+        }
+        synchronized (LeastPrivilegeIT.class) {
+            if (taggingGateway == null) {
+                taggingGateway = io.landingledger.localcloud.deploy.AwsGateway.start(
+                        producer.resources.config().aws().s3Endpoint().orElseThrow(),
+                        producer.resources.config().aws().dynamoDbEndpoint().orElseThrow());
+                taggingGateway.principal(new io.landingledger.localcloud.deploy.Principal(AwsConnection.EMULATOR_CREDENTIALS.accessKeyId(),
+                        "arn:aws:iam::" + IamModel.ACCOUNT + ":root", null));
+            }
+        }
         // the shipped examples, registered as an operator registers a dataset (the producer's client: not a function's)
         ContractRegistrar registrar = new ContractRegistrar(new S3ContractStore(producer.s3, producer.lake()), Clock.systemUTC());
         try (var files = java.nio.file.Files.newDirectoryStream(PipelineFixture.REPOSITORY.resolve("datasets"), "*.json")) {
@@ -175,7 +204,7 @@ class LeastPrivilegeIT {
         // multipart promote is aborted
         S3Event racing = producer.eventFor(producer.put(DATASET + "/progress-2026-03-11.jsonl", bytes(checkpoint("e1", "2026-03-11T01:00:00Z"))));
         raceThePromote(validator, "2026-03-11", () -> Invocations.invoke(handler, racing, null));
-        // an unroutable key: no AWS call
+        // an unroutable key: no ledger or lake call; its producer hears it (the event, the tags)
         Invocations.invoke(handler, producer.eventFor(producer.put(DATASET + "/notes.txt", bytes("x"))), null);
 
         assertLeastPrivilege("ValidatorFunction", validator);
@@ -749,6 +778,8 @@ class LeastPrivilegeIT {
         volatile java.util.function.Consumer<software.amazon.awssdk.core.SdkRequest> beforeCall = r -> { };
         LambdaClient lambda;
         SqsClient sqs;
+        software.amazon.awssdk.services.eventbridge.EventBridgeClient events;
+        S3Client tagging;
 
         Wiring(String name, TestResources resources) {
             this.resources = resources;
@@ -783,7 +814,27 @@ class LeastPrivilegeIT {
         }
 
         ValidateObjectHandler validatorHandler() {
-            return new ValidateObjectHandler(new UnitRouter(contracts), ingest, QUIET, () -> UUID.randomUUID().toString());
+            return new ValidateObjectHandler(new UnitRouter(contracts), ingest, QUIET, () -> UUID.randomUUID().toString(), notices());
+        }
+
+        /**
+         * As DependencyFactory.decisionNotices(): InputDecision events on the bus the template names, on moto's
+         * EventBridge, and the decision's tags through the gateway that answers tagging; both clients recorded.
+         */
+        io.landingledger.lambda.ProducerNotices notices() {
+            String bus = template.function("ValidatorFunction").environment().get(FunctionConfig.LEDGER_EVENT_BUS);
+            if (events == null) {
+                events = eventBridge(resources, new DelegatingRecorder(this));
+                tagging = DependencyFactory.forEmulator(S3Client.builder())
+                        .region(resources.config().aws().region())
+                        .credentialsProvider(StaticCredentialsProvider.create(AwsConnection.EMULATOR_CREDENTIALS))
+                        .endpointOverride(taggingGateway.endpoint())
+                        .httpClientBuilder(UrlConnectionHttpClient.builder())
+                        .overrideConfiguration(c -> c.addExecutionInterceptor(new DelegatingRecorder(this)))
+                        .build();
+            }
+            return new io.landingledger.lambda.ProducerNotices(new io.landingledger.lambda.adapters.EventBridgeDecisionEvents(events, bus),
+                    new io.landingledger.lambda.adapters.S3DecisionTags(tagging), metrics(), Clock.systemUTC());
         }
 
         /**
@@ -843,7 +894,7 @@ class LeastPrivilegeIT {
 
         RepairHandler repairHandler() {
             RepairService service = new RepairService(contracts, ledger, store, ingest, resources.inboxBucket(), resources.lakeBucket(),
-                    Clock.systemUTC(), Duration.ZERO);
+                    Clock.systemUTC(), Duration.ZERO, notices());
             return new RepairHandler(service, () -> UUID.randomUUID().toString());
         }
 
@@ -858,7 +909,27 @@ class LeastPrivilegeIT {
             if (sqs != null) {
                 sqs.close();
             }
+            if (events != null) {
+                events.close();
+            }
+            if (tagging != null) {
+                tagging.close();
+            }
         }
+    }
+
+    /** An EventBridge client on moto's endpoint (moto serves EventBridge beside DynamoDB), recorded when asked. */
+    private static software.amazon.awssdk.services.eventbridge.EventBridgeClient eventBridge(TestResources resources,
+            software.amazon.awssdk.core.interceptor.ExecutionInterceptor recorder) {
+        var builder = software.amazon.awssdk.services.eventbridge.EventBridgeClient.builder()
+                .region(resources.config().aws().region())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsConnection.EMULATOR_CREDENTIALS))
+                .endpointOverride(resources.config().aws().dynamoDbEndpoint().orElseThrow())
+                .httpClientBuilder(UrlConnectionHttpClient.builder());
+        if (recorder != null) {
+            builder.overrideConfiguration(c -> c.addExecutionInterceptor(recorder));
+        }
+        return builder.build();
     }
 
     /** Forwards to the wiring's current recorder. */

@@ -73,7 +73,7 @@ final class RecordedCalls implements ExecutionInterceptor {
         SdkHttpRequest http = context.httpRequest();
         String service = service(attributes.getAttribute(REQUEST));
         byte[] body = null;
-        if ((service.equals("dynamodb") || service.equals("sqs")) && context.requestBody().isPresent()) {
+        if ((service.equals("dynamodb") || service.equals("sqs") || service.equals("eventbridge")) && context.requestBody().isPresent()) {
             try (InputStream in = context.requestBody().get().contentStreamProvider().newStream()) {
                 body = in.readAllBytes();
             } catch (IOException e) {

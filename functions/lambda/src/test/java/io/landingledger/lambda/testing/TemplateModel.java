@@ -254,11 +254,11 @@ public final class TemplateModel {
             }
         }
         assertTrue(transformedResourcesOfType("AWS::IAM::Policy").isEmpty(), "standalone IAM policies: keep permissions with their role");
-        // the managed policies are for consumers' roles (ReaderPolicy, readers_policy...) and the operator's
-        // (ContractAdminPolicy, landing dataset): attached to nothing in the stack
-        assertEquals(Set.of("ContractAdminPolicy", "ReaderPolicy"), Set.copyOf(transformedResourcesOfType("AWS::IAM::ManagedPolicy")),
-                "managed policies");
-        for (String policy : List.of("ContractAdminPolicy", "ReaderPolicy")) {
+        // the managed policies are for consumers' roles (ReaderPolicy, readers_policy...), the operator's
+        // (ContractAdminPolicy, landing dataset) and producers' (ProducerPolicy): attached to nothing in the stack
+        assertEquals(Set.of("ContractAdminPolicy", "ReaderPolicy", "ProducerPolicy"),
+                Set.copyOf(transformedResourcesOfType("AWS::IAM::ManagedPolicy")), "managed policies");
+        for (String policy : List.of("ContractAdminPolicy", "ReaderPolicy", "ProducerPolicy")) {
             for (String attachment : List.of("Roles", "Users", "Groups")) {
                 assertFalse(transformedProperties(policy).containsKey(attachment), policy + " is attached to " + attachment);
             }
