@@ -42,6 +42,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
@@ -456,28 +457,15 @@ public final class RepairService {
             if (request.dryRun()) {
                 return RepairResult.UnitResult.planned(unit, before, accept ? "accept-empty" : "revoke-accept-empty", null, null, null);
             }
-            String runId = runIds.get();
-            Instant now = clock.instant();
-            LedgerItem next = current.toBuilder().emptyAccepted(accept ? new EmptyAcceptance(now, runId, request.reason()) : null).build();
-            HistoryEntry history = HistoryEntry.builder()
-                    .dataset(contract.dataset())
-                    .unit(unit)
-                    .at(now)
-                    .runId(runId)
-                    .runKind(RunKind.ACCEPT_EMPTY)
-                    .action(accept ? "EMPTY_ACCEPTED" : "EMPTY_ACCEPTANCE_REVOKED")
-                    .reason(request.reason())
-                    .input(current.input())
-                    .published(current.published())
-                    .contractVersion(current.contractVersion())
-                    .build();
-            try {
-                ledger.write(next, current.revision(), history);
-                return RepairResult.UnitResult.of(unit, before, next.withRevision(current.revision() + 1),
-                        accept ? "accepted_empty" : "revoked", request.reason(), null, null);
-            } catch (LedgerConflictException e) {
-                current = e.current().orElse(null); // decide again on the item that won
+            LedgerItem read = current;
+            Recorded recorded = recordAcceptance(request, contract, unit, before, read, runIds, RunKind.ACCEPT_EMPTY,
+                    accept ? "EMPTY_ACCEPTED" : "EMPTY_ACCEPTANCE_REVOKED", accept ? "accepted_empty" : "revoked",
+                    (now, runId) -> read.toBuilder()
+                            .emptyAccepted(accept ? new EmptyAcceptance(now, runId, request.reason()) : null).build());
+            if (recorded.result() != null) {
+                return recorded.result();
             }
+            current = recorded.lost(); // decide again on the item that won
         }
         return RepairResult.UnitResult.of(unit, before, current, "failed", "the unit kept changing while its empty publish was being "
                 + (accept ? "accepted" : "revoked") + "; rerun it", null, null);
@@ -511,32 +499,53 @@ public final class RepairService {
             if (request.dryRun()) {
                 return RepairResult.UnitResult.planned(unit, before, accept ? "accept-volume" : "revoke-accept-volume", null, null, null);
             }
-            String runId = runIds.get();
-            Instant now = clock.instant();
-            LedgerItem next = current.toBuilder().volumeAccepted(accept ? new VolumeAcceptance(now, runId, request.reason()) : null)
-                    .build();
-            HistoryEntry history = HistoryEntry.builder()
-                    .dataset(contract.dataset())
-                    .unit(unit)
-                    .at(now)
-                    .runId(runId)
-                    .runKind(RunKind.ACCEPT_VOLUME)
-                    .action(accept ? "VOLUME_ACCEPTED" : "VOLUME_ACCEPTANCE_REVOKED")
-                    .reason(request.reason())
-                    .input(current.input())
-                    .published(current.published())
-                    .contractVersion(current.contractVersion())
-                    .build();
-            try {
-                ledger.write(next, current.revision(), history);
-                return RepairResult.UnitResult.of(unit, before, next.withRevision(current.revision() + 1),
-                        accept ? "accepted_volume" : "revoked", request.reason(), null, null);
-            } catch (LedgerConflictException e) {
-                current = e.current().orElse(null); // decide again on the item that won
+            LedgerItem read = current;
+            Recorded recorded = recordAcceptance(request, contract, unit, before, read, runIds, RunKind.ACCEPT_VOLUME,
+                    accept ? "VOLUME_ACCEPTED" : "VOLUME_ACCEPTANCE_REVOKED", accept ? "accepted_volume" : "revoked",
+                    (now, runId) -> read.toBuilder()
+                            .volumeAccepted(accept ? new VolumeAcceptance(now, runId, request.reason()) : null).build());
+            if (recorded.result() != null) {
+                return recorded.result();
             }
+            current = recorded.lost(); // decide again on the item that won
         }
         return RepairResult.UnitResult.of(unit, before, current, "failed", "the unit kept changing while its row count was being "
                 + (accept ? "accepted" : "revoked") + "; rerun it", null, null);
+    }
+
+    /** An acceptance's write: its result, or the item that won a conflict (result null) to decide again on. */
+    private record Recorded(RepairResult.UnitResult result, LedgerItem lost) {
+    }
+
+    /**
+     * Writes an operator's acceptance (or its revocation) of the standing publish, {@code change} applied to the item
+     * read, with its LedgerHistory item, conditioned on the item read: no input is read, nothing is published.
+     */
+    private Recorded recordAcceptance(RepairRequest request, DatasetContract contract, String unit, LedgerItem before,
+                                      LedgerItem read, Supplier<String> runIds, RunKind kind, String historyAction,
+                                      String resultAction, BiFunction<Instant, String, LedgerItem> change) {
+        String runId = runIds.get();
+        Instant now = clock.instant();
+        LedgerItem next = change.apply(now, runId);
+        HistoryEntry history = HistoryEntry.builder()
+                .dataset(contract.dataset())
+                .unit(unit)
+                .at(now)
+                .runId(runId)
+                .runKind(kind)
+                .action(historyAction)
+                .reason(request.reason())
+                .input(read.input())
+                .published(read.published())
+                .contractVersion(read.contractVersion())
+                .build();
+        try {
+            ledger.write(next, read.revision(), history);
+            return new Recorded(RepairResult.UnitResult.of(unit, before, next.withRevision(read.revision() + 1),
+                    resultAction, request.reason(), null, null), null);
+        } catch (LedgerConflictException e) {
+            return new Recorded(null, e.current().orElse(null));
+        }
     }
 
     private static String describe(LedgerItem item) {
