@@ -170,27 +170,37 @@ public final class DynamoDbLedger implements Ledger {
                 + " changed since it was read", current);
     }
 
-    /** The conditional update of the ledger item: SET every present attribute, REMOVE the absent ones. */
-    Update ledgerUpdate(LedgerItem item, long expectedRevision) {
-        Map<String, AttributeValue> attributes = ledgerAttributes(item.withRevision(expectedRevision + 1));
-        Map<String, String> names = new LinkedHashMap<>();
-        Map<String, AttributeValue> values = new LinkedHashMap<>();
+    /**
+     * An update expression that SETs each of {@code attributeNames} present in {@code attributes} and REMOVEs the
+     * absent ones, its placeholders ({@code #<prefix>N}, {@code :<prefix>N}) added to {@code names} and {@code values}.
+     */
+    private static String setOrRemove(List<String> attributeNames, Map<String, AttributeValue> attributes, String prefix,
+                                      Map<String, String> names, Map<String, AttributeValue> values) {
         List<String> sets = new ArrayList<>();
         List<String> removes = new ArrayList<>();
         int i = 0;
-        for (String name : LEDGER_ATTRIBUTES) {
-            String placeholder = "#a" + i;
-            AttributeValue value = attributes.get(name);
+        for (String name : attributeNames) {
+            String placeholder = "#" + prefix + i;
             names.put(placeholder, name);
+            AttributeValue value = attributes.get(name);
             if (value != null) {
-                values.put(":v" + i, value);
-                sets.add(placeholder + " = :v" + i);
+                values.put(":" + prefix + i, value);
+                sets.add(placeholder + " = :" + prefix + i);
             } else {
                 removes.add(placeholder);
             }
             i++;
         }
-        String expression = "SET " + String.join(", ", sets) + (removes.isEmpty() ? "" : " REMOVE " + String.join(", ", removes));
+        return ((sets.isEmpty() ? "" : "SET " + String.join(", ", sets))
+                + (removes.isEmpty() ? "" : " REMOVE " + String.join(", ", removes))).strip();
+    }
+
+    /** The conditional update of the ledger item: SET every present attribute, REMOVE the absent ones. */
+    Update ledgerUpdate(LedgerItem item, long expectedRevision) {
+        Map<String, String> names = new LinkedHashMap<>();
+        Map<String, AttributeValue> values = new LinkedHashMap<>();
+        String expression = setOrRemove(LEDGER_ATTRIBUTES, ledgerAttributes(item.withRevision(expectedRevision + 1)), "a",
+                names, values);
         String condition = CONDITION_NEW_ITEM;
         if (expectedRevision > 0) {
             condition = CONDITION_SAME_REVISION;
@@ -213,35 +223,18 @@ public final class DynamoDbLedger implements Ledger {
     @Override
     public boolean recordTable(String dataset, String unit, String expectedRunId, String expectedSha256,
                                TableState state, HistoryEntry history) {
-        Map<String, AttributeValue> attributes = tableAttributes(state);
         Map<String, String> names = new LinkedHashMap<>();
         Map<String, AttributeValue> values = new LinkedHashMap<>();
-        List<String> sets = new ArrayList<>();
-        List<String> removes = new ArrayList<>();
-        int i = 0;
-        for (String name : TABLE_ATTRIBUTES) {
-            String placeholder = "#t" + i;
-            names.put(placeholder, name);
-            AttributeValue value = attributes.get(name);
-            if (value != null) {
-                values.put(":t" + i, value);
-                sets.add(placeholder + " = :t" + i);
-            } else {
-                removes.add(placeholder);
-            }
-            i++;
-        }
+        String expression = setOrRemove(TABLE_ATTRIBUTES, tableAttributes(state), "t", names, values);
         names.put("#status", "status");
         names.put("#run_id", "run_id");
         names.put("#content_sha256", "content_sha256");
         values.put(":published", s(LedgerStatus.PUBLISHED.name()));
         values.put(":run_id", s(expectedRunId == null ? "" : expectedRunId));
         values.put(":content_sha256", s(expectedSha256 == null ? "" : expectedSha256));
-        String expression = (sets.isEmpty() ? "" : "SET " + String.join(", ", sets))
-                + (removes.isEmpty() ? "" : " REMOVE " + String.join(", ", removes));
         Update update = Update.builder().tableName(ledgerTable)
                 .key(Map.of("dataset", s(dataset), "unit", s(unit)))
-                .updateExpression(expression.strip()).conditionExpression(CONDITION_STANDING_PUBLISH)
+                .updateExpression(expression).conditionExpression(CONDITION_STANDING_PUBLISH)
                 .expressionAttributeNames(names).expressionAttributeValues(values).build();
         if (history == null) {
             try {
