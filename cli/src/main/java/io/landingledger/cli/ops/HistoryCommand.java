@@ -53,8 +53,9 @@ public final class HistoryCommand extends UnitCommand {
             out.println();
             out.print(snapshotTable(contract, unit, snapshots, TableCatalogs.names(resources)));
         } else if (tables) {
-            out.println("Table snapshots are not listed here: this command line has no table catalog provider "
-                    + "(`landing explain " + dataset + " " + unit + "` shows the snapshot the ledger records).");
+            out.println("Table snapshots are not listed here: the target names no table catalog (a stack's outputs "
+                    + "TableCatalogUri, TableBucketArn and TableNamespace, read with cloudformation:DescribeStacks; "
+                    + "`landing explain " + dataset + " " + unit + "` shows the snapshot the ledger records).");
         }
         return 0;
     }
