@@ -31,7 +31,7 @@ public final class HistoryCommand extends UnitCommand {
     int run() throws Exception {
         DatasetContract contract = contract(dataset);
         List<Map<String, Object>> items = items(dependencies.ledger().history(dataset, unit));
-        boolean tables = dependencies.sweep().tables() != null;
+        boolean tables = targetHasTables();
         Optional<TablePort> port = tables ? TableCatalogs.open(resources) : Optional.empty();
         LedgerItem item = port.isPresent() ? dependencies.ledger().get(dataset, unit).orElse(null) : null;
         List<Map<String, Object>> snapshots = port.map(p -> TableView.snapshots(p.unitSnapshots(dataset, unit), item)).orElse(null);
