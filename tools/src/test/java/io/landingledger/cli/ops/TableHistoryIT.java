@@ -115,7 +115,10 @@ class TableHistoryIT {
         assertNotEquals(both.get(0).get("run_id"), both.get(1).get("run_id"), both.toString());
         assertEquals(Boolean.TRUE, both.get(0).get("standing"), both.toString());
         assertEquals(Boolean.FALSE, both.get(1).get("standing"), both.toString());
-        String text = landing("history", DATASET, UNIT).stdout();
+        LandingRun historyText = landing("history", DATASET, UNIT);
+        String text = historyText.stdout();
+        System.out.println("[table-history] landing history:\n" + text + historyText.stderr());
+        System.out.println("[table-history] landing explain:\n" + landing("explain", DATASET, UNIT).stdout());
         assertTrue(text.contains(Long.toString(newestId)) && text.contains(Long.toString(firstId)), text);
         assertTrue(text.contains("\"s3tablescatalog/landing-local-tables\""), text);
 
