@@ -96,7 +96,7 @@ public final class ExplainCommand extends UnitCommand {
         doc.put("quarantine", quarantine(item));
         doc.put("published", published(contract));
         // the unit's table, on a stack that publishes into tables (or wherever the writer recorded something)
-        boolean tables = dependencies.sweep().tables() != null || item != null && item.table() != null;
+        boolean tables = targetHasTables() || item != null && item.table() != null;
         doc.put("table", tables ? TableView.explain(contract, item, TableCatalogs.names(resources)) : null);
         Map<String, Object> fix = fix(classified);
         doc.put("repair", fix);

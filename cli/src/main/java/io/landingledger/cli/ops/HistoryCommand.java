@@ -31,16 +31,26 @@ public final class HistoryCommand extends UnitCommand {
     int run() throws Exception {
         DatasetContract contract = contract(dataset);
         List<Map<String, Object>> items = items(dependencies.ledger().history(dataset, unit));
-        boolean tables = dependencies.sweep().tables() != null;
-        Optional<TablePort> port = tables ? TableCatalogs.open(resources) : Optional.empty();
-        LedgerItem item = port.isPresent() ? dependencies.ledger().get(dataset, unit).orElse(null) : null;
-        List<Map<String, Object>> snapshots = port.map(p -> TableView.snapshots(p.unitSnapshots(dataset, unit), item)).orElse(null);
+        boolean tables = targetHasTables();
+        List<Map<String, Object>> snapshots = null;
+        String unreadable = null;
+        try {
+            Optional<TablePort> port = tables ? TableCatalogs.open(resources) : Optional.empty();
+            LedgerItem item = port.isPresent() ? dependencies.ledger().get(dataset, unit).orElse(null) : null;
+            snapshots = port.map(p -> TableView.snapshots(p.unitSnapshots(dataset, unit), item)).orElse(null);
+        } catch (RuntimeException e) {
+            // the catalog unreachable or refusing the operator's reads: the ledger's history still answers
+            unreadable = e.getClass().getSimpleName() + ": " + e.getMessage();
+        }
         if (output.json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("dataset", dataset);
             doc.put("unit", unit);
             doc.put("history", items);
             doc.put("table_snapshots", snapshots);
+            if (unreadable != null) {
+                doc.put("table_snapshots_error", unreadable);
+            }
             printJson(doc);
             return 0;
         }
@@ -52,9 +62,12 @@ public final class HistoryCommand extends UnitCommand {
         if (snapshots != null) {
             out.println();
             out.print(snapshotTable(contract, unit, snapshots, TableCatalogs.names(resources)));
+        } else if (unreadable != null) {
+            out.println("Table snapshots could not be read from the table catalog (" + unreadable + ").");
         } else if (tables) {
-            out.println("Table snapshots are not listed here: this command line has no table catalog provider "
-                    + "(`landing explain " + dataset + " " + unit + "` shows the snapshot the ledger records).");
+            out.println("Table snapshots are not listed here: the target names no table catalog (a stack's outputs "
+                    + "TableCatalogUri, TableBucketArn and TableNamespace, read with cloudformation:DescribeStacks; "
+                    + "`landing explain " + dataset + " " + unit + "` shows the snapshot the ledger records).");
         }
         return 0;
     }

@@ -85,6 +85,14 @@ abstract class OpsCommand implements Callable<Integer> {
 
     abstract int run() throws Exception;
 
+    /**
+     * True when the target publishes into tables: its stack names a table catalog (Resources#tables, from its outputs),
+     * or its sweep judges the tables (a function built with the table queue).
+     */
+    boolean targetHasTables() {
+        return resources.tables().isPresent() || dependencies.sweep().tables() != null;
+    }
+
     DatasetContract contract(String dataset) {
         return dependencies.contracts().get(dataset).orElseThrow(() -> new IllegalArgumentException(
                 dependencies.contracts().lookup(dataset) instanceof ContractLookup.Retired retired ? retired.detail()

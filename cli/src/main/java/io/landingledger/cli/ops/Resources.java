@@ -1,5 +1,6 @@
 package io.landingledger.cli.ops;
 
+import io.landingledger.cli.stack.StackTables;
 import io.landingledger.lambda.AwsConnection;
 import io.landingledger.lambda.FunctionConfig;
 
@@ -18,11 +19,13 @@ import java.util.Optional;
  * an endpoint, the credentials or a function not named is empty, a Consumers table not named null.
  *
  * @param consumersTable the Consumers table (consumer receipts), or null when the target has none
+ * @param tables where the datasets' Iceberg tables are (the stack's outputs), empty when the target names none
  * @param source where these came from, for messages ("local stack (…/local.json)", "--endpoint …", "stack …")
  */
 public record Resources(String source, Region region, String inboxBucket, String lakeBucket, String ledgerTable, String historyTable,
                         Optional<URI> s3Endpoint, Optional<URI> dynamoDbEndpoint, Optional<AwsBasicCredentials> credentials,
-                        Optional<String> repairFunction, Optional<String> sweepFunction, String consumersTable) {
+                        Optional<String> repairFunction, Optional<String> sweepFunction, String consumersTable,
+                        Optional<StackTables> tables) {
 
     /** A builder with every component unset: no endpoints, credentials, functions or Consumers table. */
     public static Builder builder() {
@@ -43,7 +46,8 @@ public record Resources(String source, Region region, String inboxBucket, String
                 .credentials(credentials.orElse(null))
                 .repairFunction(repairFunction.orElse(null))
                 .sweepFunction(sweepFunction.orElse(null))
-                .consumersTable(consumersTable);
+                .consumersTable(consumersTable)
+                .tables(tables.orElse(null));
     }
 
     /** The connection the SDK clients are built with. */
@@ -74,6 +78,7 @@ public record Resources(String source, Region region, String inboxBucket, String
         private String repairFunction;
         private String sweepFunction;
         private String consumersTable;
+        private StackTables tables;
 
         private Builder() {
         }
@@ -143,6 +148,12 @@ public record Resources(String source, Region region, String inboxBucket, String
             return this;
         }
 
+        /** Where the datasets' tables are, or null when the target names none. */
+        public Builder tables(StackTables value) {
+            this.tables = value;
+            return this;
+        }
+
         /** The resources; throws {@link IllegalStateException} naming the first required component left unset. */
         public Resources build() {
             require(source, "source");
@@ -153,7 +164,7 @@ public record Resources(String source, Region region, String inboxBucket, String
             require(historyTable, "historyTable");
             return new Resources(source, region, inboxBucket, lakeBucket, ledgerTable, historyTable, Optional.ofNullable(s3Endpoint),
                     Optional.ofNullable(dynamoDbEndpoint), Optional.ofNullable(credentials), Optional.ofNullable(repairFunction),
-                    Optional.ofNullable(sweepFunction), consumersTable);
+                    Optional.ofNullable(sweepFunction), consumersTable, Optional.ofNullable(tables));
         }
 
         private static void require(Object value, String component) {

@@ -69,7 +69,7 @@ public final class StatusCommand extends OpsCommand {
         Map<String, Map<String, List<String>>> behind = new LinkedHashMap<>(); // dataset -> consumer -> units
         Map<String, Map<String, List<String>>> olderSnapshot = new LinkedHashMap<>(); // dataset -> consumer -> units
         // who read the table at a snapshot older than the unit's current one: on a stack with tables and receipts
-        ConsumerReceipts receipts = dependencies.sweep().tables() == null || resources.consumersTable() == null ? null
+        ConsumerReceipts receipts = !targetHasTables() || resources.consumersTable() == null ? null
                 : new DynamoDbConsumerReceipts(dependencies.dynamoDb(), resources.consumersTable());
         boolean complete = true;
         Instant now = Instant.now();

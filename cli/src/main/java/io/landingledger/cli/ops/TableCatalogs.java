@@ -7,8 +7,8 @@ import java.util.ServiceLoader;
 
 /**
  * How the command line reaches the datasets' tables. The Iceberg {@link TablePort} lives in the table writer's module
- * ({@code functions/tables}), whose libraries the lean command line does not carry: that module (or the build that
- * packs it beside the command line) registers a {@link Provider} with {@link ServiceLoader}
+ * ({@code functions/tables}); the command line's jar carries it and registers its {@link Provider}
+ * ({@code io.landingledger.cli.tables.IcebergTableCatalogs}) with {@link ServiceLoader}
  * ({@code META-INF/services/io.landingledger.cli.ops.TableCatalogs$Provider}). Without one, {@code landing explain}
  * shows the ledger's record of the unit's table and {@code landing history} says that the table's snapshots are not
  * listed here.
@@ -39,11 +39,16 @@ public final class TableCatalogs {
                 "<catalog>.<namespace>");
 
         String athena(String dataset) {
-            return athenaPrefix + ".\"" + dataset + "\"";
+            return athenaPrefix + ".\"" + table(dataset) + "\"";
         }
 
         String spark(String dataset) {
-            return sparkPrefix + "." + dataset;
+            return sparkPrefix + "." + table(dataset);
+        }
+
+        /** The table's name: S3 Tables allows no '-', so the writer names it with '_' (IcebergTablePort.identifier). */
+        private static String table(String dataset) {
+            return dataset.replace('-', '_');
         }
     }
 

@@ -6,6 +6,7 @@ import io.landingledger.cli.stack.DeployedStack;
 import io.landingledger.cli.stack.RemoteFunction;
 import io.landingledger.cli.stack.StackResolutionException;
 import io.landingledger.cli.stack.StackResources;
+import io.landingledger.cli.stack.StackTables;
 
 import picocli.CommandLine.Option;
 
@@ -108,6 +109,15 @@ public final class TargetOptions {
             throw new TargetException("the local stack recorded at " + LocalStackRecord.path() + " (process " + record.pid()
                     + ") is not running any more: start `./landing local --watch` again");
         }
+        AwsBasicCredentials keys = AwsBasicCredentials.create(record.accessKeyId(), record.secretAccessKey());
+        Optional<StackTables> tables = Optional.empty();
+        if (record.stackName() != null) {
+            // the stack deployed from the template: its gateway answers CloudFormation too, and names the tables
+            try (CloudFormationQuery query = new CloudFormationQuery(record.s3Endpoint(), Region.of(record.region()),
+                    StaticCredentialsProvider.create(keys))) {
+                tables = stackTables(record.stackName(), query, record.s3Endpoint());
+            }
+        }
         return Resources.builder()
                 .source("local stack (" + LocalStackRecord.path() + ")")
                 .region(Region.of(record.region()))
@@ -117,8 +127,9 @@ public final class TargetOptions {
                 .historyTable(record.historyTable())
                 .s3Endpoint(Objects.requireNonNull(record.s3Endpoint(), "s3Endpoint"))
                 .dynamoDbEndpoint(Objects.requireNonNull(record.dynamoDbEndpoint(), "dynamoDbEndpoint"))
-                .credentials(AwsBasicCredentials.create(record.accessKeyId(), record.secretAccessKey()))
+                .credentials(keys)
                 .consumersTable(record.consumersTable() != null ? record.consumersTable() : DEFAULT_CONSUMERS)
+                .tables(tables.orElse(null))
                 .build();
     }
 
@@ -166,21 +177,18 @@ public final class TargetOptions {
 
     /**
      * {@code --stack NAME --region R}: the deployed stack's buckets, tables and functions from CloudFormation
-     * (DescribeStackResources, by the template's logical ids) into {@link Resources} with no endpoints (AWS itself)
+     * (DescribeStackResources, by the template's logical ids; the Iceberg tables from DescribeStacks' outputs) into {@link Resources} with no endpoints (AWS itself)
      * and {@code repairFunction}/{@code sweepFunction} set, which {@link OpsCommand#repairJob} and
      * {@link OpsCommand#sweepJob} invoke instead of running the job in process.
      */
     Resources resolveStack(String name, Region chosen) {
         StackApis apis = apis();
         StackResources stack;
-        try {
-            if (apis.cloudFormation() == null) {
-                stack = DeployedStack.resolve(name, chosen.id());
-            } else {
-                try (CloudFormationQuery query = new CloudFormationQuery(apis.cloudFormation(), chosen, apis.credentialsProvider())) {
-                    stack = DeployedStack.resolve(name, chosen.id(), query);
-                }
-            }
+        Optional<StackTables> tables;
+        try (CloudFormationQuery query = apis.cloudFormation() == null ? CloudFormationQuery.create(chosen)
+                : new CloudFormationQuery(apis.cloudFormation(), chosen, apis.credentialsProvider())) {
+            stack = DeployedStack.resolve(name, chosen.id(), query);
+            tables = stackTables(name, query, apis.s3());
         } catch (StackResolutionException e) {
             throw new TargetException("--stack " + name + ": " + e.getMessage());
         }
@@ -197,7 +205,22 @@ public final class TargetOptions {
                 .repairFunction(Objects.requireNonNull(stack.repairFunction(), "repairFunction"))
                 .sweepFunction(Objects.requireNonNull(stack.sweepFunction(), "sweepFunction"))
                 .consumersTable(stack.consumersTable())
+                .tables(tables.orElse(null))
                 .build();
+    }
+
+    /**
+     * The stack's tables from its outputs ({@link StackTables}), {@code endpoint} the stack's own (null on AWS). Empty
+     * for a stack without them, and when CloudFormation refuses DescribeStacks: an operator allowed only
+     * DescribeStackResources still gets every ledger command, and {@code landing history} says that it lists no
+     * snapshots.
+     */
+    private static Optional<StackTables> stackTables(String name, CloudFormationQuery query, URI endpoint) {
+        try {
+            return StackTables.fromOutputs(query.describeStackOutputs(name), endpoint);
+        } catch (StackResolutionException e) {
+            return Optional.empty();
+        }
     }
 
     /**

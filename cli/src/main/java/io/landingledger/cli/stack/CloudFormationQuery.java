@@ -7,6 +7,8 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.cloudformation.model.CloudFormationException;
+import software.amazon.awssdk.services.cloudformation.model.Output;
+import software.amazon.awssdk.services.cloudformation.model.Stack;
 import software.amazon.awssdk.services.cloudformation.model.StackResource;
 
 import java.net.URI;
@@ -15,8 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * CloudFormation's {@code DescribeStackResources} through the SDK's CloudFormation client (the one call
- * {@code --stack} needs), with the credentials given (by default the SDK's default chain) and the URL-connection
+ * CloudFormation's {@code DescribeStackResources} (the resources {@code --stack} needs) and {@code DescribeStacks} (the
+ * outputs that name the stack's tables) through the SDK's CloudFormation client, with the credentials given (by default the SDK's default chain) and the URL-connection
  * HTTP client the rest of the command line uses.
  */
 public final class CloudFormationQuery implements AutoCloseable {
@@ -54,6 +56,29 @@ public final class CloudFormationQuery implements AutoCloseable {
             String code = e.awsErrorDetails() == null ? "" : e.awsErrorDetails().errorCode();
             String message = e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage();
             throw new StackResolutionException("CloudFormation refused DescribeStackResources for stack '" + stackName + "' (HTTP "
+                    + e.statusCode() + " " + code + ": " + message + ")");
+        } catch (SdkClientException e) {
+            throw new StackResolutionException("cannot reach CloudFormation" + (endpoint == null ? "" : " at " + endpoint) + ": "
+                    + e.getMessage());
+        }
+    }
+
+    /** The stack's outputs: key to value (DescribeStacks). */
+    public Map<String, String> describeStackOutputs(String stackName) {
+        try {
+            Map<String, String> outputs = new LinkedHashMap<>();
+            for (Stack stack : client.describeStacks(r -> r.stackName(stackName)).stacks()) {
+                for (Output output : stack.outputs()) {
+                    if (output.outputKey() != null && output.outputValue() != null) {
+                        outputs.put(output.outputKey(), output.outputValue());
+                    }
+                }
+            }
+            return outputs;
+        } catch (CloudFormationException e) {
+            String code = e.awsErrorDetails() == null ? "" : e.awsErrorDetails().errorCode();
+            String message = e.awsErrorDetails() == null ? e.getMessage() : e.awsErrorDetails().errorMessage();
+            throw new StackResolutionException("CloudFormation refused DescribeStacks for stack '" + stackName + "' (HTTP "
                     + e.statusCode() + " " + code + ": " + message + ")");
         } catch (SdkClientException e) {
             throw new StackResolutionException("cannot reach CloudFormation" + (endpoint == null ? "" : " at " + endpoint) + ": "

@@ -1,5 +1,7 @@
 package io.landingledger.cli.ops;
 
+import io.landingledger.cli.stack.StackTables;
+
 import org.junit.jupiter.api.Test;
 
 import software.amazon.awssdk.regions.Region;
@@ -28,7 +30,13 @@ class ResourcesTest {
         assertEquals(Optional.empty(), resources.repairFunction());
         assertEquals(Optional.empty(), resources.sweepFunction());
         assertNull(resources.consumersTable());
+        assertEquals(Optional.empty(), resources.tables());
         assertEquals(resources, resources.toBuilder().build());
+        StackTables tables = new StackTables(URI.create("http://localhost:4566/iceberg"),
+                "arn:aws:s3tables:eu-west-1:123456789012:bucket/tables", "landing_local");
+        Resources withTables = resources.toBuilder().tables(tables).build();
+        assertEquals(Optional.of(tables), withTables.tables());
+        assertEquals(withTables, withTables.toBuilder().build());
         assertEquals(Optional.of("repair-fn"), resources.toBuilder().repairFunction("repair-fn").build().repairFunction());
     }
 

@@ -146,9 +146,19 @@ class TableViewTest {
     }
 
     @Test
-    void withoutAProvider_theNamesArePlaceholders() {
-        assertTrue(TableCatalogs.provider().isEmpty());
+    void aTargetNamingNoTables_getsThePlaceholders() {
+        Resources noTables = Resources.builder().source("test").region(software.amazon.awssdk.regions.Region.US_EAST_1)
+                .inboxBucket("in").lakeBucket("lake").ledgerTable("Ledger").historyTable("History").build();
+        assertTrue(TableCatalogs.provider().isPresent(), "the command line's jar registers its provider");
+        assertTrue(TableCatalogs.open(noTables).isEmpty());
+        assertEquals(TableCatalogs.Names.PLACEHOLDERS, TableCatalogs.names(noTables));
         assertEquals("\"s3tablescatalog/<table-bucket>\".\"<namespace>\".\"progress_events\"",
                 TableCatalogs.Names.PLACEHOLDERS.athena("progress_events"));
+    }
+
+    @Test
+    void aDatasetWithADash_isNamedAsItsTable() {
+        assertEquals("\"s3tablescatalog/dev-tables\".\"landing_dev\".\"click_stream\"", NAMES.athena("click-stream"));
+        assertEquals("landing.landing_dev.click_stream", NAMES.spark("click-stream"));
     }
 }

@@ -5,6 +5,7 @@ import io.landingledger.lambda.testing.Invocations;
 
 import io.landingledger.lambda.handlers.CompletenessSweepHandler;
 import io.landingledger.lambda.handlers.RepairHandler;
+import io.landingledger.lambda.handlers.TableEnqueueHandler;
 import io.landingledger.lambda.handlers.ValidateObjectHandler;
 
 import java.util.List;
@@ -14,7 +15,7 @@ import java.util.Map;
  * Run by {@link LandingFunctionsJarIT} in a child JVM whose classpath is the shaded (minimised) jar plus this class,
  * with the environment of a function pointed at the emulators: constructs each handler as the Lambda runtime does
  * (its no-argument constructor) and invokes it once, so that every class the functions load by reference or by name
- * on these paths must be in the jar. Arguments: bucket, key, versionId, eTag, size and unit of an inbox object.
+ * on these paths must be in the jar (the table enqueue function's queue named by TABLE_QUEUE_URL). Arguments: bucket, key, versionId, eTag, size and unit of an inbox object.
  * Prints {@code probe <handler> <result>} on stderr.
  */
 public final class HandlerJarProbe {
@@ -42,6 +43,13 @@ public final class HandlerJarProbe {
         Map<String, Object> repaired = Invocations.invoke(new RepairHandler(), Map.of("dataset", "progress_events", "units", List.of(unit),
                 "mode", "targeted", "dryRun", true, "reason", "jar probe", "inputVersion", "latest"), null);
         System.err.println("probe RepairHandler " + oneLine(repaired));
+
+        // the Ledger stream's record of the unit now PUBLISHED, as the mapping's filter passes it, onto the table queue
+        Map<String, Object> image = Map.of("dataset", Map.of("S", "progress_events"), "unit", Map.of("S", unit),
+                "status", Map.of("S", "PUBLISHED"), "run_id", Map.of("S", "jar-probe"), "content_sha256", Map.of("S", "c0ffee"));
+        Map<String, Object> enqueued = Invocations.invoke(new TableEnqueueHandler(), Map.of("Records", List.of(Map.of(
+                "eventName", "MODIFY", "dynamodb", Map.of("SequenceNumber", "100", "NewImage", image)))), null);
+        System.err.println("probe TableEnqueueHandler " + oneLine(enqueued));
         System.exit(0); // as the function's JVM, which the runtime keeps, not its threads, decides to end
     }
 

@@ -9,21 +9,27 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.spi.ToolProvider;
 import java.util.stream.Collectors;
+import io.landingledger.lambda.adapters.SqsTableQueue;
 import io.landingledger.lambda.testing.AwsEmulators;
 import io.landingledger.lambda.testing.TestResources;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
  * The shared Lambda jar (built by the shade plugin in {@code package}, before failsafe runs this) holds what the
@@ -180,6 +186,16 @@ class LandingFunctionsJarIT {
                 FunctionConfig.AWS_REGION, aws.connection().region().id()));
         environment.put(FunctionConfig.LANDING_S3_ENDPOINT, aws.connection().s3Endpoint().orElseThrow().toString());
         environment.put(FunctionConfig.LANDING_DYNAMODB_ENDPOINT, aws.connection().dynamoDbEndpoint().orElseThrow().toString());
+        // the table enqueue function's FIFO queue, in moto (its SQS client follows the stack's endpoint override)
+        URI moto = aws.connection().dynamoDbEndpoint().orElseThrow();
+        try (SqsClient queues = SqsClient.builder().region(aws.connection().region())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsConnection.EMULATOR_CREDENTIALS))
+                .endpointOverride(moto).httpClientBuilder(UrlConnectionHttpClient.builder()).build()) {
+            String queueName = "jar-probe-table-commits-" + UUID.randomUUID().toString().substring(0, 8) + ".fifo";
+            environment.put(SqsTableQueue.QUEUE_URL, queues.createQueue(r -> r.queueName(queueName).attributesWithStrings(
+                    Map.of("FifoQueue", "true", "ContentBasedDeduplication", "false"))).queueUrl());
+        }
+        environment.put(FunctionConfig.LANDING_LAMBDA_ENDPOINT, moto.toString());
 
         Run run = runProbe(HandlerJarProbe.class, environment, resources.inboxBucket(), key, put.versionId(), put.eTag(),
                 Long.toString(body.length), "2026-03-02");
@@ -188,6 +204,7 @@ class LandingFunctionsJarIT {
         assertTrue(run.stderrLine("ValidateObjectHandler").contains("action=published"), run.stderr()::toString);
         assertTrue(run.stderrLine("CompletenessSweepHandler").contains("complete=true"), run.stderr()::toString);
         assertTrue(run.stderrLine("RepairHandler").contains("2026-03-02"), run.stderr()::toString);
+        assertTrue(run.stderrLine("TableEnqueueHandler").contains("queued=[progress_events/2026-03-02]"), run.stderr()::toString);
         assertEquals("published", run.logLine("outcome", "published").get("action"));
     }
 

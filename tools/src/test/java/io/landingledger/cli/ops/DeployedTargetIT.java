@@ -182,8 +182,9 @@ class DeployedTargetIT {
         LandingRun ok = landing("status", DATASET, "--stack", STACK, "--region", record.region(), "--json");
         assertEquals(0, ok.exit(), ok.stdout() + ok.stderr());
         assertEquals("OK", byUnit(ok.json()).get("2026-03-02").get("status"), ok.stdout());
-        assertEquals(1, cloudFormationBodies.size());
-        assertEquals("Action=DescribeStackResources&Version=2010-05-15&StackName=" + STACK, cloudFormationBodies.get(0));
+        // the resources, then the outputs that name the stack's tables (this stub has none: no table is listed)
+        assertEquals(List.of("Action=DescribeStackResources&Version=2010-05-15&StackName=" + STACK,
+                "Action=DescribeStacks&Version=2010-05-15&StackName=" + STACK), cloudFormationBodies);
         assertTrue(invocations.isEmpty(), "status invokes nothing");
 
         for (String unit : List.of("2026-03-01", "2026-03-02")) {
