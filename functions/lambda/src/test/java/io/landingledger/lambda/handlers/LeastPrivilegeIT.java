@@ -21,6 +21,7 @@ import io.landingledger.core.sweep.LakeSweepChanges;
 import io.landingledger.core.sweep.ShardBudget;
 import io.landingledger.core.sweep.ShardedSweep;
 import io.landingledger.core.sweep.SweepLayout;
+import io.landingledger.core.sweep.TableTracking;
 import io.landingledger.core.validate.Events;
 import io.landingledger.lambda.AwsConnection;
 import io.landingledger.lambda.DatasetMetrics;
@@ -225,7 +226,8 @@ class LeastPrivilegeIT {
                 java.time.Instant.parse("2026-03-02T00:00:00Z")));
         validator.calls = new RecordedCalls(); // the setup's calls are the validator test's business
 
-        try (StubLambda lambda = new StubLambda(validatorHandler)) {
+        try (StubLambda lambda = new StubLambda(validatorHandler); SqsClient tables = tableQueue()) {
+            sweep.tableQueueUrl = tableQueueUrl;
             CompletenessSweepHandler handler = sweep.sweepHandler(function.environment().get(FunctionConfig.VALIDATOR_FUNCTION), lambda);
             // without a re-drive: OK and MISSING units, the reports written
             Invocations.invoke(handler, Map.of("datasets", List.of(DATASET), "from", "2026-03-01", "to", "2026-03-04"), null);
@@ -235,6 +237,8 @@ class LeastPrivilegeIT {
             assertEquals(1, lambda.invocations.size(), "one re-drive, through the validator's endpoint: " + lambda.invocations);
             // the schedule's payload: every dataset over its default range
             Invocations.invoke(handler, Map.of(), null);
+            // the published units' tables were never written (no table writer runs here): each sweep re-drove them
+            assertTableSubmitted(tables, "the sweep's re-drive of a TABLE_BEHIND unit");
         }
 
         // the re-drive's own calls ran with the validator's role: each must be allowed there too
@@ -284,6 +288,8 @@ class LeastPrivilegeIT {
         deliver(validatorHandler, producer.putExample(DATASET, "progress-2026-03-02.jsonl"), "published");
         producer.putExample(DATASET, "progress-2026-03-03.jsonl"); // its event was lost
         producer.putExample("transactions", "transactions-2026-10-01.csv"); // and this one's
+        SqsClient tables = tableQueue();
+        repair.tableQueueUrl = tableQueueUrl;
         RepairHandler handler = repair.repairHandler();
 
         // dry-run, targeted: reads only
@@ -300,6 +306,9 @@ class LeastPrivilegeIT {
                 "dryRun", false, "reason", "LeastPrivilegeIT skipped", "inputVersion", "latest"), null);
         assertTrue(repair.calls.calls().stream().anyMatch(c -> c.operation().equals("PutItem")),
                 "the skip appended its history item");
+        // its table was never written (no table writer runs here): the repair submitted it (TABLE_SUBMITTED)
+        assertTableSubmitted(tables, "the repair of a TABLE_BEHIND unit");
+        tables.close();
         // targeted, the recorded input, forced (republished from the version the ledger recorded)
         Invocations.invoke(handler, Map.of("dataset", DATASET, "units", List.of("2026-03-01"), "mode", "targeted",
                 "dryRun", false, "force", true, "reason", "LeastPrivilegeIT forced", "inputVersion", "recorded"), null);
@@ -386,7 +395,9 @@ class LeastPrivilegeIT {
         Map<String, Object> range = Map.of("mode", "full", "datasets", List.of(DATASET), "from", "2026-03-01", "to",
                 "2026-03-04");
 
-        try (SqsClient queues = shardQueue(); StubLambda lambda = new StubLambda(validatorHandler)) {
+        try (SqsClient queues = shardQueue(); StubLambda lambda = new StubLambda(validatorHandler);
+                SqsClient tables = tableQueue()) {
+            worker.tableQueueUrl = tableQueueUrl; // the worker's TABLE_QUEUE_URL (the planner has none)
             SweepPlannerHandler plans = plannerHandler(planner);
             SweepShardHandler handler = new SweepShardHandler(
                     worker.shardedSweep(function.environment().get(FunctionConfig.VALIDATOR_FUNCTION), lambda), QUIET,
@@ -410,6 +421,7 @@ class LeastPrivilegeIT {
             for (String task : takeShards(queues)) {
                 Invocations.invoke(handler, shardEvent(task, SweepShardHandler.MAX_RECEIVES), null);
             }
+            assertTableSubmitted(tables, "the shard's re-drive of a TABLE_BEHIND unit");
         }
 
         LeastPrivilege.Report redrive = LeastPrivilege.check(template, template.function("ValidatorFunction"),
@@ -465,6 +477,14 @@ class LeastPrivilegeIT {
             assertEquals(DATASET, sent.get(0).attributesAsStrings().get("MessageGroupId"), "one message group per dataset");
         }
         assertLeastPrivilege("TableEnqueueFunction", enqueue);
+    }
+
+    /** The table commit queue holds a message of {@code what}: one grouped by the dataset. */
+    private void assertTableSubmitted(SqsClient queues, String what) {
+        List<Message> sent = queues.receiveMessage(r -> r.queueUrl(tableQueueUrl).maxNumberOfMessages(10)
+                .messageSystemAttributeNamesWithStrings("MessageGroupId")).messages();
+        assertTrue(!sent.isEmpty(), what + ": a message on the table commit queue");
+        assertTrue(sent.stream().allMatch(m -> m.attributesAsStrings().get("MessageGroupId") != null), sent.toString());
     }
 
     /** A fresh FIFO queue in moto standing for the template's TableCommitQueue (content-based deduplication off). */
@@ -780,6 +800,11 @@ class LeastPrivilegeIT {
         SqsClient sqs;
         software.amazon.awssdk.services.eventbridge.EventBridgeClient events;
         S3Client tagging;
+        /**
+         * The table commit queue this function submits TABLE_BEHIND units to, as its TABLE_QUEUE_URL names it in the
+         * template (the sweeps', the repair's); null: a function without it, which judges no table.
+         */
+        String tableQueueUrl;
 
         Wiring(String name, TestResources resources) {
             this.resources = resources;
@@ -859,8 +884,14 @@ class LeastPrivilegeIT {
                         .build();
                 redrive = new LambdaIngestPath(() -> lambda, validatorFunction.strip(), resources.config().aws().region().id());
             }
-            return new CompletenessSweep(store, ledger, redrive, new UnitRouter(contracts), resources.inboxBucket(),
-                    resources.lakeBucket(), Clock.systemUTC(), () -> UUID.randomUUID().toString(), consumers());
+            CompletenessSweep sweep = new CompletenessSweep(store, ledger, redrive, new UnitRouter(contracts),
+                    resources.inboxBucket(), resources.lakeBucket(), Clock.systemUTC(), () -> UUID.randomUUID().toString(),
+                    consumers());
+            // As DependencyFactory with TABLE_QUEUE_URL set. No table writer runs here, so no table ever follows a
+            // publish: with a grace of 0 a published unit is TABLE_BEHIND at once (as it is on a stack once its
+            // TABLE_GRACE_SECONDS have passed), and the sweep re-drives it. The grace decides when, not which call.
+            return tableQueueUrl == null ? sweep
+                    : sweep.withTables(new TableTracking(Duration.ZERO, new SqsTableQueue(sqsClient(), tableQueueUrl)));
         }
 
         /** As DependencyFactory.shardedSweep(): planner, shard runner and assembler over this wiring's clients. */
@@ -895,6 +926,10 @@ class LeastPrivilegeIT {
         RepairHandler repairHandler() {
             RepairService service = new RepairService(contracts, ledger, store, ingest, resources.inboxBucket(), resources.lakeBucket(),
                     Clock.systemUTC(), Duration.ZERO, notices());
+            if (tableQueueUrl != null) {
+                // as DependencyFactory with TABLE_QUEUE_URL set: a repaired unit whose table does not hold it is submitted
+                service = service.withTableQueue(new SqsTableQueue(sqsClient(), tableQueueUrl));
+            }
             return new RepairHandler(service, () -> UUID.randomUUID().toString());
         }
 
