@@ -208,7 +208,8 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
                 new RangedRead.Settings(ranges, rangeBytes), optional(environment, CONSUMERS_TABLE),
                 new ContractCache.Settings(wholeNumber(environment, CONTRACT_CACHE_ENTRIES, 1, 100_000).orElse(ContractCache.DEFAULT_MAX_ENTRIES),
                         wholeNumber(environment, CONTRACT_CACHE_TTL_SECONDS, 0, 3600).map(Duration::ofSeconds).orElse(ContractCache.DEFAULT_TTL)),
-                perDatasetMetrics(environment), optional(environment, LEDGER_EVENT_BUS), optional(environment, TABLE_QUEUE_URL),
+                perDatasetMetrics(environment), optional(environment, LEDGER_EVENT_BUS),
+                optional(environment, TABLE_QUEUE_URL),
                 wholeNumber(environment, TABLE_GRACE_SECONDS, 0, 31_536_000).map(Duration::ofSeconds)
                         .orElse(TableTracking.DEFAULT_GRACE));
     }
@@ -313,7 +314,8 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
                 .ledgerHistoryTable(ledgerHistoryTable).aws(aws).validationLimits(validationLimits)
                 .validatorFunction(validatorFunction.orElse(null)).reads(reads)
                 .consumersTable(consumersTable.orElse(null)).contractCache(contractCache).perDatasetMetrics(perDatasetMetrics)
-                .ledgerEventBus(ledgerEventBus.orElse(null)).tableQueueUrl(tableQueueUrl.orElse(null)).tableGrace(tableGrace);
+                .ledgerEventBus(ledgerEventBus.orElse(null)).tableQueueUrl(tableQueueUrl.orElse(null))
+                .tableGrace(tableGrace);
     }
 
     private static String required(Map<String, String> environment, String name, String source) {

@@ -885,8 +885,8 @@ class LeastPrivilegeIT {
                 redrive = new LambdaIngestPath(() -> lambda, validatorFunction.strip(), resources.config().aws().region().id());
             }
             CompletenessSweep sweep = new CompletenessSweep(store, ledger, redrive, new UnitRouter(contracts),
-                    resources.inboxBucket(), resources.lakeBucket(), Clock.systemUTC(), () -> UUID.randomUUID().toString(),
-                    consumers());
+                    resources.inboxBucket(), resources.lakeBucket(), Clock.systemUTC(),
+                    () -> UUID.randomUUID().toString(), consumers());
             // As DependencyFactory with TABLE_QUEUE_URL set. No table writer runs here, so no table ever follows a
             // publish: with a grace of 0 a published unit is TABLE_BEHIND at once (as it is on a stack once its
             // TABLE_GRACE_SECONDS have passed), and the sweep re-drives it. The grace decides when, not which call.
@@ -927,7 +927,7 @@ class LeastPrivilegeIT {
             RepairService service = new RepairService(contracts, ledger, store, ingest, resources.inboxBucket(), resources.lakeBucket(),
                     Clock.systemUTC(), Duration.ZERO, notices());
             if (tableQueueUrl != null) {
-                // as DependencyFactory with TABLE_QUEUE_URL set: a repaired unit whose table does not hold it is submitted
+                // as DependencyFactory with TABLE_QUEUE_URL: a repaired unit whose table does not hold it is submitted
                 service = service.withTableQueue(new SqsTableQueue(sqsClient(), tableQueueUrl));
             }
             return new RepairHandler(service, () -> UUID.randomUUID().toString());
