@@ -419,8 +419,10 @@ public final class DependencyFactory implements AutoCloseable {
      * TABLE_BEHIND unit to the table queue. Without the variable nothing about tables changes.
      */
     private CompletenessSweep sweep(IngestPath redrive) {
-        CompletenessSweep sweep = new CompletenessSweep(objectStore, ledger, redrive, router(), config.inboxBucket(),
+        CompletenessSweep base = new CompletenessSweep(objectStore, ledger, redrive, router(), config.inboxBucket(),
                 config.lakeBucket(), Clock.systemUTC(), () -> UUID.randomUUID().toString(), consumers);
+        // the producer of a SUSPECT_VOLUME unit's input hears it, once (ProducerNotices), when the stack has the bus
+        CompletenessSweep sweep = base.withNotices(decisionNotices());
         return tableQueue().map(queue -> sweep.withTables(new TableTracking(config.tableGrace(), queue))).orElse(sweep);
     }
 }

@@ -109,7 +109,8 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
     public static final String CONSUMERS_TABLE = "CONSUMERS_TABLE";
     /**
      * The ledger bus (its name): the validator puts an InputDecision event there for every decision about an input and
-     * tags the input's version with it (docs/producers.md); set by infra/template.yaml for the validator only.
+     * tags the input's version with it (docs/producers.md); set by infra/template.yaml for the validator, the repair
+     * and the sweeps (a unit newly SUSPECT_VOLUME).
      */
     public static final String LEDGER_EVENT_BUS = "LEDGER_EVENT_BUS";
     /** The table commit queue's URL (the same variable SqsTableQueue names): the sweeps' and the repair's. */

@@ -226,8 +226,11 @@ class LeastPrivilegeIT {
                 java.time.Instant.parse("2026-03-02T00:00:00Z")));
         validator.calls = new RecordedCalls(); // the setup's calls are the validator test's business
 
+        // a floor above the examples' rows: every published unit of the dataset is SUSPECT_VOLUME, and its producer told
+        registerVolumeFloor(1000);
         try (StubLambda lambda = new StubLambda(validatorHandler); SqsClient tables = tableQueue()) {
             sweep.tableQueueUrl = tableQueueUrl;
+            sweep.tellsProducers = function.environment().containsKey(FunctionConfig.LEDGER_EVENT_BUS);
             CompletenessSweepHandler handler = sweep.sweepHandler(function.environment().get(FunctionConfig.VALIDATOR_FUNCTION), lambda);
             // without a re-drive: OK and MISSING units, the reports written
             Invocations.invoke(handler, Map.of("datasets", List.of(DATASET), "from", "2026-03-01", "to", "2026-03-04"), null);
@@ -240,6 +243,10 @@ class LeastPrivilegeIT {
             // the published units' tables were never written (no table writer runs here): each sweep re-drove them
             assertTableSubmitted(tables, "the sweep's re-drive of a TABLE_BEHIND unit");
         }
+        // three units suspect (03-01, 03-03, and 03-02 once re-driven), each told once over three sweeps: a later
+        // sweep finds the input's version tagged with the decision and tells nobody again
+        assertEquals(3, sweep.calls.calls().stream().filter(c -> c.operation().equals("PutEvents")).count(),
+                "one InputDecision per suspect unit, however many sweeps saw it");
 
         // the re-drive's own calls ran with the validator's role: each must be allowed there too
         LeastPrivilege.Report redrive = LeastPrivilege.check(template, template.function("ValidatorFunction"), validator.calls.calls(),
@@ -398,6 +405,8 @@ class LeastPrivilegeIT {
         try (SqsClient queues = shardQueue(); StubLambda lambda = new StubLambda(validatorHandler);
                 SqsClient tables = tableQueue()) {
             worker.tableQueueUrl = tableQueueUrl; // the worker's TABLE_QUEUE_URL (the planner has none)
+            worker.tellsProducers = function.environment().containsKey(FunctionConfig.LEDGER_EVENT_BUS);
+            registerVolumeFloor(1000); // every published unit suspect: the worker tells its producer
             SweepPlannerHandler plans = plannerHandler(planner);
             SweepShardHandler handler = new SweepShardHandler(
                     worker.shardedSweep(function.environment().get(FunctionConfig.VALIDATOR_FUNCTION), lambda), QUIET,
@@ -477,6 +486,19 @@ class LeastPrivilegeIT {
             assertEquals(DATASET, sent.get(0).attributesAsStrings().get("MessageGroupId"), "one message group per dataset");
         }
         assertLeastPrivilege("TableEnqueueFunction", enqueue);
+    }
+
+    /**
+     * Registers the next version of {@value #DATASET}'s shipped contract with a volume floor of {@code minRows}, as an
+     * operator would (the producer's client: not a function's).
+     */
+    private void registerVolumeFloor(long minRows) throws IOException {
+        java.nio.file.Path file = PipelineFixture.REPOSITORY.resolve("datasets/" + DATASET + ".json");
+        Map<String, Object> contract = new java.util.LinkedHashMap<>(JSON.std.mapFrom(java.nio.file.Files.readString(file)));
+        contract.put("version", ((Number) contract.get("version")).intValue() + 1);
+        contract.put("volume", Map.of("minRows", minRows));
+        new ContractRegistrar(new S3ContractStore(producer.s3, producer.lake()), Clock.systemUTC())
+                .register(DATASET + ".json", JSON.std.asBytes(contract), "LeastPrivilegeIT volume floor");
     }
 
     /** The table commit queue holds a message of {@code what}: one grouped by the dataset. */
@@ -812,6 +834,8 @@ class LeastPrivilegeIT {
          * template (the sweeps', the repair's); null: a function without it, which judges no table.
          */
         String tableQueueUrl;
+        /** As DependencyFactory with LEDGER_EVENT_BUS (the sweeps'): a SUSPECT_VOLUME unit's producer is told. */
+        boolean tellsProducers;
 
         Wiring(String name, TestResources resources) {
             this.resources = resources;
@@ -897,6 +921,9 @@ class LeastPrivilegeIT {
             // As DependencyFactory with TABLE_QUEUE_URL set. No table writer runs here, so no table ever follows a
             // publish: with a grace of 0 a published unit is TABLE_BEHIND at once (as it is on a stack once its
             // TABLE_GRACE_SECONDS have passed), and the sweep re-drives it. The grace decides when, not which call.
+            if (tellsProducers) {
+                sweep = sweep.withNotices(notices());
+            }
             return tableQueueUrl == null ? sweep
                     : sweep.withTables(new TableTracking(Duration.ZERO, new SqsTableQueue(sqsClient(), tableQueueUrl)));
         }
