@@ -915,17 +915,21 @@ class LeastPrivilegeIT {
                         .build();
                 redrive = new LambdaIngestPath(() -> lambda, validatorFunction.strip(), resources.config().aws().region().id());
             }
+            // As DependencyFactory with TABLE_QUEUE_URL set (the template's grace, TableTracking.DEFAULT_GRACE). No
+            // table writer runs here, so no table ever follows a publish; the sweep runs as the schedule runs it once
+            // the grace has passed since the publishes (its clock that much ahead), so each published unit is
+            // TABLE_BEHIND and re-driven, whatever second it was published in.
+            Clock clock = tableQueueUrl == null ? Clock.systemUTC()
+                    : Clock.offset(Clock.systemUTC(), TableTracking.DEFAULT_GRACE.plusSeconds(1));
             CompletenessSweep sweep = new CompletenessSweep(store, ledger, redrive, new UnitRouter(contracts),
-                    resources.inboxBucket(), resources.lakeBucket(), Clock.systemUTC(),
+                    resources.inboxBucket(), resources.lakeBucket(), clock,
                     () -> UUID.randomUUID().toString(), consumers());
-            // As DependencyFactory with TABLE_QUEUE_URL set. No table writer runs here, so no table ever follows a
-            // publish: with a grace of 0 a published unit is TABLE_BEHIND at once (as it is on a stack once its
-            // TABLE_GRACE_SECONDS have passed), and the sweep re-drives it. The grace decides when, not which call.
             if (tellsProducers) {
                 sweep = sweep.withNotices(notices());
             }
             return tableQueueUrl == null ? sweep
-                    : sweep.withTables(new TableTracking(Duration.ZERO, new SqsTableQueue(sqsClient(), tableQueueUrl)));
+                    : sweep.withTables(new TableTracking(TableTracking.DEFAULT_GRACE,
+                            new SqsTableQueue(sqsClient(), tableQueueUrl)));
         }
 
         /** As DependencyFactory.shardedSweep(): planner, shard runner and assembler over this wiring's clients. */
