@@ -11,6 +11,8 @@ import io.landingledger.core.ingest.IngestService;
 import io.landingledger.core.ingest.UnitRouter;
 import io.landingledger.core.repair.RepairService;
 import io.landingledger.core.sweep.CompletenessSweep;
+import io.landingledger.core.sweep.TableTracking;
+import io.landingledger.core.table.TableQueue;
 import io.landingledger.core.validate.StreamingValidator;
 import io.landingledger.lambda.adapters.DynamoDbConsumerReceipts;
 import io.landingledger.lambda.adapters.DynamoDbLedger;
@@ -20,6 +22,7 @@ import io.landingledger.lambda.adapters.MultipartStreamingUpload;
 import io.landingledger.lambda.adapters.S3ContractStore;
 import io.landingledger.lambda.adapters.S3DecisionTags;
 import io.landingledger.lambda.adapters.S3ObjectStore;
+import io.landingledger.lambda.adapters.SqsTableQueue;
 
 import org.apache.logging.log4j.LogManager;
 
@@ -48,6 +51,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClientBuilder;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.utils.Lazy;
 
@@ -72,6 +76,9 @@ public final class DependencyFactory implements AutoCloseable {
     private final IngestService ingestService;
     private final OutcomeReporter reporter;
     private final ConsumerReceipts consumers;
+    /** The sweep's and the repair's table queue, made at the first use (its SQS client closed with the factory). */
+    private TableQueue tableQueue;
+    private Lazy<SqsClient> tableSqs;
     /** The validator's EventBridge client, made with its notices (closed with the factory). */
     private EventBridgeClient eventBridge;
     /** Where the function's metrics documents go: its standard output, which Lambda sends to its log group. */
@@ -233,10 +240,32 @@ public final class DependencyFactory implements AutoCloseable {
         return eventBridge;
     }
 
-    /** Operator repair, on the same ingest path as the validator. */
+    /**
+     * Operator repair, on the same ingest path as the validator; on a stack with tables ({@value
+     * FunctionConfig#TABLE_QUEUE_URL}) a repaired unit whose table does not hold its publish goes to the table queue.
+     */
     public RepairService repairService() {
-        return new RepairService(contracts, ledger, objectStore, ingestService, config.inboxBucket(), config.lakeBucket(),
-                Clock.systemUTC(), RepairService.DEFAULT_SAFETY_MARGIN, decisionNotices());
+        RepairService repair = new RepairService(contracts, ledger, objectStore, ingestService, config.inboxBucket(),
+                config.lakeBucket(), Clock.systemUTC(), RepairService.DEFAULT_SAFETY_MARGIN, decisionNotices());
+        return tableQueue().map(repair::withTableQueue).orElse(repair);
+    }
+
+    /**
+     * The table commit queue ({@value FunctionConfig#TABLE_QUEUE_URL}) on this factory's SQS client, built at the
+     * first use; empty on a stack without tables.
+     */
+    private synchronized Optional<TableQueue> tableQueue() {
+        if (config.tableQueueUrl().isEmpty()) {
+            return Optional.empty();
+        }
+        if (tableQueue == null) {
+            // built at the first submit, not at init: most sweeps find no table behind
+            Lazy<SqsClient> client = new Lazy<>(this::sqsClient);
+            String url = config.tableQueueUrl().get();
+            tableQueue = message -> new SqsTableQueue(client.getValue(), url).submit(message);
+            tableSqs = client;
+        }
+        return Optional.of(tableQueue);
     }
 
     /**
@@ -292,6 +321,9 @@ public final class DependencyFactory implements AutoCloseable {
         synchronized (this) {
             if (eventBridge != null) {
                 eventBridge.close();
+            }
+            if (tableSqs != null && tableSqs.hasValue()) {
+                tableSqs.getValue().close();
             }
         }
     }
@@ -381,8 +413,16 @@ public final class DependencyFactory implements AutoCloseable {
         return builder.build();
     }
 
+    /**
+     * The sweep over {@code redrive}; on a stack with tables ({@value FunctionConfig#TABLE_QUEUE_URL}) it judges each
+     * published unit against its table after {@value FunctionConfig#TABLE_GRACE_SECONDS} and re-drives a
+     * TABLE_BEHIND unit to the table queue. Without the variable nothing about tables changes.
+     */
     private CompletenessSweep sweep(IngestPath redrive) {
-        return new CompletenessSweep(objectStore, ledger, redrive, router(), config.inboxBucket(),
+        CompletenessSweep base = new CompletenessSweep(objectStore, ledger, redrive, router(), config.inboxBucket(),
                 config.lakeBucket(), Clock.systemUTC(), () -> UUID.randomUUID().toString(), consumers);
+        // the producer of a SUSPECT_VOLUME unit's input hears it, once (ProducerNotices), when the stack has the bus
+        CompletenessSweep sweep = base.withNotices(decisionNotices());
+        return tableQueue().map(queue -> sweep.withTables(new TableTracking(config.tableGrace(), queue))).orElse(sweep);
     }
 }

@@ -1,6 +1,7 @@
 package io.landingledger.lambda;
 
 import io.landingledger.core.contract.ContractCache;
+import io.landingledger.core.sweep.TableTracking;
 import io.landingledger.core.validate.ValidationLimits;
 import io.landingledger.lambda.adapters.RangedRead;
 
@@ -55,6 +56,11 @@ import software.amazon.awssdk.regions.Region;
  *       (0-3600); default 60. A registered change is in force everywhere within this time</td></tr>
  *   <tr><td>{@value #CONTRACT_CACHE_ENTRIES}</td><td>no</td><td>infra/template.yaml: the datasets whose contracts one
  *       function keeps (1-100000, least recently used out first); default 1000</td></tr>
+ *   <tr><td>{@value #TABLE_QUEUE_URL}</td><td>no</td><td>infra/template.yaml, for the sweeps and the repair function:
+ *       the table commit queue a TABLE_BEHIND unit is re-driven to; unset, the stack has no tables and the sweep
+ *       judges none</td></tr>
+ *   <tr><td>{@value #TABLE_GRACE_SECONDS}</td><td>no</td><td>infra/template.yaml (parameter TableGraceSeconds): how
+ *       long after a publish its table may lag before the unit is TABLE_BEHIND (0-31536000); default 900</td></tr>
  * </table>
  *
  * <p>The overrides have names of their own rather than the SDK's {@code AWS_ENDPOINT_URL}: the SDK reads that one
@@ -78,11 +84,15 @@ import software.amazon.awssdk.regions.Region;
  *                           {@value #CONTRACT_CACHE_TTL_SECONDS})
  * @param ledgerEventBus     the bus each decision about an input goes to as an InputDecision event
  *                           ({@value #LEDGER_EVENT_BUS}, the validator's); empty: no event, no tag
+ * @param tableQueueUrl      the table commit queue ({@value #TABLE_QUEUE_URL}): set, the stack publishes into tables
+ *                           and the sweep and the repair submit a TABLE_BEHIND unit there; empty: no tables
+ * @param tableGrace         how long a table may lag its publish ({@value #TABLE_GRACE_SECONDS})
  */
 public record FunctionConfig(String inboxBucket, String lakeBucket, String ledgerTable, String ledgerHistoryTable,
                              AwsConnection aws, ValidationLimits validationLimits, Optional<String> validatorFunction,
                              RangedRead.Settings reads, Optional<String> consumersTable, ContractCache.Settings contractCache,
-                             boolean perDatasetMetrics, Optional<String> ledgerEventBus) {
+                             boolean perDatasetMetrics, Optional<String> ledgerEventBus, Optional<String> tableQueueUrl,
+                             Duration tableGrace) {
 
     public static final String INBOX_BUCKET = "INBOX_BUCKET";
     public static final String LAKE_BUCKET = "LAKE_BUCKET";
@@ -99,9 +109,14 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
     public static final String CONSUMERS_TABLE = "CONSUMERS_TABLE";
     /**
      * The ledger bus (its name): the validator puts an InputDecision event there for every decision about an input and
-     * tags the input's version with it (docs/producers.md); set by infra/template.yaml for the validator only.
+     * tags the input's version with it (docs/producers.md); set by infra/template.yaml for the validator, the repair
+     * and the sweeps (a unit newly SUSPECT_VOLUME).
      */
     public static final String LEDGER_EVENT_BUS = "LEDGER_EVENT_BUS";
+    /** The table commit queue's URL (the same variable SqsTableQueue names): the sweeps' and the repair's. */
+    public static final String TABLE_QUEUE_URL = "TABLE_QUEUE_URL";
+    /** Seconds a table may lag its unit's publish before the sweep reports TABLE_BEHIND (TableTracking's grace). */
+    public static final String TABLE_GRACE_SECONDS = "TABLE_GRACE_SECONDS";
     public static final String LANDING_AWS_ENDPOINT = "LANDING_AWS_ENDPOINT";
     public static final String LANDING_S3_ENDPOINT = "LANDING_S3_ENDPOINT";
     public static final String LANDING_DYNAMODB_ENDPOINT = "LANDING_DYNAMODB_ENDPOINT";
@@ -140,6 +155,10 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         Objects.requireNonNull(consumersTable, "consumersTable");
         Objects.requireNonNull(contractCache, "contractCache");
         Objects.requireNonNull(ledgerEventBus, "ledgerEventBus");
+        Objects.requireNonNull(tableQueueUrl, "tableQueueUrl");
+        if (tableGrace == null || tableGrace.isNegative()) {
+            throw new IllegalArgumentException("tableGrace must be zero or more: " + tableGrace);
+        }
     }
 
     /**
@@ -190,7 +209,10 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
                 new RangedRead.Settings(ranges, rangeBytes), optional(environment, CONSUMERS_TABLE),
                 new ContractCache.Settings(wholeNumber(environment, CONTRACT_CACHE_ENTRIES, 1, 100_000).orElse(ContractCache.DEFAULT_MAX_ENTRIES),
                         wholeNumber(environment, CONTRACT_CACHE_TTL_SECONDS, 0, 3600).map(Duration::ofSeconds).orElse(ContractCache.DEFAULT_TTL)),
-                perDatasetMetrics(environment), optional(environment, LEDGER_EVENT_BUS));
+                perDatasetMetrics(environment), optional(environment, LEDGER_EVENT_BUS),
+                optional(environment, TABLE_QUEUE_URL),
+                wholeNumber(environment, TABLE_GRACE_SECONDS, 0, 31_536_000).map(Duration::ofSeconds)
+                        .orElse(TableTracking.DEFAULT_GRACE));
     }
 
     private static boolean perDatasetMetrics(Map<String, String> environment) {
@@ -268,6 +290,10 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         }
         consumersTable.ifPresent(table -> environment.put(CONSUMERS_TABLE, table));
         ledgerEventBus.ifPresent(bus -> environment.put(LEDGER_EVENT_BUS, bus));
+        tableQueueUrl.ifPresent(url -> environment.put(TABLE_QUEUE_URL, url));
+        if (!tableGrace.equals(TableTracking.DEFAULT_GRACE)) {
+            environment.put(TABLE_GRACE_SECONDS, Long.toString(tableGrace.toSeconds()));
+        }
         if (!perDatasetMetrics) {
             environment.put(METRICS_PER_DATASET, "false");
         }
@@ -289,7 +315,8 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
                 .ledgerHistoryTable(ledgerHistoryTable).aws(aws).validationLimits(validationLimits)
                 .validatorFunction(validatorFunction.orElse(null)).reads(reads)
                 .consumersTable(consumersTable.orElse(null)).contractCache(contractCache).perDatasetMetrics(perDatasetMetrics)
-                .ledgerEventBus(ledgerEventBus.orElse(null));
+                .ledgerEventBus(ledgerEventBus.orElse(null)).tableQueueUrl(tableQueueUrl.orElse(null))
+                .tableGrace(tableGrace);
     }
 
     private static String required(Map<String, String> environment, String name, String source) {
@@ -340,6 +367,20 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         private ContractCache.Settings contractCache = ContractCache.Settings.DEFAULT;
         private boolean perDatasetMetrics = true;
         private String ledgerEventBus;
+        private String tableQueueUrl;
+        private Duration tableGrace = TableTracking.DEFAULT_GRACE;
+
+        /** The table commit queue's URL ({@value FunctionConfig#TABLE_QUEUE_URL}); null or blank: no tables. */
+        public Builder tableQueueUrl(String value) {
+            this.tableQueueUrl = value;
+            return this;
+        }
+
+        /** How long a table may lag its publish ({@value FunctionConfig#TABLE_GRACE_SECONDS}). */
+        public Builder tableGrace(Duration value) {
+            this.tableGrace = value;
+            return this;
+        }
 
         /** The bus the validator puts InputDecision events on ({@value FunctionConfig#LEDGER_EVENT_BUS}). */
         public Builder ledgerEventBus(String value) {
@@ -411,7 +452,7 @@ public record FunctionConfig(String inboxBucket, String lakeBucket, String ledge
         public FunctionConfig build() {
             return new FunctionConfig(inboxBucket, lakeBucket, ledgerTable, ledgerHistoryTable, aws, validationLimits,
                     nonBlank(validatorFunction), reads, nonBlank(consumersTable), contractCache, perDatasetMetrics,
-                    nonBlank(ledgerEventBus));
+                    nonBlank(ledgerEventBus), nonBlank(tableQueueUrl), tableGrace);
         }
 
         private static Optional<String> nonBlank(String value) {

@@ -40,6 +40,9 @@ public final class ProducerNotices implements DecisionNotices {
 
     @Override
     public void decided(InputDecision decision) {
+        if (decision.decision() == InputDecision.Decision.SUSPECT_VOLUME && alreadyTold(decision)) {
+            return; // every sweep passes a suspect unit; its producer hears it once (its version carries the tags)
+        }
         boolean eventFailed = false;
         boolean tagFailed = false;
         boolean noRoom = false;
@@ -71,6 +74,16 @@ public final class ProducerNotices implements DecisionNotices {
                     ? DatasetMetrics.UNROUTABLE : decision.dataset(), counts);
         } catch (RuntimeException e) {
             warn("metrics not emitted", decision, e);
+        }
+    }
+
+    /** The version already carries this decision of this run; a fault reading its tags is told again, not skipped. */
+    private boolean alreadyTold(InputDecision decision) {
+        try {
+            return tags.carries(decision);
+        } catch (RuntimeException e) {
+            warn("decision tags not read", decision, e);
+            return false;
         }
     }
 

@@ -2,9 +2,14 @@ package io.landingledger.lambda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import io.landingledger.core.sweep.TableTracking;
+
 import java.net.URI;
+import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -46,6 +51,25 @@ class DependencyFactoryTest {
         try (DependencyFactory factory = DependencyFactory.create(config(AwsConnection.aws(Region.US_EAST_1)))) {
             assertSame(factory.s3(), factory.s3());
             assertSame(factory.dynamoDb(), factory.dynamoDb());
+        }
+    }
+
+    @Test
+    void sweepAndRepair_judgeTablesOnlyWhenTheEnvironmentNamesTheTableQueue() {
+        try (DependencyFactory factory = DependencyFactory.create(config(AwsConnection.aws(Region.US_EAST_1)))) {
+            assertNull(factory.sweep().tables(), "a stack without tables: the sweep judges none");
+            assertNull(factory.deployedSweep().tables());
+        }
+        FunctionConfig withTables = config(AwsConnection.aws(Region.US_EAST_1)).toBuilder()
+                .tableQueueUrl("https://sqs.us-east-1.amazonaws.com/123456789012/ll-dev-table-commits.fifo")
+                .tableGrace(Duration.ofSeconds(120)).build();
+        try (DependencyFactory factory = DependencyFactory.create(withTables)) {
+            TableTracking tables = factory.deployedSweep().tables();
+            assertNotNull(tables, "the sweep judges the tables");
+            assertEquals(Duration.ofSeconds(120), tables.grace());
+            assertNotNull(tables.queue(), "and re-drives a TABLE_BEHIND unit to the queue");
+            assertNotNull(factory.sweep().tables());
+            assertNotNull(factory.sweepThrough("arn:aws:lambda:us-east-1:123456789012:function:v:live").tables());
         }
     }
 

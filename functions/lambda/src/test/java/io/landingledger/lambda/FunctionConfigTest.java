@@ -181,6 +181,24 @@ class FunctionConfigTest {
     }
 
     @Test
+    void fromEnvironment_withTheTableQueue_knowsTheStackHasTablesAndTheirGrace() {
+        Map<String, String> environment = lambdaEnvironment();
+        FunctionConfig without = FunctionConfig.fromEnvironment(environment);
+        assertEquals(Optional.empty(), without.tableQueueUrl(), "no tables");
+        assertEquals(java.time.Duration.ofMinutes(15), without.tableGrace(), "the template's default");
+        environment.put("TABLE_QUEUE_URL", "https://sqs.us-east-1.amazonaws.com/1/ll-dev-table-commits.fifo");
+        environment.put("TABLE_GRACE_SECONDS", "60");
+        FunctionConfig config = FunctionConfig.fromEnvironment(environment);
+        assertEquals(Optional.of("https://sqs.us-east-1.amazonaws.com/1/ll-dev-table-commits.fifo"), config.tableQueueUrl());
+        assertEquals(java.time.Duration.ofSeconds(60), config.tableGrace());
+        assertEquals(config, FunctionConfig.fromEnvironment(config.toEnvironment()));
+
+        environment.put("TABLE_GRACE_SECONDS", "15m");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> FunctionConfig.fromEnvironment(environment));
+        assertTrue(e.getMessage().startsWith("TABLE_GRACE_SECONDS is '15m', not a whole number"), e.getMessage());
+    }
+
+    @Test
     void fromEnvironment_withKeyIndexBudgets_setsTheValidationLimitsInMebibytes() {
         Map<String, String> environment = lambdaEnvironment();
         assertEquals(io.landingledger.core.validate.ValidationLimits.defaults(),

@@ -80,6 +80,7 @@ public final class LocalDeployment implements AutoCloseable {
     private final TableBucketsEndpoint tables;
     private final LocalEvents events;
     private final List<String> denied = new CopyOnWriteArrayList<>();
+    private final StackAccess access;
     private final Map<String, AwsBasicCredentials> sessions = new ConcurrentHashMap<>();
     private final SecureRandom random = new SecureRandom();
     private S3Notifier notifier;
@@ -95,7 +96,7 @@ public final class LocalDeployment implements AutoCloseable {
         this.gateway = AwsGateway.start(emulators.s3Endpoint(), emulators.dynamoDbEndpoint());
         this.gateway.principal(new Principal(EmbeddedAws.ACCESS_KEY, "arn:aws:iam::" + ACCOUNT + ":user/operator", null));
         this.lambda = new LocalLambda(options.workDirectory().resolve("logs"), this::runtimeVariables, runtime);
-        StackAccess access = new StackAccess(iam, lambda, ACCOUNT, region);
+        this.access = new StackAccess(iam, lambda, ACCOUNT, region);
         S3Client adminS3 = s3Client(new StackConnection(Region.of(region), emulators.s3Endpoint(), operatorCredentials()));
         this.tables = new TableBucketsEndpoint(gateway.endpoint());
         this.parts = new StackParts(stackName, stackId, region, ACCOUNT, lambda, iam, access, adminS3, emulators.dynamoDbEndpoint(),
@@ -477,6 +478,20 @@ public final class LocalDeployment implements AutoCloseable {
      */
     public List<String> accessDenied() {
         return List.copyOf(denied);
+    }
+
+    /**
+     * From now on, every authorization the stack allows a function's role goes to {@code listener}, with the statement
+     * that allowed it (a least-privilege test's record of the requests a function's libraries and Lambda's pollers
+     * make, which no client of its own records); null stops it. Off by default: it evaluates each request twice.
+     */
+    public void recordAllowed(java.util.function.Consumer<AllowedRequest> listener) {
+        access.recordAllowed(listener);
+    }
+
+    /** The identity policies of the role {@code logicalId} as deployed (policy name to document), for a test to read. */
+    public Map<String, Map<String, Object>> rolePolicies(String logicalId) {
+        return iam.identityPolicies(physicalId(logicalId));
     }
 
     /** A fault every request to the stack's endpoint passes through first (tests: the lake stops answering). */

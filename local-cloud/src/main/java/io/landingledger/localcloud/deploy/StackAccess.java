@@ -49,6 +49,8 @@ final class StackAccess implements AccessPolicy {
     private final EventBridgeRequestActions events;
     private final S3TablesRequestActions tables;
     private final Map<String, PolicyDocument> parsed = new ConcurrentHashMap<>();
+    /** Where each authorization allowed to a role goes, with its statement; null: not recorded (the default). */
+    private volatile java.util.function.Consumer<AllowedRequest> allowed;
 
     StackAccess(IamState iam, LocalLambda functions, String account, String region) {
         this.iam = iam;
@@ -65,7 +67,32 @@ final class StackAccess implements AccessPolicy {
     public String authorize(Principal principal, Request request) {
         RequestMapping mapping = mapping(request);
         Decision decision = evaluator.authorize(caller(principal), mapping, identityPolicies(principal), this::resourcePolicy);
+        if (decision.allowed()) {
+            record(principal, mapping.operation(), mapping.requests());
+        }
         return decision.allowed() ? null : decision.message();
+    }
+
+    /** Records every authorization allowed to a role from now on ({@link AllowedRequest}); null stops it. */
+    void recordAllowed(java.util.function.Consumer<AllowedRequest> listener) {
+        this.allowed = listener;
+    }
+
+    /**
+     * Each of an allowed request's authorizations with the statement that allowed it: evaluated once more one by one
+     * (the mapping's decision names one statement for all), and only while someone records them.
+     */
+    private void record(Principal principal, String operation, List<AuthorizationRequest> requests) {
+        java.util.function.Consumer<AllowedRequest> listener = allowed;
+        if (listener == null || principal.operator()) {
+            return;
+        }
+        for (AuthorizationRequest request : requests) {
+            Decision one = evaluator.evaluate(caller(principal), request, identityPolicies(principal),
+                    resourcePolicy(request.resource()));
+            listener.accept(new AllowedRequest(principal.roleName(), operation, request.action(), request.resource(),
+                    one.policy(), one.sid()));
+        }
     }
 
     @Override
@@ -75,10 +102,16 @@ final class StackAccess implements AccessPolicy {
             AuthorizationRequest read = AuthorizationRequest.of("s3tables:GetTableData", tables.bucketArn(bucket) + "/table/*");
             Decision decision = evaluator.evaluate(caller(principal), read, identityPolicies(principal),
                     resourcePolicy(read.resource()));
+            if (decision.allowed()) {
+                record(principal, "HeadObject (404 or 403)", List.of(read));
+            }
             return decision.allowed() ? null : decision.message();
         }
         AuthorizationRequest list = AuthorizationRequest.of("s3:ListBucket", "arn:aws:s3:::" + bucket);
         Decision decision = evaluator.evaluate(caller(principal), list, identityPolicies(principal), resourcePolicy(list.resource()));
+        if (decision.allowed()) {
+            record(principal, "HeadObject (404 or 403)", List.of(list));
+        }
         return decision.allowed() ? null : decision.message();
     }
 

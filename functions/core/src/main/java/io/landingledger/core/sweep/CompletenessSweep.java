@@ -9,6 +9,8 @@ import io.landingledger.core.contract.Cadence;
 import io.landingledger.core.contract.DatasetContract;
 import io.landingledger.core.contract.UnitCalendar;
 import io.landingledger.core.ingest.BatchFailures;
+import io.landingledger.core.ingest.DecisionNotices;
+import io.landingledger.core.ingest.InputDecision;
 import io.landingledger.core.ingest.IngestAction;
 import io.landingledger.core.ingest.IngestOutcome;
 import io.landingledger.core.ingest.IngestPath;
@@ -78,6 +80,8 @@ public final class CompletenessSweep {
     private final Supplier<String> runIds;
     private final ConsumerReceipts consumers;
     private final TableTracking tables;
+    /** Where a SUSPECT_VOLUME unit's producer hears of it ({@link #withNotices}); nobody by default. */
+    private final DecisionNotices notices;
 
     /**
      * @param ingest the publish protocol a re-drive runs (the same one the S3 trigger runs)
@@ -93,13 +97,14 @@ public final class CompletenessSweep {
     /** @param consumers the receipts consumers recorded: the report names, per unit, the consumers behind on it */
     public CompletenessSweep(ObjectStore store, Ledger ledger, IngestPath ingest, UnitRouter router, String inboxBucket,
                              String lakeBucket, Clock clock, Supplier<String> runIds, ConsumerReceipts consumers) {
-        this(store, ledger, ingest, router, inboxBucket, lakeBucket, clock, runIds, consumers, null);
+        this(store, ledger, ingest, router, inboxBucket, lakeBucket, clock, runIds, consumers, null, DecisionNotices.NONE);
     }
 
     private CompletenessSweep(ObjectStore store, Ledger ledger, IngestPath ingest, UnitRouter router, String inboxBucket,
                               String lakeBucket, Clock clock, Supplier<String> runIds, ConsumerReceipts consumers,
-                              TableTracking tables) {
+                              TableTracking tables, DecisionNotices notices) {
         this.tables = tables;
+        this.notices = Objects.requireNonNull(notices, "notices");
         this.consumers = Objects.requireNonNull(consumers);
         this.store = Objects.requireNonNull(store);
         this.ledger = Objects.requireNonNull(ledger);
@@ -116,7 +121,20 @@ public final class CompletenessSweep {
      * (TABLE_BEHIND) and, with autoRedrive and a queue, re-driven to the table queue. Null: no tables.
      */
     public CompletenessSweep withTables(TableTracking tracking) {
-        return new CompletenessSweep(store, ledger, ingest, router, inboxBucket, lakeBucket, clock, runIds, consumers, tracking);
+        return new CompletenessSweep(store, ledger, ingest, router, inboxBucket, lakeBucket, clock, runIds, consumers, tracking,
+                notices);
+    }
+
+    /**
+     * This sweep telling producers (docs/producers.md): each unit it finds SUSPECT_VOLUME goes to {@code notices} as
+     * an InputDecision about the input the ledger names, with the expected band and the accepted rows. Every sweep
+     * passes every such unit; that the producer hears it once (a unit newly suspect, not every sweep again) is the
+     * notices' part: the deployed ones skip an input version already tagged with this decision of this run
+     * (ProducerNotices), so a republish (a new run) or a new input is heard again, and a unit still suspect is not.
+     */
+    public CompletenessSweep withNotices(DecisionNotices decisionNotices) {
+        return new CompletenessSweep(store, ledger, ingest, router, inboxBucket, lakeBucket, clock, runIds, consumers, tables,
+                decisionNotices);
     }
 
     /** How the datasets' tables are judged, or null on a stack without tables. */
@@ -250,7 +268,28 @@ public final class CompletenessSweep {
         // a bad unit an older build recorded is listed apart, never hidden, and never stops the rest being reported
         report = report.withInvalidUnits(invalidUnits(contract).stream()
                 .map(item -> InvalidUnit.of(contract, item)).toList());
+        tellSuspectVolume(report);
         return write(report);
+    }
+
+    /**
+     * Each unit of {@code report} found SUSPECT_VOLUME (its status or a flag beside a status that outranks it) to the
+     * notices, about the input its standing publish was built from.
+     */
+    private void tellSuspectVolume(DatasetReport report) {
+        for (UnitReport unit : report.units()) {
+            LedgerItem item = unit.item();
+            // a finding, whatever outranks it in the unit's status (a table behind, a newer refused input)
+            if (!unit.flags().contains(UnitStatus.SUSPECT_VOLUME) || item == null || item.input() == null
+                    || item.published() == null || unit.volume() == null) {
+                continue;
+            }
+            String bucket = item.input().bucket() != null ? item.input().bucket() : inboxBucket;
+            notices.decided(InputDecision.suspectVolume(item.dataset(), item.unit(), bucket, item.input().key(),
+                    item.input().versionId(), item.published().accepted(),
+                    new InputDecision.ExpectedRows(unit.volume().band().low(), unit.volume().band().high()),
+                    item.runId(), item.contractVersion()));
+        }
     }
 
     /** Classifies every expected unit; writes nothing. */

@@ -7,8 +7,9 @@ import java.util.Objects;
 
 /**
  * How the sweep judges the datasets' tables (docs/design.md section 5, TABLE_BEHIND): on a stack that publishes into
- * tables (the stack's {@code TablesEnabled}), every dataset has one, and a published unit whose table partition does
- * not hold the standing publish once {@code grace} has passed since the publish is TABLE_BEHIND. A stack without
+ * tables (the function's environment names the table queue, TABLE_QUEUE_URL), every dataset has one, and a published
+ * unit whose table partition does not hold the standing publish once {@code grace} has passed since the publish is
+ * TABLE_BEHIND. A stack without
  * tables passes no tracking at all, so its units are never judged against a table that does not exist.
  *
  * @param grace how long after a publish the table writer may take before the unit is TABLE_BEHIND (the stack's

@@ -154,6 +154,27 @@ class SuspectVolumeTest {
     }
 
     @Test
+    void theSweep_tellsTheProducerOfTheSuspectUnitsInput_withTheBandAndTheRows() {
+        sixtyNormalDaysThenATruncatedOne();
+        List<io.landingledger.core.ingest.InputDecision> told = new java.util.ArrayList<>();
+
+        sweep().withNotices(told::add).sweep(contract, FIRST.toString(), UNIT);
+
+        assertEquals(1, told.size(), "only the truncated day, not its sixty OK neighbours: " + told);
+        io.landingledger.core.ingest.InputDecision decision = told.get(0);
+        assertEquals(io.landingledger.core.ingest.InputDecision.Decision.SUSPECT_VOLUME, decision.decision());
+        assertEquals(UNIT, decision.unit());
+        assertEquals(INBOX, decision.bucket());
+        assertEquals(item().input().key(), decision.key());
+        assertEquals(item().input().versionId(), decision.versionId(), "the version the standing publish was built from");
+        assertEquals(item().runId(), decision.runId());
+        assertEquals(2, decision.accepted());
+        UnitReport unit = status();
+        assertEquals(new io.landingledger.core.ingest.InputDecision.ExpectedRows(unit.volume().band().low(),
+                unit.volume().band().high()), decision.expectedRows());
+    }
+
+    @Test
     void anOperatorsAcceptance_closesIt_isRecorded_andIsReversible_aDryRunWritesNothing() {
         sixtyNormalDaysThenATruncatedOne();
 

@@ -27,6 +27,23 @@ public final class S3DecisionTags {
         this.s3 = Objects.requireNonNull(s3, "s3");
     }
 
+    /**
+     * True when {@code decision}'s version already carries it: our decision and run tags equal the decision's (one
+     * GetObjectVersionTagging). The sweep's SUSPECT_VOLUME is told once so: a unit still suspect at the next sweep is
+     * found tagged. A fault of S3 is thrown to the caller.
+     */
+    public boolean carries(InputDecision decision) {
+        Map<String, String> ours = DecisionTags.of(decision).orElse(null);
+        if (ours == null) {
+            return false;
+        }
+        Map<String, String> existing = new LinkedHashMap<>();
+        s3.getObjectTagging(r -> r.bucket(decision.bucket()).key(decision.key()).versionId(decision.versionId()))
+                .tagSet().forEach(tag -> existing.put(tag.key(), tag.value()));
+        return ours.get(DecisionTags.DECISION).equals(existing.get(DecisionTags.DECISION))
+                && java.util.Objects.equals(ours.get(DecisionTags.RUN), existing.get(DecisionTags.RUN));
+    }
+
     /** Tags {@code decision}'s version; a fault of S3 is thrown to the caller. */
     public Result tag(InputDecision decision) {
         Map<String, String> ours = DecisionTags.of(decision).orElse(null);

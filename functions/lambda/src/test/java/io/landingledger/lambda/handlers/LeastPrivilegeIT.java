@@ -21,6 +21,7 @@ import io.landingledger.core.sweep.LakeSweepChanges;
 import io.landingledger.core.sweep.ShardBudget;
 import io.landingledger.core.sweep.ShardedSweep;
 import io.landingledger.core.sweep.SweepLayout;
+import io.landingledger.core.sweep.TableTracking;
 import io.landingledger.core.validate.Events;
 import io.landingledger.lambda.AwsConnection;
 import io.landingledger.lambda.DatasetMetrics;
@@ -225,7 +226,11 @@ class LeastPrivilegeIT {
                 java.time.Instant.parse("2026-03-02T00:00:00Z")));
         validator.calls = new RecordedCalls(); // the setup's calls are the validator test's business
 
-        try (StubLambda lambda = new StubLambda(validatorHandler)) {
+        // a floor above the examples' rows: every published unit of the dataset is SUSPECT_VOLUME, and its producer told
+        registerVolumeFloor(1000);
+        try (StubLambda lambda = new StubLambda(validatorHandler); SqsClient tables = tableQueue()) {
+            sweep.tableQueueUrl = tableQueueUrl;
+            sweep.tellsProducers = function.environment().containsKey(FunctionConfig.LEDGER_EVENT_BUS);
             CompletenessSweepHandler handler = sweep.sweepHandler(function.environment().get(FunctionConfig.VALIDATOR_FUNCTION), lambda);
             // without a re-drive: OK and MISSING units, the reports written
             Invocations.invoke(handler, Map.of("datasets", List.of(DATASET), "from", "2026-03-01", "to", "2026-03-04"), null);
@@ -235,7 +240,13 @@ class LeastPrivilegeIT {
             assertEquals(1, lambda.invocations.size(), "one re-drive, through the validator's endpoint: " + lambda.invocations);
             // the schedule's payload: every dataset over its default range
             Invocations.invoke(handler, Map.of(), null);
+            // the published units' tables were never written (no table writer runs here): each sweep re-drove them
+            assertTableSubmitted(tables, "the sweep's re-drive of a TABLE_BEHIND unit");
         }
+        // three units suspect (03-01, 03-03, and 03-02 once re-driven), each told once over three sweeps: a later
+        // sweep finds the input's version tagged with the decision and tells nobody again
+        assertEquals(3, sweep.calls.calls().stream().filter(c -> c.operation().equals("PutEvents")).count(),
+                "one InputDecision per suspect unit, however many sweeps saw it");
 
         // the re-drive's own calls ran with the validator's role: each must be allowed there too
         LeastPrivilege.Report redrive = LeastPrivilege.check(template, template.function("ValidatorFunction"), validator.calls.calls(),
@@ -284,6 +295,8 @@ class LeastPrivilegeIT {
         deliver(validatorHandler, producer.putExample(DATASET, "progress-2026-03-02.jsonl"), "published");
         producer.putExample(DATASET, "progress-2026-03-03.jsonl"); // its event was lost
         producer.putExample("transactions", "transactions-2026-10-01.csv"); // and this one's
+        SqsClient tables = tableQueue();
+        repair.tableQueueUrl = tableQueueUrl;
         RepairHandler handler = repair.repairHandler();
 
         // dry-run, targeted: reads only
@@ -300,6 +313,9 @@ class LeastPrivilegeIT {
                 "dryRun", false, "reason", "LeastPrivilegeIT skipped", "inputVersion", "latest"), null);
         assertTrue(repair.calls.calls().stream().anyMatch(c -> c.operation().equals("PutItem")),
                 "the skip appended its history item");
+        // its table was never written (no table writer runs here): the repair submitted it (TABLE_SUBMITTED)
+        assertTableSubmitted(tables, "the repair of a TABLE_BEHIND unit");
+        tables.close();
         // targeted, the recorded input, forced (republished from the version the ledger recorded)
         Invocations.invoke(handler, Map.of("dataset", DATASET, "units", List.of("2026-03-01"), "mode", "targeted",
                 "dryRun", false, "force", true, "reason", "LeastPrivilegeIT forced", "inputVersion", "recorded"), null);
@@ -386,7 +402,11 @@ class LeastPrivilegeIT {
         Map<String, Object> range = Map.of("mode", "full", "datasets", List.of(DATASET), "from", "2026-03-01", "to",
                 "2026-03-04");
 
-        try (SqsClient queues = shardQueue(); StubLambda lambda = new StubLambda(validatorHandler)) {
+        try (SqsClient queues = shardQueue(); StubLambda lambda = new StubLambda(validatorHandler);
+                SqsClient tables = tableQueue()) {
+            worker.tableQueueUrl = tableQueueUrl; // the worker's TABLE_QUEUE_URL (the planner has none)
+            worker.tellsProducers = function.environment().containsKey(FunctionConfig.LEDGER_EVENT_BUS);
+            registerVolumeFloor(1000); // every published unit suspect: the worker tells its producer
             SweepPlannerHandler plans = plannerHandler(planner);
             SweepShardHandler handler = new SweepShardHandler(
                     worker.shardedSweep(function.environment().get(FunctionConfig.VALIDATOR_FUNCTION), lambda), QUIET,
@@ -410,6 +430,7 @@ class LeastPrivilegeIT {
             for (String task : takeShards(queues)) {
                 Invocations.invoke(handler, shardEvent(task, SweepShardHandler.MAX_RECEIVES), null);
             }
+            assertTableSubmitted(tables, "the shard's re-drive of a TABLE_BEHIND unit");
         }
 
         LeastPrivilege.Report redrive = LeastPrivilege.check(template, template.function("ValidatorFunction"),
@@ -467,6 +488,27 @@ class LeastPrivilegeIT {
         assertLeastPrivilege("TableEnqueueFunction", enqueue);
     }
 
+    /**
+     * Registers the next version of {@value #DATASET}'s shipped contract with a volume floor of {@code minRows}, as an
+     * operator would (the producer's client: not a function's).
+     */
+    private void registerVolumeFloor(long minRows) throws IOException {
+        java.nio.file.Path file = PipelineFixture.REPOSITORY.resolve("datasets/" + DATASET + ".json");
+        Map<String, Object> contract = new java.util.LinkedHashMap<>(JSON.std.mapFrom(java.nio.file.Files.readString(file)));
+        contract.put("version", ((Number) contract.get("version")).intValue() + 1);
+        contract.put("volume", Map.of("minRows", minRows));
+        new ContractRegistrar(new S3ContractStore(producer.s3, producer.lake()), Clock.systemUTC())
+                .register(DATASET + ".json", JSON.std.asBytes(contract), "LeastPrivilegeIT volume floor");
+    }
+
+    /** The table commit queue holds a message of {@code what}: one grouped by the dataset. */
+    private void assertTableSubmitted(SqsClient queues, String what) {
+        List<Message> sent = queues.receiveMessage(r -> r.queueUrl(tableQueueUrl).maxNumberOfMessages(10)
+                .messageSystemAttributeNamesWithStrings("MessageGroupId")).messages();
+        assertTrue(!sent.isEmpty(), what + ": a message on the table commit queue");
+        assertTrue(sent.stream().allMatch(m -> m.attributesAsStrings().get("MessageGroupId") != null), sent.toString());
+    }
+
     /** A fresh FIFO queue in moto standing for the template's TableCommitQueue (content-based deduplication off). */
     private SqsClient tableQueue() {
         TestResources resources = producer.resources;
@@ -494,14 +536,16 @@ class LeastPrivilegeIT {
             "TableEnqueueFunction", "tableEnqueueFunction_everyCallIsAllowedAndEveryGrantIsUsed");
 
     /**
-     * A function the template declares whose handler is not in the repository yet (its module is being written): its
-     * role cannot be run against code that does not exist. The entry expires by itself: once the handler's source file
-     * exists, {@link #everyRoleOfTheTemplate_isProvenHere} fails until a test proves the role. The table writer's code
-     * paths run in functions/tables (Iceberg's REST calls to S3 Tables are not SDK calls: its s3tables grants are
-     * proven by the local stack's gateway, which authorizes each REST route as its s3tables action).
+     * A function whose role is proven by a test in another module, which this one cannot run: the table writer's code
+     * is in functions/tables, which depends on this module, and most of its requests are not calls of clients a test
+     * can wrap (Iceberg's REST catalog routes, signing name s3tables; Iceberg's own S3 client for the table's files;
+     * Lambda's poller). {@code TableWriterLeastPrivilegeIT} (tools) runs the writer on the locally deployed stack,
+     * where the gateway authorizes each request as its IAM actions and records the statement that allowed it. The
+     * entry names the test's file and method, and {@link #everyRoleOfTheTemplate_isProvenHere} checks that both exist.
      */
-    private static final Map<String, String> CODE_AWAITED = Map.of(
-            "TableWriterFunction", "functions/tables/src/main/java/io/landingledger/tables/TableWriterHandler.java");
+    private static final Map<String, String> PROVEN_ON_THE_LOCAL_STACK = Map.of(
+            "TableWriterFunction", "tools/src/test/java/io/landingledger/tools/local/TableWriterLeastPrivilegeIT.java"
+                    + "#tableWriterFunction_everyRequestIsAllowedAndEveryGrantIsUsed");
 
     /**
      * No role of the template is left unproven: a function's role by its function's test above (a new function
@@ -516,15 +560,20 @@ class LeastPrivilegeIT {
         Map<String, String> functionOfRole = new java.util.TreeMap<>();
         for (String functionId : template.functions()) {
             String test = FUNCTION_TESTS.get(functionId);
-            String awaited = CODE_AWAITED.get(functionId);
-            if (test == null && awaited != null) {
-                if (java.nio.file.Files.exists(PipelineFixture.REPOSITORY.resolve(awaited))) {
-                    findings.add(functionId + "'s handler " + awaited + " exists now: prove its role with a test that "
-                            + "runs its code paths (and take it out of CODE_AWAITED)");
-                } else {
-                    report.append("  ").append(template.function(functionId).role()).append(": ").append(functionId)
-                            .append("'s role, NOT PROVEN: its handler (").append(awaited).append(") is not written yet\n");
+            String elsewhere = PROVEN_ON_THE_LOCAL_STACK.get(functionId);
+            if (test == null && elsewhere != null) {
+                String file = elsewhere.substring(0, elsewhere.indexOf('#'));
+                String method = elsewhere.substring(elsewhere.indexOf('#') + 1);
+                java.nio.file.Path source = PipelineFixture.REPOSITORY.resolve(file);
+                try {
+                    if (!java.nio.file.Files.readString(source).contains("void " + method + "()")) {
+                        findings.add(functionId + ": " + file + " has no test " + method);
+                    }
+                } catch (IOException e) {
+                    findings.add(functionId + ": the test that proves its role, " + file + ", is not there");
                 }
+                report.append("  ").append(template.function(functionId).role()).append(": ").append(functionId)
+                        .append("'s role, on the local stack: ").append(elsewhere).append('\n');
                 functionOfRole.put(template.function(functionId).role(), functionId);
                 continue;
             }
@@ -542,7 +591,7 @@ class LeastPrivilegeIT {
                 .forEach(f -> findings.add("FUNCTION_TESTS names " + f + ", which is not a function of the template"));
         for (String roleId : template.roles().stream().sorted().toList()) {
             String functionId = functionOfRole.get(roleId);
-            if (functionId != null && CODE_AWAITED.containsKey(functionId)) {
+            if (functionId != null && PROVEN_ON_THE_LOCAL_STACK.containsKey(functionId)) {
                 continue;
             }
             if (functionId != null) {
@@ -780,6 +829,13 @@ class LeastPrivilegeIT {
         SqsClient sqs;
         software.amazon.awssdk.services.eventbridge.EventBridgeClient events;
         S3Client tagging;
+        /**
+         * The table commit queue this function submits TABLE_BEHIND units to, as its TABLE_QUEUE_URL names it in the
+         * template (the sweeps', the repair's); null: a function without it, which judges no table.
+         */
+        String tableQueueUrl;
+        /** As DependencyFactory with LEDGER_EVENT_BUS (the sweeps'): a SUSPECT_VOLUME unit's producer is told. */
+        boolean tellsProducers;
 
         Wiring(String name, TestResources resources) {
             this.resources = resources;
@@ -859,8 +915,21 @@ class LeastPrivilegeIT {
                         .build();
                 redrive = new LambdaIngestPath(() -> lambda, validatorFunction.strip(), resources.config().aws().region().id());
             }
-            return new CompletenessSweep(store, ledger, redrive, new UnitRouter(contracts), resources.inboxBucket(),
-                    resources.lakeBucket(), Clock.systemUTC(), () -> UUID.randomUUID().toString(), consumers());
+            // As DependencyFactory with TABLE_QUEUE_URL set (the template's grace, TableTracking.DEFAULT_GRACE). No
+            // table writer runs here, so no table ever follows a publish; the sweep runs as the schedule runs it once
+            // the grace has passed since the publishes (its clock that much ahead), so each published unit is
+            // TABLE_BEHIND and re-driven, whatever second it was published in.
+            Clock clock = tableQueueUrl == null ? Clock.systemUTC()
+                    : Clock.offset(Clock.systemUTC(), TableTracking.DEFAULT_GRACE.plusSeconds(1));
+            CompletenessSweep sweep = new CompletenessSweep(store, ledger, redrive, new UnitRouter(contracts),
+                    resources.inboxBucket(), resources.lakeBucket(), clock,
+                    () -> UUID.randomUUID().toString(), consumers());
+            if (tellsProducers) {
+                sweep = sweep.withNotices(notices());
+            }
+            return tableQueueUrl == null ? sweep
+                    : sweep.withTables(new TableTracking(TableTracking.DEFAULT_GRACE,
+                            new SqsTableQueue(sqsClient(), tableQueueUrl)));
         }
 
         /** As DependencyFactory.shardedSweep(): planner, shard runner and assembler over this wiring's clients. */
@@ -895,6 +964,10 @@ class LeastPrivilegeIT {
         RepairHandler repairHandler() {
             RepairService service = new RepairService(contracts, ledger, store, ingest, resources.inboxBucket(), resources.lakeBucket(),
                     Clock.systemUTC(), Duration.ZERO, notices());
+            if (tableQueueUrl != null) {
+                // as DependencyFactory with TABLE_QUEUE_URL: a repaired unit whose table does not hold it is submitted
+                service = service.withTableQueue(new SqsTableQueue(sqsClient(), tableQueueUrl));
+            }
             return new RepairHandler(service, () -> UUID.randomUUID().toString());
         }
 
