@@ -68,7 +68,7 @@ final class SqsEventSource {
                 }
                 for (Message message : messages) {
                     if (failed.contains(message.messageId())) {
-                        sqs.changeMessageVisibility(r -> r.queueUrl(queueUrl).receiptHandle(message.receiptHandle()).visibilityTimeout(0));
+                        visibleAgain(message);
                     } else {
                         sqs.deleteMessage(r -> r.queueUrl(queueUrl).receiptHandle(message.receiptHandle()));
                     }
@@ -78,6 +78,17 @@ final class SqsEventSource {
             stack.undeliverable(logicalId + " (" + queueArn + " -> " + function + "): " + e.getMessage());
             return ran;
         }
+    }
+
+    /**
+     * The visibility timeout elapsing, at once: done on the emulator itself, not through the gateway with the
+     * function's role. Lambda's poller never calls ChangeMessageVisibility for a failed message (it lets the timeout
+     * run out), so AWS asks the role for sqs:ReceiveMessage, DeleteMessage and GetQueueAttributes only; asking it for
+     * more here was refused, left the message in flight and held its FIFO group.
+     */
+    private void visibleAgain(Message message) {
+        new MotoApi(stack.motoEndpoint, stack.region).call("sqs", "AmazonSQS.ChangeMessageVisibility",
+                Map.of("QueueUrl", queueUrl, "ReceiptHandle", message.receiptHandle(), "VisibilityTimeout", 0));
     }
 
     private String event(List<Message> messages) {

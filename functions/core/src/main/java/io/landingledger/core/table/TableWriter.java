@@ -194,6 +194,11 @@ public final class TableWriter {
         if (item != null && item.status() == LedgerStatus.PUBLISHED && item.published() != null
                 && item.published().contentSha256() != null) {
             TableState before = item.table();
+            if (before != null && code.equals(before.lastError())) {
+                // already recorded: writing it again would change only failedAt, and that write's stream record would
+                // queue the unit once more, a retry loop that outlives the queue's redrive policy while the fault lasts
+                return new TableWriteResult(TableWriteResult.Outcome.FAILED, null, code);
+            }
             Instant now = clock.instant();
             TableState state = before == null ? new TableState(null, null, null, null, code, now)
                     : new TableState(before.snapshotId(), before.runId(), before.contentSha256(), before.committedAt(),

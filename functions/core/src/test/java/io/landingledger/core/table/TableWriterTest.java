@@ -216,6 +216,26 @@ class TableWriterTest {
     }
 
     @Test
+    void aFaultThatLasts_isRecordedOnce_soItsRetriesWriteNothingThatWouldQueueTheUnitAgain() throws Exception {
+        publish("run-1", DAY1);
+        for (int i = 0; i < 2 * TableWriter.MAX_ATTEMPTS; i++) {
+            table.failNext(InMemoryTablePort.Operation.REPLACE_UNIT, new IllegalStateException("catalog 503"));
+        }
+        assertEquals(TableWriteResult.Outcome.FAILED, writer.write(DATASET, UNIT).outcome());
+        LedgerItem recorded = ledger.get(DATASET, UNIT).orElseThrow();
+        assertEquals(TableWriter.TABLE_COMMIT_FAILED, recorded.table().lastError());
+        clock.advance(java.time.Duration.ofMinutes(30)); // the queue's next delivery
+
+        TableWriteResult again = writer.write(DATASET, UNIT);
+
+        assertEquals(TableWriteResult.Outcome.FAILED, again.outcome());
+        assertEquals(TableWriter.TABLE_COMMIT_FAILED, again.reason());
+        LedgerItem after = ledger.get(DATASET, UNIT).orElseThrow();
+        assertEquals(recorded.revision(), after.revision(), "the ledger's stream has nothing new to queue");
+        assertEquals(recorded.table(), after.table(), "the first failure's time stands");
+    }
+
+    @Test
     void aPublishedObjectThatIsNotTheLedgers_isNeverCommitted() throws Exception {
         publish("run-1", DAY1);
         store.put(LAKE, KEY, DAY1_RESTATED.getBytes(StandardCharsets.UTF_8), "application/x-ndjson"); // drifted
