@@ -21,8 +21,10 @@ import java.util.Objects;
 
 /**
  * The Ledger stream's records of units that stand PUBLISHED, each put on the table queue ({@link TableQueue}, the FIFO
- * commit queue; docs/design.md section 8) for the table writer. The event source mapping's filter passes only
- * {@code NewImage.status = PUBLISHED}; a record that is not (a filter changed by hand) is skipped here too. The message
+ * commit queue; docs/design.md section 12) for the table writer. The event source mapping's filter passes only
+ * {@code NewImage.status = PUBLISHED}; a record that is not (a filter changed by hand) is skipped here too, and so is
+ * one whose table record already holds the standing publish (the writer's own record of its commit, echoed by the
+ * stream: queueing it would only make the writer read the ledger and find it in step). The message
  * carries the unit and the publish's identity (run id, content hash) for its deduplication id only: the writer reads
  * the ledger again.
  *
@@ -91,7 +93,13 @@ public final class TableEnqueueHandler extends TypedHandler<TableEnqueueHandler.
         if (dataset == null || unit == null) {
             return null;
         }
-        return new TableMessage(dataset, unit, string(image, "run_id"), string(image, "content_sha256"));
+        String runId = string(image, "run_id");
+        String sha256 = string(image, "content_sha256");
+        if (runId != null && sha256 != null && runId.equals(string(image, "table_run_id"))
+                && sha256.equals(string(image, "table_content_sha256"))) {
+            return null; // the table already holds this publish
+        }
+        return new TableMessage(dataset, unit, runId, sha256);
     }
 
     private static String string(Map<String, Map<String, Object>> image, String attribute) {

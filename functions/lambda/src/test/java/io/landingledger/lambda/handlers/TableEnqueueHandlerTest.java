@@ -60,4 +60,29 @@ class TableEnqueueHandlerTest {
         assertNotEquals(first.deduplicationId(), new TableMessage("transactions", "2026-10-01", "run-2", "sha-2").deduplicationId());
         assertEquals("transactions", first.groupId());
     }
+
+    @Test
+    void theWritersOwnRecordOfItsCommit_isNotQueuedAgain_butATableHoldingAnOlderPublishIs() {
+        List<TableMessage> sent = new ArrayList<>();
+        TableEnqueueHandler handler = new TableEnqueueHandler(sent::add);
+        Map<String, Object> answer = Invocations.invoke(handler, Map.of("Records", List.of(
+                withTable(record("100", "PUBLISHED", "transactions", "2026-10-01", "run-1"), "run-1"),
+                withTable(record("101", "PUBLISHED", "transactions", "2026-10-02", "run-2"), "run-0"))), null);
+        assertEquals(List.of(new TableMessage("transactions", "2026-10-02", "run-2", "sha-run-2")), sent);
+        assertEquals(1, answer.get("skipped"));
+    }
+
+    /** {@code record} as the ledger holds it after the table writer recorded the publish of {@code tableRun}. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> withTable(Map<String, Object> record, String tableRun) {
+        Map<String, Object> dynamodb = new java.util.HashMap<>((Map<String, Object>) record.get("dynamodb"));
+        Map<String, Object> image = new java.util.HashMap<>((Map<String, Object>) dynamodb.get("NewImage"));
+        image.put("table_run_id", Map.of("S", tableRun));
+        image.put("table_content_sha256", Map.of("S", "sha-" + tableRun));
+        image.put("table_snapshot_id", Map.of("N", "42"));
+        dynamodb.put("NewImage", image);
+        Map<String, Object> copy = new java.util.HashMap<>(record);
+        copy.put("dynamodb", dynamodb);
+        return copy;
+    }
 }
