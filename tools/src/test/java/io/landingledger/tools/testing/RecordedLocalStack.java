@@ -55,12 +55,30 @@ public final class RecordedLocalStack implements AutoCloseable {
 
     /**
      * Everything the stack stores, as text: per bucket every object version and delete marker (key, version id,
-     * ETag, size, last modified), per table every item. Two equal states mean no write reached S3 or DynamoDB in
+     * ETag, size, last modified), per Iceberg table its current metadata file, per DynamoDB table every item. Two equal states mean no write reached S3 or DynamoDB in
      * between (an overwrite changes a version id or a last-modified time; a conditional write that failed, nothing).
      */
     public Map<String, String> state() {
         Map<String, String> state = new TreeMap<>();
+        java.util.Set<String> tableBuckets = new java.util.HashSet<>();
+        for (io.landingledger.localcloud.tables.LocalTableBucket tables : stack.tableBuckets()) {
+            // a table bucket's storage cannot be listed (S3 Tables serves table files only): each table's current
+            // metadata file instead, which every commit replaces
+            tableBuckets.add(tables.name());
+            List<String> entries = new ArrayList<>();
+            for (org.apache.iceberg.catalog.Namespace namespace : tables.catalog().listNamespaces()) {
+                for (org.apache.iceberg.catalog.TableIdentifier id : tables.catalog().listTables(namespace)) {
+                    var table = (org.apache.iceberg.BaseTable) tables.catalog().loadTable(id);
+                    entries.add(id + " " + table.operations().current().metadataFileLocation());
+                }
+            }
+            entries.sort(null);
+            state.put("s3tables://" + tables.name(), String.join("\n", entries));
+        }
         for (Bucket bucket : s3.listBuckets().buckets()) {
+            if (tableBuckets.contains(bucket.name())) {
+                continue;
+            }
             List<String> entries = new ArrayList<>();
             for (var page : s3.listObjectVersionsPaginator(r -> r.bucket(bucket.name()))) {
                 for (ObjectVersion v : page.versions()) {
