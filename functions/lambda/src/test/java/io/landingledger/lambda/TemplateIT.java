@@ -75,7 +75,7 @@ public class TemplateIT {
     private static final Path TEMPLATE = ROOT.resolve("infra/template.yaml");
     private static final Path JAR = Path.of("target", "landing-functions.jar");
     /**
-     * The table writer's own artifact (functions/tables, docs/design.md section 8): Iceberg and Parquet stay out of the
+     * The table writer's own artifact (functions/tables, docs/design.md section 12): Iceberg and Parquet stay out of the
      * shared jar. It is packaged after this module's tests run, so its classes are checked in its own module.
      */
     private static final Path TABLES_JAR = ROOT.resolve("functions/tables/target/landing-tables.jar");
