@@ -81,20 +81,28 @@ class ReaderDuckDbIT {
         assertEquals(0, run.exit(), run.stderr());
         contracts = ContractLoader.loadDirectory(ROOT.resolve("datasets")).values().stream()
                 .sorted(java.util.Comparator.comparing(DatasetContract::dataset)).toList();
-        ledger = new TreeMap<>();
+        ledger = ledgerOf(export);
         acceptedByUnit = new TreeMap<>();
-        for (Object item : JSON.std.listFrom(Files.readString(export.resolve("ledger.json")))) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> map = (Map<String, Object>) item;
-            String id = map.get("dataset") + "/" + map.get("unit");
-            ledger.put(id, map);
+        ledger.forEach((id, map) -> {
             if (map.get("published") instanceof Map<?, ?> published) {
                 acceptedByUnit.put(id, ((Number) published.get("accepted")).longValue());
             }
-        }
+        });
     }
 
-    private static void copyTree(Path from, Path to) throws IOException {
+    /** The export's {@code ledger.json}: each ledger item by {@code dataset/unit}. */
+    static Map<String, Map<String, Object>> ledgerOf(Path export) throws IOException {
+        Map<String, Map<String, Object>> items = new TreeMap<>();
+        for (Object item : JSON.std.listFrom(Files.readString(export.resolve("ledger.json")))) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> map = (Map<String, Object>) item;
+            items.put(map.get("dataset") + "/" + map.get("unit"), map);
+        }
+        return items;
+    }
+
+    /** Copies every file under {@code from} to the same place under {@code to} (an inbox for a test's run). */
+    static void copyTree(Path from, Path to) throws IOException {
         try (Stream<Path> files = Files.walk(from)) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
                 Path target = to.resolve(from.relativize(file).toString());

@@ -6,17 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.jr.ob.JSON;
 
 import io.landingledger.cli.testing.LandingRun;
 import io.landingledger.cli.testing.LandingScript;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -26,7 +23,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -74,8 +70,8 @@ class ReaderIcebergIT {
     static void runLocalAndExport() throws Exception {
         Path inbox = work.resolve("inbox");
         Path redelivery = work.resolve("redelivery");
-        copyTree(ROOT.resolve("examples/inbox"), inbox);
-        copyTree(ROOT.resolve("examples/redelivery"), redelivery);
+        ReaderDuckDbIT.copyTree(ROOT.resolve("examples/inbox"), inbox);
+        ReaderDuckDbIT.copyTree(ROOT.resolve("examples/redelivery"), redelivery);
         Files.createDirectories(redelivery.resolve("transactions"));
         // the producer restates 2026-10-03 with other rows: a second publish, a second snapshot of the unit
         Files.writeString(redelivery.resolve("transactions/transactions-" + RESTATED + ".csv"),
@@ -88,12 +84,7 @@ class ReaderIcebergIT {
         System.out.printf("[iceberg] landing local --export: exit %d in %d ms%n", run.exit(),
                 (System.nanoTime() - started) / 1_000_000);
         assertEquals(0, run.exit(), run.stderr());
-        ledger = new TreeMap<>();
-        for (Object item : JSON.std.listFrom(Files.readString(export.resolve("ledger.json")))) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> map = (Map<String, Object>) item;
-            ledger.put(map.get("dataset") + "/" + map.get("unit"), map);
-        }
+        ledger = ReaderDuckDbIT.ledgerOf(export);
     }
 
     @Test
@@ -302,18 +293,6 @@ class ReaderIcebergIT {
                 ResultSet rows = sql.executeQuery("DESCRIBE SELECT " + column + " FROM " + parquet(files))) {
             assertTrue(rows.next());
             return rows.getString("column_type");
-        }
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path file : files.filter(Files::isRegularFile).toList()) {
-                Path target = to.resolve(from.relativize(file).toString());
-                Files.createDirectories(target.getParent());
-                Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
         }
     }
 }
