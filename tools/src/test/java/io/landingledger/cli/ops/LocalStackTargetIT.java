@@ -55,7 +55,8 @@ class LocalStackTargetIT {
         System.clearProperty(LocalStackRecord.PROPERTY);
     }
 
-    private static LandingRun landing(String... args) {
+    /** The command line in this process, aimed at the local stack as a deployed one: {@code --stack landing-local}. */
+    static LandingRun landing(String... args) {
         String[] all = java.util.Arrays.copyOf(args, args.length + 4);
         all[args.length] = "--stack";
         all[args.length + 1] = "landing-local";

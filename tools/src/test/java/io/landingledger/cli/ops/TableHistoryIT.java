@@ -64,12 +64,7 @@ class TableHistoryIT {
     }
 
     private static LandingRun landing(String... args) {
-        String[] all = java.util.Arrays.copyOf(args, args.length + 4);
-        all[args.length] = "--stack";
-        all[args.length + 1] = "landing-local";
-        all[args.length + 2] = "--region";
-        all[args.length + 3] = "us-east-1";
-        return LandingRun.inProcess(all);
+        return LocalStackTargetIT.landing(args);
     }
 
     /** The unit's table snapshots once the writer has committed {@code count} of them (it runs behind the ledger). */
